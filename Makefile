@@ -1,0 +1,81 @@
+# gpusim build. `make run` builds and runs the default scenario, `make test`
+# runs every test. See README.md.
+
+CC       ?= cc
+PKGS     := glib-2.0 yaml-0.1 json-glib-1.0
+OPT      ?= -O2
+CFLAGS   ?= $(OPT) -g
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+ifeq ($(WERROR),1)
+WARN     += -Werror
+endif
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS   := $(shell pkg-config --libs cmocka 2>/dev/null)
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) \
+	     -I. -Isim/hal $(PKG_CFLAGS) -MMD -MP
+LDLIBS   = $(PKG_LIBS) -lm
+
+BUILD    ?= build
+PREFIX   ?= /usr/local
+
+LIB_SRCS := $(sort $(wildcard sim/*.c gpu_model/*.c workloads/*.c policies/*.c))
+LIB_SRCS := $(filter-out sim/main.c,$(LIB_SRCS))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/sim/main.o
+LIB      := $(BUILD)/libgpusim.a
+
+TEST_SRCS := $(sort $(wildcard tests/test_*.c))
+TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+TEST_SUPPORT := $(sort $(wildcard tests/support/*.c))
+TEST_SUPPORT_OBJS := $(TEST_SUPPORT:%.c=$(BUILD)/%.o)
+
+.PHONY: all run test unit-tests scenario-tests bench clean install deps \
+	check-deps reproduce
+
+all: gpusim
+
+gpusim: $(MAIN_OBJ) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(LDLIBS)
+
+$(LIB): $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_SUPPORT_OBJS) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $< $(TEST_SUPPORT_OBJS) $(LIB) $(CMOCKA_LIBS) $(LDLIBS)
+
+# Installs the Debian packages gpusim needs if any is missing (as root, or
+# through sudo when it is available).
+check-deps:
+	@pkg-config --exists $(PKGS) cmocka && command -v gnuplot >/dev/null \
+	  || sh scripts/install-deps.sh
+
+deps:
+	sh scripts/install-deps.sh
+
+run: check-deps
+	$(MAKE) gpusim
+	./gpusim run configs/default.yaml --out results/default
+
+test: check-deps
+	$(MAKE) gpusim $(TEST_BINS)
+	sh tests/run_tests.sh $(BUILD)/tests
+
+bench: gpusim
+	sh tests/bench.sh
+
+install: gpusim
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gpusim/configs
+	install -m 755 gpusim $(DESTDIR)$(PREFIX)/bin/gpusim
+	cp -r configs/. $(DESTDIR)$(PREFIX)/share/gpusim/configs/
+
+clean:
+	rm -rf $(BUILD) gpusim
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,206 @@
+/* The GPU: channels (rings with GET/PUT and a doorbell), one dispatcher
+ * that walks channels with pending work, non-preemptive engines (or
+ * time-sliced ones on modern presets), status registers, channel RAM and
+ * fences.
+ *
+ * The model schedules its own events on the simulation's queue and tells
+ * its owner about completions and freed ring slots through gs_gpu_hooks.
+ * It knows nothing of tasks or policies: a channel carries an opaque owner
+ * pointer and a group id (the context it belongs to).
+ */
+#ifndef GS_GPU_H
+#define GS_GPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gpu_model/gpu_config.h"
+#include "sim/event.h"
+
+#define GS_CHAN_NONE UINT32_MAX
+
+enum gs_cmd_flags {
+	GS_CMD_FENCE = 1u << 0, /* write the channel's reference counter */
+	GS_CMD_IRQ = 1u << 1,   /* raise a completion interrupt */
+};
+
+struct gs_cmd {
+	gs_time_t duration;  /* engine time the command needs */
+	gs_time_t remaining; /* left to run (less than duration if preempted) */
+	uint64_t serial;     /* per-channel submission number, from 1 */
+	uint8_t engine;      /* enum gs_engine_kind */
+	uint8_t flags;       /* enum gs_cmd_flags */
+};
+
+/* ENGINE_STATUS context state. */
+enum gs_ctx_status {
+	GS_CTX_INVALID = 0,  /* no context loaded */
+	GS_CTX_VALID = 1,    /* context loaded (running or idle) */
+	GS_CTX_LOADING = 2,  /* switching in next_id */
+	GS_CTX_SAVING = 3,   /* saving a preempted context */
+};
+
+struct gs_engine_status {
+	uint32_t cur_id;  /* channel whose context is loaded, or GS_CHAN_NONE */
+	uint32_t next_id; /* channel being loaded, or GS_CHAN_NONE */
+	uint8_t ctx_status;
+	bool busy;        /* a command is executing */
+};
+
+/* Channel RAM status of one channel. */
+enum gs_chram_status {
+	GS_CHRAM_IDLE = 0,      /* no pending work */
+	GS_CHRAM_PENDING = 1,   /* work visible to the GPU, not on an engine */
+	GS_CHRAM_ON_ENGINE = 2, /* context loaded, waiting for the engine */
+	GS_CHRAM_BUSY = 3,      /* a command of it is executing */
+};
+
+struct gs_gpu;
+
+struct gs_channel {
+	uint32_t id;      /* index within the GPU, the id in status registers */
+	uint32_t group;   /* context / channel group (one per task) */
+	void *owner;
+	struct gs_gpu *gpu;
+	bool open;
+	bool enabled;     /* channel RAM enable bit */
+
+	/* ring: the host writes at put, publishes put_visible with the doorbell,
+	 * the dispatcher fetches at get. One slot stays empty. */
+	struct gs_cmd *ring;
+	uint32_t entries;
+	uint32_t get, put, put_visible;
+	uint64_t next_serial;
+
+	struct gs_cmd preempted;    /* a command to resume, if has_preempted */
+	bool has_preempted;
+	uint32_t in_flight;         /* fetched, not yet completed */
+
+	/* reference counter (fence): value is the serial of the last fenced
+	 * command completed; the host-visible copy lags by ref_writeback. */
+	uint64_t fence_value;
+	uint64_t fence_visible;
+	gs_time_t *fence_times;     /* FIFO of (completion time, serial) not */
+	uint64_t *fence_serials;    /* yet visible to the host */
+	uint32_t fence_head, fence_len, fence_cap;
+
+	uint64_t submitted;         /* commands published by doorbell */
+	uint64_t completed;
+	uint64_t dropped;           /* discarded when the channel was closed */
+	gs_time_t gpu_time;         /* ground-truth engine time consumed */
+
+	/* dispatcher's ring of channels with pending work */
+	struct gs_channel *rr_next, *rr_prev;
+	bool rr_linked;
+};
+
+enum gs_engine_state {
+	GS_ENG_IDLE = 0,
+	GS_ENG_SWITCHING = 1,
+	GS_ENG_RUNNING = 2,
+	GS_ENG_SAVING = 3,
+};
+
+struct gs_engine {
+	struct gs_gpu *gpu;
+	uint8_t kind;
+	uint8_t state;
+	struct gs_channel *cur;   /* loaded context's channel (NULL: none) */
+	struct gs_channel *next;  /* being switched in */
+	struct gs_channel *running_chan;
+	struct gs_cmd cmd;        /* the command switching in or running */
+	gs_time_t run_start;
+	struct gs_event done_ev;  /* switch end, command end or save end */
+	struct gs_event slice_ev; /* timeslice expiry */
+	gs_time_t slice_used;     /* engine time of the current group */
+	uint32_t slice_group;
+
+	gs_time_t busy_time;      /* running commands */
+	gs_time_t switch_time;    /* loading/saving contexts */
+	uint64_t ctx_switches;
+	uint64_t preemptions;
+	uint64_t commands;
+};
+
+/* Kinds of spans reported to the trace hook. */
+enum gs_span_kind {
+	GS_SPAN_RUN = 0,    /* a command executed (possibly partly) */
+	GS_SPAN_SWITCH = 1, /* context switch */
+	GS_SPAN_SAVE = 2,   /* preemption save */
+};
+
+struct gs_gpu_hooks {
+	void *ctx;
+	/* A command finished on an engine (fence already written). */
+	void (*cmd_complete)(void *ctx, struct gs_channel *ch,
+			     const struct gs_cmd *cmd);
+	/* The dispatcher advanced GET: ring slots were freed. */
+	void (*ring_space)(void *ctx, struct gs_channel *ch);
+	/* An engine finished a span of activity (for the timeline); may be NULL. */
+	void (*span)(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
+		     enum gs_span_kind kind, const struct gs_channel *ch,
+		     gs_time_t start, gs_time_t end);
+};
+
+struct gs_dispatcher {
+	struct gs_channel *cursor; /* next channel to visit in the pending ring */
+	uint32_t pending;          /* channels in the pending ring */
+	struct gs_channel *stall_chan; /* head-of-line: fetched, engine busy */
+	struct gs_cmd stall_cmd;
+	bool stalled;
+	struct gs_event ev;
+	uint32_t group;            /* GS_SCHED_TIMESLICE: current group */
+	bool slice_expired;
+};
+
+struct gs_gpu {
+	uint32_t index;
+	struct gs_gpu_config cfg;
+	struct gs_evq *q;
+	struct gs_gpu_hooks hooks;
+	struct gs_engine engines[GS_ENGINE_KINDS];
+	struct gs_dispatcher disp;
+	struct gs_channel *channels; /* cfg.max_channels slots */
+	uint32_t n_open;
+	uint32_t next_free_hint;
+	uint64_t mmio_reads;
+};
+
+/* Lifecycle. */
+struct gs_gpu *gs_gpu_new(const struct gs_gpu_config *cfg, uint32_t index,
+			  struct gs_evq *q, const struct gs_gpu_hooks *hooks);
+void gs_gpu_free(struct gs_gpu *gpu);
+
+/* Channels. open returns NULL when all channel slots are in use. Closing
+ * drops queued commands (counted in dropped); a running command finishes. */
+struct gs_channel *gs_gpu_channel_open(struct gs_gpu *gpu, uint32_t group,
+				       void *owner);
+void gs_gpu_channel_close(struct gs_channel *ch);
+
+/* Ring. */
+uint32_t gs_chan_ring_used(const struct gs_channel *ch);
+bool gs_chan_ring_full(const struct gs_channel *ch);
+/* Write one command at PUT (not yet visible); returns its serial, 0 if the
+ * ring is full. */
+uint64_t gs_chan_write(struct gs_channel *ch, uint64_t duration,
+		       uint8_t engine, uint8_t flags);
+/* Doorbell: publish everything written so far to the GPU. */
+void gs_chan_doorbell(struct gs_channel *ch);
+/* Commands published and not yet completed (pending + running). */
+uint64_t gs_chan_outstanding(const struct gs_channel *ch);
+
+/* Registers (each read is counted; its time cost is charged by the caller). */
+void gs_gpu_read_engine_status(struct gs_gpu *gpu, uint8_t engine,
+			       struct gs_engine_status *out);
+enum gs_chram_status gs_gpu_read_chram(struct gs_gpu *gpu, uint32_t chid);
+/* Host-visible reference counter at the current time. */
+uint64_t gs_chan_fence_visible(struct gs_channel *ch);
+
+/* When the compute engine's status register next changes, for poll loops
+ * that skip ahead; GS_TIME_NEVER when nothing is scheduled. */
+gs_time_t gs_gpu_next_status_change(const struct gs_gpu *gpu, uint8_t engine);
+
+/* Totals. */
+gs_time_t gs_gpu_busy_time(const struct gs_gpu *gpu);
+
+#endif

@@ -1,0 +1,53 @@
+/* The policy interface: one ops table per policy, a registry by name.
+ * The framework serialises calls into a policy; policies take no locks. */
+#ifndef GS_POLICY_H
+#define GS_POLICY_H
+
+#include "hal.h"
+
+enum gs_param_type {
+	GS_PARAM_DURATION = 0, /* "30ms"; nanoseconds */
+	GS_PARAM_UINT = 1,
+	GS_PARAM_BOOL = 2,
+};
+
+struct gs_param_desc {
+	const char *name;
+	hal_u8 type;           /* enum gs_param_type */
+	const char *def;       /* default, as it would be written in YAML */
+	const char *help;
+};
+
+/* What a trapped doorbell write does. */
+enum gs_submit_verdict {
+	GS_SUBMIT_ALLOW = 0, /* let the write through now */
+	GS_SUBMIT_HOLD = 1,  /* block the task until the policy releases it */
+};
+
+struct gs_policy_ops {
+	const char *name;
+	const char *summary;
+	const struct gs_param_desc *params; /* n_params entries */
+	hal_u32 n_params;
+	hal_u32 priv_size;
+
+	/* All optional: a NULL op means "nothing to do". */
+	int (*init)(struct hal_sched *s);
+	void (*fini)(struct hal_sched *s);
+	void (*task_create)(struct hal_sched *s, struct hal_task *t);
+	void (*task_exit)(struct hal_sched *s, struct hal_task *t);
+	void (*channel_create)(struct hal_sched *s, struct hal_chan *c);
+	void (*channel_destroy)(struct hal_sched *s, struct hal_chan *c);
+	/* A doorbell write hit an armed trap. */
+	int (*submit)(struct hal_sched *s, struct hal_chan *c);
+	/* A completion interrupt arrived for channel c. */
+	void (*complete)(struct hal_sched *s, struct hal_chan *c);
+};
+
+/* The registry: a NULL-terminated const array. */
+extern const struct gs_policy_ops *const gs_policy_registry[];
+const struct gs_policy_ops *gs_policy_find(const char *name);
+const struct gs_param_desc *gs_policy_param(const struct gs_policy_ops *ops,
+					    const char *name);
+
+#endif

@@ -1,0 +1,49 @@
+/* One simulation: a struct gs_sim owns every object of a run (event queue,
+ * GPUs, tasks, policy instance, collectors), so many can run in one
+ * process. */
+#ifndef GS_SIM_H
+#define GS_SIM_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/event.h"
+#include "sim/results.h"
+#include "workloads/scenario.h"
+
+#define GS_DEFAULT_MAX_EVENTS 2000000000ULL
+
+/* Called every few thousand events so a front end can draw progress. */
+typedef void (*gs_progress_fn)(void *ctx, gs_time_t now, gs_time_t end,
+			       uint64_t events);
+
+struct gs_sim_options {
+	bool timeline;            /* record spans for timeline.json */
+	bool standalone_runs;     /* run each task alone for slowdowns */
+	gs_progress_fn progress;  /* may be NULL */
+	void *progress_ctx;
+};
+
+struct gs_sim;
+
+struct gs_sim *gs_sim_new(const struct gs_scenario *sc,
+			  const struct gs_sim_options *opt, GError **error);
+void gs_sim_free(struct gs_sim *sim);
+/* Run until the duration, until every task has exited, or until the event
+ * cap (then *capped is set, if not NULL). */
+void gs_sim_run(struct gs_sim *sim, bool *capped);
+/* Fill r with this run's figures; slowdown and the metrics that need the
+ * standalone runs are left NAN. */
+void gs_sim_collect(struct gs_sim *sim, struct gs_results *r);
+/* The event queue, for tests that drive a simulation step by step. */
+struct gs_evq *gs_sim_queue(struct gs_sim *sim);
+
+/* The whole job behind `gpusim run`: the scenario, then (if
+ * opt->standalone_runs) each task definition alone under `direct`, then
+ * slowdowns and the metrics that depend on them. */
+gboolean gs_run_scenario(const struct gs_scenario *sc,
+			 const struct gs_sim_options *opt,
+			 struct gs_results *out, GError **error);
+
+#endif

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Runs every cmocka test binary in $1 and prints one closing line.
+dir=${1:-build/tests}
+passed=0
+failed=0
+for t in "$dir"/test_*; do
+	[ -x "$t" ] || continue
+	echo "== $(basename "$t")"
+	if "$t"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "FAILED: $(basename "$t")"
+	fi
+done
+echo "test binaries: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

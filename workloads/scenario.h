@@ -1,0 +1,93 @@
+/* A loaded, validated scenario: everything `gpusim run` needs, with every
+ * duration already converted to nanoseconds. Produced by gs_scenario_load()
+ * (workloads/config_load.c); the simulator only reads it. */
+#ifndef GS_SCENARIO_H
+#define GS_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gpu_model/gpu_config.h"
+#include "workloads/program.h"
+
+#define GS_GPU_AUTO UINT32_MAX
+
+/* CPU-side costs of the host model. */
+struct gs_host_config {
+	uint64_t clock_hz;     /* for "N cycles" in host durations */
+	gs_time_t launch;      /* user-space driver work to prepare a command */
+	gs_time_t doorbell;    /* the doorbell MMIO write */
+	gs_time_t trap;        /* doorbell fault handled by a policy, including
+				* the single-step and re-protect */
+	gs_time_t spin_poll;   /* a spinning waiter notices a completion */
+	gs_time_t wakeup;      /* scheduling a sleeping waiter after an IRQ */
+};
+
+struct gs_policy_param {
+	char *key;
+	char *value;          /* scalar text as written in YAML */
+	char *file;           /* where it was written, for errors */
+	uint32_t line, column;/* 1-based */
+};
+
+struct gs_policy_config {
+	char *name;
+	struct gs_policy_param *params;
+	uint32_t n_params;
+	uint32_t line, column; /* of the policy name, for errors */
+};
+
+/* A scheduling entity of the VM tree (host -> VMs -> nested VMs). */
+struct gs_vm_config {
+	char *name;
+	uint32_t weight;  /* user weight, default 1 */
+	int32_t parent;   /* index into vms, -1 for a top-level VM */
+};
+
+struct gs_task_config {
+	char *name;
+	uint32_t count;       /* replicas: name, name#1, ... when count > 1 */
+	int32_t vm;           /* index into vms, -1: on the host */
+	uint32_t weight;      /* default 1 */
+	uint32_t channels;    /* channels the task opens, default 1 */
+	gs_time_t start;      /* when the task starts */
+	uint32_t gpu;         /* GPU index, or GS_GPU_AUTO (round-robin) */
+	uint64_t rounds;      /* stop after this many rounds; 0: no limit */
+	char *behavior_kind;  /* "throttle", "app", "script", "trace" */
+	char *behavior_label; /* e.g. the app's name, for tables */
+	struct gs_program program;
+};
+
+struct gs_output_config {
+	gs_time_t series_interval; /* 0: duration / 100 */
+	bool timeline;             /* write timeline.json */
+	uint64_t timeline_max_spans;
+};
+
+struct gs_scenario {
+	char *file;         /* path as given */
+	char *name;
+	uint64_t seed;
+	gs_time_t duration;
+	uint64_t max_events;        /* 0: default cap */
+	uint32_t n_gpus;            /* node size, >= 1 */
+	struct gs_gpu_config gpu;   /* every GPU of the node is alike */
+	struct gs_host_config host;
+	struct gs_policy_config policy;
+	struct gs_vm_config *vms;
+	uint32_t n_vms;
+	struct gs_task_config *tasks;
+	uint32_t n_tasks;
+	struct gs_output_config output;
+};
+
+/* Default host costs. */
+void gs_host_defaults(struct gs_host_config *host);
+
+void gs_scenario_free(struct gs_scenario *sc);
+/* A deep copy holding only task `task_index` (count 1, replica 0: same
+ * name and random stream), policy "direct": the standalone reference run. */
+struct gs_scenario *gs_scenario_alone(const struct gs_scenario *sc,
+				      uint32_t task_index);
+
+#endif
