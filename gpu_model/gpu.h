@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "gpu_model/fifo.h"
 #include "gpu_model/gpu_config.h"
 #include "sim/event.h"
 
@@ -66,8 +67,9 @@ struct gs_channel {
 	bool enabled;     /* channel RAM enable bit */
 
 	/* ring: the host writes at put, publishes put_visible with the doorbell,
-	 * the dispatcher fetches at get. One slot stays empty. */
-	struct gs_cmd *ring;
+	 * the dispatcher fetches at get. One slot stays empty. The commands
+	 * between get and put live in `cmds`, oldest first. */
+	struct gs_fifo cmds;
 	uint32_t entries;
 	uint32_t get, put, put_visible;
 	uint64_t next_serial;
@@ -80,9 +82,7 @@ struct gs_channel {
 	 * command completed; the host-visible copy lags by ref_writeback. */
 	uint64_t fence_value;
 	uint64_t fence_visible;
-	gs_time_t *fence_times;     /* FIFO of (completion time, serial) not */
-	uint64_t *fence_serials;    /* yet visible to the host */
-	uint32_t fence_head, fence_len, fence_cap;
+	struct gs_fifo fence_lag;   /* (visible-at time, serial) not yet seen */
 
 	uint64_t submitted;         /* commands published by doorbell */
 	uint64_t completed;
@@ -110,9 +110,11 @@ struct gs_engine {
 	struct gs_channel *running_chan;
 	struct gs_cmd cmd;        /* the command switching in or running */
 	gs_time_t run_start;
+	gs_time_t phase_start;    /* when the current switch/save began */
 	struct gs_event done_ev;  /* switch end, command end or save end */
 	struct gs_event slice_ev; /* timeslice expiry */
-	gs_time_t slice_used;     /* engine time of the current group */
+	gs_time_t slice_used;     /* slice time used before slice_base */
+	gs_time_t slice_base;     /* running: when slice time began to count */
 	uint32_t slice_group;
 
 	gs_time_t busy_time;      /* running commands */

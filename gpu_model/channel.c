@@ -1,0 +1,163 @@
+/* Channels: command rings with GET/PUT pointers, the doorbell, and the
+ * reference counter (fence) with its host-visible, lagging copy. */
+#include <glib.h>
+
+#include "gpu_model/gpu_internal.h"
+#include "gpu_model/ring.h"
+
+struct fence_entry {
+	gs_time_t visible_at;
+	uint64_t serial;
+};
+
+struct gs_channel *gs_gpu_channel_open(struct gs_gpu *gpu, uint32_t group,
+				       void *owner)
+{
+	uint32_t n = gpu->cfg.max_channels, i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t id = (gpu->next_free_hint + i) % n;
+		struct gs_channel *ch = &gpu->channels[id];
+
+		/* A closed channel whose last command is still on an engine
+		 * is not free yet: the engine still points at it. */
+		if (ch->open || ch->in_flight)
+			continue;
+		gs_fifo_free(&ch->cmds);
+		gs_fifo_free(&ch->fence_lag);
+		memset(ch, 0, sizeof(*ch));
+		ch->id = id;
+		ch->gpu = gpu;
+		ch->group = group;
+		ch->owner = owner;
+		ch->open = true;
+		ch->enabled = true;
+		ch->entries = gpu->cfg.ring_entries;
+		gs_fifo_init(&ch->cmds, sizeof(struct gs_cmd));
+		gs_fifo_init(&ch->fence_lag, sizeof(struct fence_entry));
+		gpu->next_free_hint = (id + 1) % n;
+		gpu->n_open++;
+		return ch;
+	}
+	return NULL;
+}
+
+void gs_gpu_channel_close(struct gs_channel *ch)
+{
+	struct gs_gpu *gpu = ch->gpu;
+
+	if (!ch->open)
+		return;
+	gs_disp_forget(gpu, ch);
+	gs_disp_unlink(gpu, ch);
+	/* Everything published but not yet on an engine is dropped with the
+	 * channel; what was written without a doorbell was never submitted. */
+	ch->dropped += gs_ring_distance(ch->get, ch->put_visible, ch->entries) +
+		       (ch->has_preempted ? 1 : 0);
+	if (ch->has_preempted)
+		ch->in_flight--;
+	ch->has_preempted = false;
+	while (ch->cmds.len)
+		gs_fifo_pop(&ch->cmds, NULL);
+	ch->get = ch->put = ch->put_visible = 0;
+	ch->open = false;
+	ch->enabled = false;
+	ch->owner = NULL;
+	gpu->n_open--;
+}
+
+uint32_t gs_chan_ring_used(const struct gs_channel *ch)
+{
+	return gs_ring_distance(ch->get, ch->put, ch->entries);
+}
+
+bool gs_chan_ring_full(const struct gs_channel *ch)
+{
+	return gs_ring_is_full(ch->get, ch->put, ch->entries);
+}
+
+uint64_t gs_chan_write(struct gs_channel *ch, uint64_t duration,
+		       uint8_t engine, uint8_t flags)
+{
+	struct gs_cmd cmd = {
+		.duration = duration,
+		.remaining = duration,
+		.engine = engine,
+		.flags = flags,
+	};
+
+	if (!ch->open || gs_chan_ring_full(ch))
+		return 0;
+	cmd.serial = ++ch->next_serial;
+	gs_fifo_push(&ch->cmds, &cmd);
+	ch->put = gs_ring_advance(ch->put, ch->entries);
+	return cmd.serial;
+}
+
+void gs_chan_doorbell(struct gs_channel *ch)
+{
+	if (!ch->open || ch->put_visible == ch->put)
+		return;
+	ch->submitted += gs_ring_distance(ch->put_visible, ch->put,
+					  ch->entries);
+	ch->put_visible = ch->put;
+	gs_disp_link(ch->gpu, ch);
+	gs_disp_kick(ch->gpu);
+}
+
+uint64_t gs_chan_outstanding(const struct gs_channel *ch)
+{
+	return ch->submitted - ch->completed - ch->dropped;
+}
+
+bool gs_chan_has_work(const struct gs_channel *ch)
+{
+	return ch->open && (ch->has_preempted || ch->get != ch->put_visible);
+}
+
+void gs_chan_fetch(struct gs_channel *ch, struct gs_cmd *out)
+{
+	if (ch->has_preempted) {
+		*out = ch->preempted;
+		ch->has_preempted = false;
+		return;
+	}
+	gs_fifo_pop(&ch->cmds, out);
+	ch->get = gs_ring_advance(ch->get, ch->entries);
+	ch->in_flight++;
+	if (ch->gpu->hooks.ring_space)
+		ch->gpu->hooks.ring_space(ch->gpu->hooks.ctx, ch);
+}
+
+void gs_chan_write_fence(struct gs_channel *ch, uint64_t serial)
+{
+	struct fence_entry e = {
+		.visible_at = ch->gpu->q->now + ch->gpu->cfg.ref_writeback,
+		.serial = serial,
+	};
+
+	ch->fence_value = serial;
+	if (!ch->gpu->cfg.ref_writeback) {
+		ch->fence_visible = serial;
+		return;
+	}
+	/* Entries become visible in completion order; fold the ones already
+	 * visible so the FIFO stays as short as the lag window. */
+	(void)gs_chan_fence_visible(ch);
+	gs_fifo_push(&ch->fence_lag, &e);
+}
+
+uint64_t gs_chan_fence_visible(struct gs_channel *ch)
+{
+	gs_time_t now = ch->gpu->q->now;
+
+	while (ch->fence_lag.len) {
+		struct fence_entry *e = gs_fifo_at(&ch->fence_lag, 0);
+
+		if (e->visible_at > now)
+			break;
+		ch->fence_visible = e->serial;
+		gs_fifo_pop(&ch->fence_lag, NULL);
+	}
+	return ch->fence_visible;
+}

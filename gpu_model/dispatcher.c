@@ -1,0 +1,196 @@
+/* The dispatcher (host/PBDMA walking the runlist): visits channels with
+ * pending work round-robin and fetches a batch of commands per visit. A
+ * fetched command whose engine is busy stalls the dispatcher: nothing else
+ * is fetched, for any engine, until that engine takes it (head-of-line
+ * blocking, as observed on Kepler by the NEON and LoGA papers).
+ *
+ * Channels with work form a circular list. A channel that gains work joins
+ * just behind the cursor, i.e. at the end of the current round, which keeps
+ * insertion O(1) even with tens of thousands of channels.
+ *
+ * In timeslice mode (modern presets) the dispatcher stays with the current
+ * channel group while its slice lasts and it has work, then moves on. */
+#include "gpu_model/gpu_internal.h"
+
+static void disp_run(void *ctx, struct gs_event *ev);
+
+void gs_disp_init(struct gs_gpu *gpu)
+{
+	struct gs_dispatcher *d = &gpu->disp;
+
+	d->cursor = NULL;
+	d->pending = 0;
+	d->stalled = false;
+	d->stall_chan = NULL;
+	d->group = UINT32_MAX;
+	d->slice_expired = false;
+	gs_event_init(&d->ev, GS_EVC_DISPATCH, disp_run, gpu);
+}
+
+void gs_disp_kick(struct gs_gpu *gpu)
+{
+	if (!gs_event_queued(&gpu->disp.ev))
+		gs_evq_schedule(gpu->q, &gpu->disp.ev, gpu->q->now);
+}
+
+void gs_disp_link(struct gs_gpu *gpu, struct gs_channel *ch)
+{
+	struct gs_dispatcher *d = &gpu->disp;
+
+	if (ch->rr_linked)
+		return;
+	ch->rr_linked = true;
+	d->pending++;
+	if (!d->cursor) {
+		ch->rr_next = ch->rr_prev = ch;
+		d->cursor = ch;
+		return;
+	}
+	ch->rr_next = d->cursor;
+	ch->rr_prev = d->cursor->rr_prev;
+	ch->rr_prev->rr_next = ch;
+	d->cursor->rr_prev = ch;
+}
+
+void gs_disp_unlink(struct gs_gpu *gpu, struct gs_channel *ch)
+{
+	struct gs_dispatcher *d = &gpu->disp;
+
+	if (!ch->rr_linked)
+		return;
+	ch->rr_linked = false;
+	d->pending--;
+	if (!d->pending) {
+		d->cursor = NULL;
+	} else {
+		ch->rr_prev->rr_next = ch->rr_next;
+		ch->rr_next->rr_prev = ch->rr_prev;
+		if (d->cursor == ch)
+			d->cursor = ch->rr_next;
+	}
+	ch->rr_next = ch->rr_prev = NULL;
+}
+
+void gs_disp_forget(struct gs_gpu *gpu, struct gs_channel *ch)
+{
+	struct gs_dispatcher *d = &gpu->disp;
+
+	if (d->stalled && d->stall_chan == ch) {
+		d->stalled = false;
+		d->stall_chan = NULL;
+		ch->dropped++;
+		ch->in_flight--;
+		gs_disp_kick(gpu);
+	}
+}
+
+bool gs_disp_other_group_waiting(const struct gs_gpu *gpu, uint32_t group)
+{
+	const struct gs_dispatcher *d = &gpu->disp;
+	const struct gs_channel *ch = d->cursor;
+	uint32_t i;
+
+	if (d->stalled && d->stall_chan->group != group)
+		return true;
+	for (i = 0; i < d->pending; i++, ch = ch->rr_next)
+		if (ch->group != group)
+			return true;
+	return false;
+}
+
+/* Timeslice mode: a channel of the current group while its slice lasts,
+ * else the first channel (from the cursor) of another group. */
+static struct gs_channel *pick_timeslice(struct gs_gpu *gpu)
+{
+	struct gs_dispatcher *d = &gpu->disp;
+	struct gs_channel *ch = d->cursor, *other = NULL;
+	uint32_t i;
+
+	for (i = 0; i < d->pending; i++, ch = ch->rr_next) {
+		if (ch->group == d->group) {
+			if (!d->slice_expired)
+				return ch;
+		} else if (!other) {
+			other = ch;
+		}
+	}
+	if (!other)
+		return d->cursor; /* only the current group has work */
+	d->group = other->group;
+	d->slice_expired = false;
+	return other;
+}
+
+static struct gs_channel *pick_channel(struct gs_gpu *gpu)
+{
+	struct gs_dispatcher *d = &gpu->disp;
+
+	if (!d->pending)
+		return NULL;
+	if (gpu->cfg.sched == GS_SCHED_TIMESLICE)
+		return pick_timeslice(gpu);
+	return d->cursor;
+}
+
+/* Hand a fetched command to its engine, or stall holding it. */
+static bool deliver(struct gs_gpu *gpu, struct gs_channel *ch,
+		    const struct gs_cmd *cmd)
+{
+	struct gs_engine *eng = gs_gpu_engine_for(gpu, cmd->engine);
+	struct gs_dispatcher *d = &gpu->disp;
+
+	if (gs_engine_accepts(eng)) {
+		gs_engine_start(eng, ch, cmd);
+		return true;
+	}
+	d->stalled = true;
+	d->stall_chan = ch;
+	d->stall_cmd = *cmd;
+	return false;
+}
+
+static void disp_run(void *ctx, struct gs_event *ev)
+{
+	struct gs_gpu *gpu = ctx;
+	struct gs_dispatcher *d = &gpu->disp;
+	(void)ev;
+
+	if (d->stalled) {
+		struct gs_engine *eng =
+			gs_gpu_engine_for(gpu, d->stall_cmd.engine);
+
+		if (!gs_engine_accepts(eng))
+			return; /* that engine's completion kicks us again */
+		d->stalled = false;
+		gs_engine_start(eng, d->stall_chan, &d->stall_cmd);
+		d->stall_chan = NULL;
+	}
+
+	for (;;) {
+		struct gs_channel *ch = pick_channel(gpu);
+		uint32_t fetched = 0;
+		bool ok = true;
+
+		if (!ch)
+			return;
+		while (ok && fetched < gpu->cfg.dispatch_batch &&
+		       gs_chan_has_work(ch)) {
+			struct gs_cmd cmd;
+
+			gs_chan_fetch(ch, &cmd);
+			fetched++;
+			ok = deliver(gpu, ch, &cmd);
+		}
+		/* Next visit goes to the channel after this one. */
+		d->cursor = ch->rr_next;
+		if (!gs_chan_has_work(ch))
+			gs_disp_unlink(gpu, ch);
+		if (!ok)
+			return;
+		if (gpu->cfg.fetch) {
+			gs_evq_schedule(gpu->q, &d->ev,
+					gpu->q->now + gpu->cfg.fetch * fetched);
+			return;
+		}
+	}
+}

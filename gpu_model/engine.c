@@ -1,0 +1,198 @@
+/* Engines: run one command at a time to completion (kepler), or until a
+ * hardware timeslice ends with another group waiting (volta, with
+ * preemption). Loading another group's context costs ctx_switch, charged
+ * to no channel. Status-register fields change at the moments the hardware
+ * would change them: next_id and LOADING when a switch begins, cur_id when
+ * it ends, SAVING while a preempted context is written out. */
+#include "gpu_model/gpu_internal.h"
+
+static void engine_done(void *ctx, struct gs_event *ev);
+static void slice_end(void *ctx, struct gs_event *ev);
+
+void gs_engine_init(struct gs_gpu *gpu, struct gs_engine *eng, uint8_t kind)
+{
+	memset(eng, 0, sizeof(*eng));
+	eng->gpu = gpu;
+	eng->kind = kind;
+	eng->state = GS_ENG_IDLE;
+	eng->slice_group = UINT32_MAX;
+	gs_event_init(&eng->done_ev, GS_EVC_GPU, engine_done, eng);
+	gs_event_init(&eng->slice_ev, GS_EVC_GPU, slice_end, eng);
+}
+
+bool gs_engine_accepts(const struct gs_engine *eng)
+{
+	return eng->state == GS_ENG_IDLE;
+}
+
+static void span(struct gs_engine *eng, enum gs_span_kind kind,
+		 const struct gs_channel *ch, gs_time_t start)
+{
+	struct gs_gpu *gpu = eng->gpu;
+
+	if (gpu->hooks.span)
+		gpu->hooks.span(gpu->hooks.ctx, gpu, eng->kind, kind, ch, start,
+				gpu->q->now);
+}
+
+static bool timesliced(const struct gs_engine *eng)
+{
+	return eng->gpu->cfg.sched == GS_SCHED_TIMESLICE &&
+	       eng->kind == GS_ENGINE_COMPUTE;
+}
+
+static void begin_run(struct gs_engine *eng)
+{
+	struct gs_gpu *gpu = eng->gpu;
+	gs_time_t now = gpu->q->now;
+
+	eng->state = GS_ENG_RUNNING;
+	eng->cur = eng->running_chan;
+	eng->next = NULL;
+	eng->run_start = now;
+	eng->commands++;
+	gs_evq_schedule(gpu->q, &eng->done_ev, now + eng->cmd.remaining);
+	if (timesliced(eng)) {
+		/* The slice belongs to a group; a new group starts afresh. */
+		if (eng->running_chan->group != eng->slice_group) {
+			eng->slice_group = eng->running_chan->group;
+			eng->slice_used = 0;
+		}
+		eng->slice_base = now;
+		gs_time_t left = gpu->cfg.timeslice > eng->slice_used ?
+				 gpu->cfg.timeslice - eng->slice_used : 0;
+
+		if (left < eng->cmd.remaining)
+			gs_evq_schedule(gpu->q, &eng->slice_ev, now + left);
+	}
+}
+
+void gs_engine_start(struct gs_engine *eng, struct gs_channel *ch,
+		     const struct gs_cmd *cmd)
+{
+	struct gs_gpu *gpu = eng->gpu;
+
+	eng->cmd = *cmd;
+	eng->running_chan = ch;
+	if (eng->cur && eng->cur->group == ch->group) {
+		begin_run(eng);
+		return;
+	}
+	/* A different context: load it first. */
+	eng->ctx_switches++;
+	eng->next = ch;
+	if (!gpu->cfg.ctx_switch) {
+		begin_run(eng);
+		return;
+	}
+	eng->state = GS_ENG_SWITCHING;
+	eng->phase_start = gpu->q->now;
+	gs_evq_schedule(gpu->q, &eng->done_ev, gpu->q->now + gpu->cfg.ctx_switch);
+}
+
+/* Account the part of the current command that ran since run_start. */
+static gs_time_t charge_run(struct gs_engine *eng)
+{
+	gs_time_t ran = eng->gpu->q->now - eng->run_start;
+	struct gs_channel *ch = eng->running_chan;
+
+	eng->busy_time += ran;
+	ch->gpu_time += ran;
+	if (timesliced(eng))
+		eng->slice_used += eng->gpu->q->now - eng->slice_base;
+	span(eng, GS_SPAN_RUN, ch, eng->run_start);
+	return ran;
+}
+
+static void finish_command(struct gs_engine *eng)
+{
+	struct gs_gpu *gpu = eng->gpu;
+	struct gs_channel *ch = eng->running_chan;
+	struct gs_cmd cmd = eng->cmd;
+
+	charge_run(eng);
+	gs_evq_cancel(gpu->q, &eng->slice_ev);
+	eng->state = GS_ENG_IDLE;
+	eng->running_chan = NULL;
+	ch->completed++;
+	ch->in_flight--;
+	if (cmd.flags & GS_CMD_FENCE)
+		gs_chan_write_fence(ch, cmd.serial);
+	if (gpu->hooks.cmd_complete)
+		gpu->hooks.cmd_complete(gpu->hooks.ctx, ch, &cmd);
+	gs_disp_kick(gpu);
+}
+
+static void engine_done(void *ctx, struct gs_event *ev)
+{
+	struct gs_engine *eng = ctx;
+	gs_time_t now = eng->gpu->q->now;
+	(void)ev;
+
+	switch (eng->state) {
+	case GS_ENG_SWITCHING:
+		eng->switch_time += now - eng->phase_start;
+		span(eng, GS_SPAN_SWITCH, eng->next, eng->phase_start);
+		begin_run(eng);
+		break;
+	case GS_ENG_RUNNING:
+		finish_command(eng);
+		break;
+	case GS_ENG_SAVING:
+		eng->switch_time += now - eng->phase_start;
+		span(eng, GS_SPAN_SAVE, eng->cur, eng->phase_start);
+		eng->state = GS_ENG_IDLE;
+		eng->cur = NULL;
+		gs_disp_kick(eng->gpu);
+		break;
+	default:
+		g_assert_not_reached();
+	}
+}
+
+/* Preempt the running command: it goes back to its channel with what is
+ * left of it, and the context is saved out. */
+static void preempt(struct gs_engine *eng)
+{
+	struct gs_gpu *gpu = eng->gpu;
+	struct gs_channel *ch = eng->running_chan;
+	gs_time_t ran = charge_run(eng);
+
+	gs_evq_cancel(gpu->q, &eng->done_ev);
+	eng->cmd.remaining -= ran;
+	ch->preempted = eng->cmd;
+	ch->has_preempted = true;
+	gs_disp_link(gpu, ch);
+	eng->running_chan = NULL;
+	eng->preemptions++;
+	gpu->disp.slice_expired = true;
+	eng->state = GS_ENG_SAVING;
+	eng->phase_start = gpu->q->now;
+	gs_evq_schedule(gpu->q, &eng->done_ev,
+			gpu->q->now + gpu->cfg.preempt_save);
+}
+
+static void slice_end(void *ctx, struct gs_event *ev)
+{
+	struct gs_engine *eng = ctx;
+	struct gs_gpu *gpu = eng->gpu;
+	gs_time_t now = gpu->q->now;
+	(void)ev;
+
+	if (eng->state != GS_ENG_RUNNING)
+		return;
+	if (!gs_disp_other_group_waiting(gpu, eng->running_chan->group)) {
+		/* Nobody else wants the engine: the group keeps it. */
+		eng->slice_used = 0;
+		eng->slice_base = now;
+		gs_evq_schedule(gpu->q, &eng->slice_ev, now + gpu->cfg.timeslice);
+		return;
+	}
+	if (gpu->cfg.preemption) {
+		preempt(eng);
+		return;
+	}
+	/* No preemption: the command runs on; the group loses the engine at
+	 * the next command boundary. */
+	gpu->disp.slice_expired = true;
+}

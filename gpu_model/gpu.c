@@ -1,0 +1,111 @@
+/* A GPU: its engines, dispatcher and channel table; register reads. */
+#include <glib.h>
+
+#include "gpu_model/gpu_internal.h"
+
+struct gs_gpu *gs_gpu_new(const struct gs_gpu_config *cfg, uint32_t index,
+			  struct gs_evq *q, const struct gs_gpu_hooks *hooks)
+{
+	struct gs_gpu *gpu = g_new0(struct gs_gpu, 1);
+	uint8_t k;
+
+	g_assert(cfg->ring_entries >= 2 && cfg->max_channels >= 1);
+	gpu->index = index;
+	gpu->cfg = *cfg;
+	if (!gpu->cfg.dispatch_batch)
+		gpu->cfg.dispatch_batch = 1;
+	gpu->q = q;
+	if (hooks)
+		gpu->hooks = *hooks;
+	for (k = 0; k < GS_ENGINE_KINDS; k++)
+		gs_engine_init(gpu, &gpu->engines[k], k);
+	gs_disp_init(gpu);
+	gpu->channels = g_new0(struct gs_channel, cfg->max_channels);
+	return gpu;
+}
+
+void gs_gpu_free(struct gs_gpu *gpu)
+{
+	uint32_t i;
+	uint8_t k;
+
+	if (!gpu)
+		return;
+	for (k = 0; k < GS_ENGINE_KINDS; k++) {
+		gs_evq_cancel(gpu->q, &gpu->engines[k].done_ev);
+		gs_evq_cancel(gpu->q, &gpu->engines[k].slice_ev);
+	}
+	gs_evq_cancel(gpu->q, &gpu->disp.ev);
+	for (i = 0; i < gpu->cfg.max_channels; i++) {
+		gs_fifo_free(&gpu->channels[i].cmds);
+		gs_fifo_free(&gpu->channels[i].fence_lag);
+	}
+	g_free(gpu->channels);
+	g_free(gpu);
+}
+
+void gs_gpu_read_engine_status(struct gs_gpu *gpu, uint8_t engine,
+			       struct gs_engine_status *out)
+{
+	const struct gs_engine *eng = gs_gpu_engine_for(gpu, engine);
+
+	gpu->mmio_reads++;
+	out->cur_id = eng->cur ? eng->cur->id : GS_CHAN_NONE;
+	out->next_id = eng->next ? eng->next->id : GS_CHAN_NONE;
+	out->busy = eng->state == GS_ENG_RUNNING;
+	switch (eng->state) {
+	case GS_ENG_SWITCHING:
+		out->ctx_status = GS_CTX_LOADING;
+		break;
+	case GS_ENG_SAVING:
+		out->ctx_status = GS_CTX_SAVING;
+		break;
+	default:
+		out->ctx_status = eng->cur ? GS_CTX_VALID : GS_CTX_INVALID;
+	}
+}
+
+enum gs_chram_status gs_gpu_read_chram(struct gs_gpu *gpu, uint32_t chid)
+{
+	const struct gs_channel *ch;
+	uint8_t k;
+	bool loaded = false;
+
+	gpu->mmio_reads++;
+	if (chid >= gpu->cfg.max_channels)
+		return GS_CHRAM_IDLE;
+	ch = &gpu->channels[chid];
+	for (k = 0; k < GS_ENGINE_KINDS; k++) {
+		const struct gs_engine *eng = &gpu->engines[k];
+
+		/* running, or its context being loaded to run */
+		if (eng->running_chan == ch)
+			return eng->state == GS_ENG_RUNNING ? GS_CHRAM_BUSY
+							    : GS_CHRAM_ON_ENGINE;
+		if (eng->cur == ch || eng->next == ch)
+			loaded = true;
+	}
+	if (!gs_chan_has_work(ch) &&
+	    !(gpu->disp.stalled && gpu->disp.stall_chan == ch))
+		return GS_CHRAM_IDLE;
+	return loaded ? GS_CHRAM_ON_ENGINE : GS_CHRAM_PENDING;
+}
+
+gs_time_t gs_gpu_next_status_change(const struct gs_gpu *gpu, uint8_t engine)
+{
+	const struct gs_engine *eng =
+		gs_gpu_engine_for((struct gs_gpu *)gpu, engine);
+
+	return gs_event_queued(&eng->done_ev) ? eng->done_ev.time
+					      : GS_TIME_NEVER;
+}
+
+gs_time_t gs_gpu_busy_time(const struct gs_gpu *gpu)
+{
+	gs_time_t t = 0;
+	uint8_t k;
+
+	for (k = 0; k < GS_ENGINE_KINDS; k++)
+		t += gpu->engines[k].busy_time;
+	return t;
+}

@@ -1,0 +1,40 @@
+/* Functions shared between the GPU model's files, not part of its API. */
+#ifndef GS_GPU_INTERNAL_H
+#define GS_GPU_INTERNAL_H
+
+#include "gpu_model/gpu.h"
+
+/* channel.c */
+bool gs_chan_has_work(const struct gs_channel *ch);
+/* Take the next command: a preempted one first, else the one at GET
+ * (advancing GET and telling the owner about the freed slot). */
+void gs_chan_fetch(struct gs_channel *ch, struct gs_cmd *out);
+void gs_chan_write_fence(struct gs_channel *ch, uint64_t serial);
+void gs_chan_release_if_unused(struct gs_channel *ch);
+
+/* dispatcher.c */
+void gs_disp_init(struct gs_gpu *gpu);
+void gs_disp_kick(struct gs_gpu *gpu);
+void gs_disp_link(struct gs_gpu *gpu, struct gs_channel *ch);
+void gs_disp_unlink(struct gs_gpu *gpu, struct gs_channel *ch);
+/* A channel is being closed: drop a stalled command that belongs to it. */
+void gs_disp_forget(struct gs_gpu *gpu, struct gs_channel *ch);
+/* Another group than `group` has work waiting (timeslice rule). */
+bool gs_disp_other_group_waiting(const struct gs_gpu *gpu, uint32_t group);
+
+/* engine.c */
+void gs_engine_init(struct gs_gpu *gpu, struct gs_engine *eng, uint8_t kind);
+bool gs_engine_accepts(const struct gs_engine *eng);
+void gs_engine_start(struct gs_engine *eng, struct gs_channel *ch,
+		     const struct gs_cmd *cmd);
+
+static inline struct gs_engine *gs_gpu_engine_for(struct gs_gpu *gpu,
+						  uint8_t kind)
+{
+	/* Without a copy engine, copies run on the compute engine. */
+	if (kind == GS_ENGINE_COPY && !gpu->cfg.copy_engine)
+		kind = GS_ENGINE_COMPUTE;
+	return &gpu->engines[kind];
+}
+
+#endif

@@ -1,0 +1,18 @@
+/* The gpusim command line: one function per subcommand. Each returns the
+ * process exit status: 0 success, 1 runtime failure, 2 bad usage or config. */
+#ifndef GS_CLI_H
+#define GS_CLI_H
+
+#define GS_EXIT_OK 0
+#define GS_EXIT_FAILURE 1
+#define GS_EXIT_USAGE 2
+
+#ifndef GS_VERSION
+#define GS_VERSION "0.1.0"
+#endif
+
+int gs_cmd_run(int argc, char **argv);
+int gs_cmd_validate(int argc, char **argv);
+int gs_cmd_list(int argc, char **argv);
+
+#endif

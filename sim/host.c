@@ -1,0 +1,367 @@
+/* The host model: each task is a process running its compiled program.
+ * Launching a command costs CPU time (host.launch), then the task writes a
+ * ring slot (blocking while the ring is full) and the doorbell (host.
+ * doorbell); a doorbell on a trapped channel costs host.trap and asks the
+ * policy, which may hold the task. Waiting notices completions by spinning
+ * on the fence (host.spin_poll) or through an interrupt (gpu.irq_latency +
+ * host.wakeup). Tasks are assumed to have a CPU each. */
+#include <glib.h>
+
+#include "sim/sim_internal.h"
+
+/* Instantaneous steps run back to back; past this many without simulated
+ * time passing, the task yields so a zero-time loop cannot hang a run. */
+#define MAX_STEPS_PER_WAKE 4096
+
+static void task_wake(void *ctx, struct gs_event *ev);
+
+static const struct gs_host_config *host_cfg(const struct gs_task *t)
+{
+	return &t->sim->sc->host;
+}
+
+static struct gs_gpu *task_gpu(const struct gs_task *t)
+{
+	return t->sim->gpus[t->gpu];
+}
+
+static void wake_at(struct gs_task *t, gs_time_t when)
+{
+	gs_evq_schedule(&t->sim->q, &t->ev, when);
+}
+
+void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
+		  uint32_t def, uint32_t replica)
+{
+	const struct gs_task_config *cfg = &sim->sc->tasks[def];
+	char *stream;
+
+	memset(t, 0, sizeof(*t));
+	t->sim = sim;
+	t->hal.task = t;
+	t->index = index;
+	t->def = def;
+	t->cfg = cfg;
+	t->name = cfg->count > 1 ? g_strdup_printf("%s#%u", cfg->name, replica)
+				 : g_strdup(cfg->name);
+	/* The stream is named after the task, so the same task draws the
+	 * same numbers alone and in company. */
+	stream = g_strdup_printf("task/%s/%u", cfg->name, replica);
+	gs_rng_seed(&t->rng, sim->sc->seed, stream);
+	g_free(stream);
+	t->chans = g_new0(struct hal_chan, cfg->channels);
+	t->state = GS_TASK_NOT_STARTED;
+	gs_event_init(&t->ev, GS_EVC_TASK, task_wake, t);
+}
+
+void gs_task_destroy(struct gs_task *t)
+{
+	gs_evq_cancel(&t->sim->q, &t->ev);
+	g_free(t->chans);
+	g_free(t->name);
+}
+
+static void close_channels(struct gs_task *t)
+{
+	const struct gs_policy_ops *ops = t->sim->sched.ops;
+	uint32_t i;
+
+	for (i = 0; i < t->cfg->channels; i++) {
+		if (!t->chans[i].ch)
+			continue;
+		if (ops->channel_destroy)
+			ops->channel_destroy(&t->sim->sched, &t->chans[i]);
+		gs_gpu_channel_close(t->chans[i].ch);
+	}
+}
+
+static void task_finish(struct gs_task *t, enum gs_task_state final)
+{
+	struct gs_sim *sim = t->sim;
+	bool started = t->state != GS_TASK_NOT_STARTED;
+
+	if (t->state == GS_TASK_DONE || t->state == GS_TASK_KILLED)
+		return;
+	gs_evq_cancel(&sim->q, &t->ev);
+	if (started) {
+		close_channels(t);
+		if (sim->sched.ops->task_exit)
+			sim->sched.ops->task_exit(&sim->sched, &t->hal);
+	}
+	t->state = final;
+	if (--sim->live_tasks == 0)
+		sim->stopped = true;
+}
+
+void gs_task_kill(struct gs_task *t)
+{
+	t->killed = true;
+	task_finish(t, GS_TASK_KILLED);
+}
+
+static bool open_channels(struct gs_task *t)
+{
+	const struct gs_policy_ops *ops = t->sim->sched.ops;
+	uint32_t i;
+
+	for (i = 0; i < t->cfg->channels; i++) {
+		t->chans[i].task = t;
+		t->chans[i].ch = gs_gpu_channel_open(task_gpu(t), t->index,
+						     &t->chans[i]);
+		if (!t->chans[i].ch)
+			return false;
+		if (ops->channel_create)
+			ops->channel_create(&t->sim->sched, &t->chans[i]);
+	}
+	return true;
+}
+
+static void task_start(struct gs_task *t)
+{
+	const struct gs_policy_ops *ops = t->sim->sched.ops;
+
+	t->state = GS_TASK_READY;
+	if (ops->task_create)
+		ops->task_create(&t->sim->sched, &t->hal);
+	if (!open_channels(t)) {
+		/* The GPU's channel table is full: the task cannot run. */
+		g_warning("task %s: no free channel on GPU %u; task killed",
+			  t->name, t->gpu);
+		gs_task_kill(t);
+		return;
+	}
+	t->round_start = t->sim->q.now;
+}
+
+static uint64_t task_outstanding(const struct gs_task *t, uint16_t chan)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	if (chan != GS_ALL_CHANNELS)
+		return gs_chan_outstanding(t->chans[chan].ch);
+	for (i = 0; i < t->cfg->channels; i++)
+		n += gs_chan_outstanding(t->chans[i].ch);
+	return n;
+}
+
+static const struct gs_step *cur_step(const struct gs_task *t)
+{
+	return &t->cfg->program.steps[t->pc];
+}
+
+/* A round ends; returns false if the task has done all its rounds. */
+static bool end_round(struct gs_task *t)
+{
+	gs_time_t now = t->sim->q.now;
+
+	t->rounds++;
+	t->round_total += now - t->round_start;
+	t->round_start = now;
+	return !(t->cfg->rounds && t->rounds >= t->cfg->rounds);
+}
+
+/* Doorbell for the command just written. */
+static void ring_doorbell(struct gs_task *t)
+{
+	const struct gs_step *s = cur_step(t);
+	struct hal_chan *hc = &t->chans[s->channel];
+	struct gs_sim *sim = t->sim;
+
+	if (hc->trap_armed && sim->sched.ops->submit) {
+		int verdict = sim->sched.ops->submit(&sim->sched, hc);
+
+		if (verdict == GS_SUBMIT_HOLD) {
+			t->state = GS_TASK_HELD;
+			return;
+		}
+		gs_chan_doorbell(hc->ch);
+		t->pc++;
+		t->state = GS_TASK_READY;
+		wake_at(t, sim->q.now + host_cfg(t)->trap);
+		return;
+	}
+	gs_chan_doorbell(hc->ch);
+	t->pc++;
+	t->state = GS_TASK_READY;
+	wake_at(t, sim->q.now + host_cfg(t)->doorbell);
+}
+
+/* The launch cost is paid: write the ring slot, or block until one frees. */
+static void write_command(struct gs_task *t)
+{
+	const struct gs_step *s = cur_step(t);
+	struct gs_channel *ch = t->chans[s->channel].ch;
+
+	if (!gs_chan_write(ch, t->launch_len, s->engine, s->flags)) {
+		t->state = GS_TASK_RING_FULL;
+		return;
+	}
+	ring_doorbell(t);
+}
+
+void gs_task_release(struct gs_task *t)
+{
+	struct gs_sim *sim = t->sim;
+
+	if (t->state != GS_TASK_HELD)
+		return;
+	gs_chan_doorbell(t->chans[cur_step(t)->channel].ch);
+	t->pc++;
+	t->state = GS_TASK_READY;
+	wake_at(t, sim->q.now + host_cfg(t)->trap);
+}
+
+/* Run steps until one takes time. */
+static void run_steps(struct gs_task *t)
+{
+	struct gs_sim *sim = t->sim;
+	gs_time_t now = sim->q.now;
+	uint32_t budget = MAX_STEPS_PER_WAKE;
+
+	while (budget--) {
+		const struct gs_step *s = cur_step(t);
+
+		switch (s->op) {
+		case GS_OP_LAUNCH:
+			t->launch_len = gs_dist_draw(&s->dur, &t->rng);
+			t->state = GS_TASK_LAUNCHING;
+			wake_at(t, now + host_cfg(t)->launch);
+			return;
+		case GS_OP_WAIT:
+			if (task_outstanding(t, s->channel)) {
+				t->state = GS_TASK_WAITING;
+				return;
+			}
+			t->pc++;
+			break;
+		case GS_OP_CPU:
+		case GS_OP_SLEEP:
+			t->pc++;
+			wake_at(t, now + gs_dist_draw(&s->dur, &t->rng));
+			return;
+		case GS_OP_SLEEP_UNTIL: {
+			gs_time_t at = t->cfg->start + s->at;
+
+			t->pc++;
+			wake_at(t, at > now ? at : now);
+			return;
+		}
+		case GS_OP_ROUND:
+			t->pc++;
+			if (!end_round(t)) {
+				task_finish(t, GS_TASK_DONE);
+				return;
+			}
+			break;
+		case GS_OP_LOOP:
+			g_assert(t->depth < GS_MAX_LOOP_DEPTH);
+			t->loop_left[t->depth++] = s->count;
+			t->pc++;
+			break;
+		case GS_OP_END_LOOP: {
+			uint32_t *left = &t->loop_left[t->depth - 1];
+
+			/* count 0 repeats forever */
+			if (*left == 0 || --*left > 0) {
+				t->pc = s->target + 1;
+			} else {
+				t->depth--;
+				t->pc++;
+			}
+			break;
+		}
+		case GS_OP_END:
+			task_finish(t, GS_TASK_DONE);
+			return;
+		default:
+			g_assert_not_reached();
+		}
+	}
+	wake_at(t, now);
+}
+
+static void task_wake(void *ctx, struct gs_event *ev)
+{
+	struct gs_task *t = ctx;
+	(void)ev;
+
+	switch (t->state) {
+	case GS_TASK_NOT_STARTED:
+		task_start(t);
+		if (t->state != GS_TASK_READY)
+			return;
+		break;
+	case GS_TASK_LAUNCHING:
+	case GS_TASK_RING_FULL:
+		write_command(t);
+		return;
+	case GS_TASK_WAITING:
+		/* woken by a completion the waiter has now noticed */
+		t->state = GS_TASK_READY;
+		t->pc++;
+		break;
+	default:
+		break;
+	}
+	run_steps(t);
+}
+
+void gs_host_cmd_complete(void *ctx, struct gs_channel *ch,
+			  const struct gs_cmd *cmd)
+{
+	struct hal_chan *hc = ch->owner;
+	struct gs_task *t;
+	const struct gs_step *s;
+	gs_time_t delay;
+	(void)ctx;
+
+	if (!hc || !ch->open)
+		return;
+	t = hc->task;
+	if (t->state != GS_TASK_WAITING || gs_event_queued(&t->ev))
+		return;
+	s = cur_step(t);
+	if (task_outstanding(t, s->channel))
+		return;
+	if (s->wait_mode == GS_WAIT_INTERRUPT)
+		delay = ch->gpu->cfg.irq_latency + host_cfg(t)->wakeup;
+	else
+		delay = host_cfg(t)->spin_poll;
+	(void)cmd;
+	wake_at(t, t->sim->q.now + delay);
+}
+
+void gs_host_ring_space(void *ctx, struct gs_channel *ch)
+{
+	struct hal_chan *hc = ch->owner;
+	(void)ctx;
+
+	/* Retry from the task's own event rather than from inside the
+	 * dispatcher's fetch, which is running now. */
+	if (hc && ch->open && hc->task->state == GS_TASK_RING_FULL &&
+	    !gs_event_queued(&hc->task->ev))
+		wake_at(hc->task, hc->task->sim->q.now);
+}
+
+gs_time_t gs_task_gpu_time_now(const struct gs_task *t)
+{
+	gs_time_t total = t->gpu_time;
+	const struct gs_gpu *gpu;
+	uint8_t k;
+
+	if (t->state == GS_TASK_NOT_STARTED)
+		return total;
+	gpu = t->sim->gpus[t->gpu];
+	for (k = 0; k < GS_ENGINE_KINDS; k++) {
+		const struct gs_engine *eng = &gpu->engines[k];
+		const struct hal_chan *hc;
+
+		if (eng->state != GS_ENG_RUNNING || !eng->running_chan)
+			continue;
+		hc = eng->running_chan->owner;
+		if (hc && hc->task == t)
+			total += gpu->q->now - eng->run_start;
+	}
+	return total;
+}

@@ -1,0 +1,59 @@
+/* gpusim: dispatch on the subcommand, in the manner of gio-tool. */
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/cli.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "run", gs_cmd_run, "run one scenario and write its results" },
+	{ "validate", gs_cmd_validate, "check a scenario file, run nothing" },
+	{ "list", gs_cmd_list, "list policies, GPU presets and built-in apps" },
+};
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out,
+		"Usage: gpusim COMMAND [OPTION...]\n\n"
+		"A deterministic simulator of GPU command-submission channels "
+		"and of the\nOS-level schedulers that share a GPU between "
+		"applications.\n\nCommands:\n");
+	for (i = 0; i < G_N_ELEMENTS(commands); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(out, "\n  gpusim COMMAND --help   options of a command\n"
+		     "  gpusim --version        print the version\n\n"
+		     "Example:\n  gpusim run configs/default.yaml --out "
+		     "results/default\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return GS_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return GS_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("gpusim %s\n", GS_VERSION);
+		return GS_EXIT_OK;
+	}
+	for (i = 0; i < G_N_ELEMENTS(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "gpusim: unknown command '%s'\n\n", argv[1]);
+	usage(stderr);
+	return GS_EXIT_USAGE;
+}

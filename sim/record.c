@@ -1,0 +1,115 @@
+/* Recording what happens for the results: ground-truth GPU time per task,
+ * the timeline spans (one track per engine and per channel) and the
+ * periodic series samples. */
+#include <glib.h>
+
+#include "sim/sim_internal.h"
+
+static const char *const engine_names[GS_ENGINE_KINDS] = { "compute",
+							   "copy" };
+
+void gs_record_init(struct gs_sim *sim)
+{
+	struct gs_results *r = sim->rec;
+
+	sim->tracks = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
+					    NULL);
+	sim->cat_run = gs_results_intern(r, "run");
+	sim->cat_switch = gs_results_intern(r, "ctx_switch");
+	sim->cat_save = gs_results_intern(r, "preempt_save");
+	sim->name_switch = gs_results_intern(r, "context switch");
+	sim->name_save = gs_results_intern(r, "preemption save");
+}
+
+static void ensure_track(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
+			 uint32_t id, const char *task_name)
+{
+	gint64 *key = g_new(gint64, 1);
+	struct gs_track tr = { .gpu = gpu, .track_kind = kind, .track = id };
+
+	*key = ((gint64)gpu << 40) | ((gint64)kind << 32) | id;
+	if (g_hash_table_contains(sim->tracks, key)) {
+		g_free(key);
+		return;
+	}
+	g_hash_table_add(sim->tracks, key);
+	if (kind == GS_TRACK_ENGINE)
+		tr.label = g_strdup(engine_names[id]);
+	else
+		tr.label = g_strdup_printf("ch%u %s", id, task_name);
+	g_array_append_val(sim->rec->tracks, tr);
+}
+
+static void add_span(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
+		     uint32_t track, uint32_t name, uint32_t cat,
+		     gs_time_t start, gs_time_t end)
+{
+	struct gs_results *r = sim->rec;
+	struct gs_span sp = {
+		.start = start, .end = end, .gpu = gpu, .track_kind = kind,
+		.track = track, .name = name, .category = cat,
+	};
+
+	if (r->spans->len >= sim->sc->output.timeline_max_spans) {
+		r->timeline_truncated = true;
+		return;
+	}
+	g_array_append_val(r->spans, sp);
+}
+
+void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
+		    enum gs_span_kind kind, const struct gs_channel *ch,
+		    gs_time_t start, gs_time_t end)
+{
+	struct gs_sim *sim = ctx;
+	const struct hal_chan *hc = ch ? ch->owner : NULL;
+	struct gs_task *t = hc ? hc->task : NULL;
+	uint32_t name, cat;
+
+	if (kind == GS_SPAN_RUN && t)
+		t->gpu_time += end - start;
+	if (!sim->opt.timeline || end == start)
+		return;
+	switch (kind) {
+	case GS_SPAN_RUN:
+		name = gs_results_intern(sim->rec, t ? t->name : "?");
+		cat = sim->cat_run;
+		break;
+	case GS_SPAN_SWITCH:
+		name = sim->name_switch;
+		cat = sim->cat_switch;
+		break;
+	default:
+		name = sim->name_save;
+		cat = sim->cat_save;
+	}
+	ensure_track(sim, gpu->index, GS_TRACK_ENGINE, engine, NULL);
+	add_span(sim, gpu->index, GS_TRACK_ENGINE, engine, name, cat, start,
+		 end);
+	if (kind == GS_SPAN_RUN && ch) {
+		ensure_track(sim, gpu->index, GS_TRACK_CHANNEL, ch->id,
+			     t ? t->name : "?");
+		add_span(sim, gpu->index, GS_TRACK_CHANNEL, ch->id, name, cat,
+			 start, end);
+	}
+}
+
+void gs_record_sample(void *ctx, struct gs_event *ev)
+{
+	struct gs_sim *sim = ctx;
+	uint32_t i;
+
+	for (i = 0; i < sim->n_tasks; i++) {
+		const struct gs_task *t = &sim->tasks[i];
+		struct gs_series_point p = {
+			.t = sim->q.now,
+			.task = i,
+			.gpu_time_ns = gs_task_gpu_time_now(t),
+			.accounted_gpu_time_ns = t->accounted,
+			.vtime_ns = t->vtime,
+		};
+
+		g_array_append_val(sim->rec->series, p);
+	}
+	gs_evq_schedule(&sim->q, ev, sim->q.now + sim->sample_interval);
+}

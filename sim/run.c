@@ -1,0 +1,95 @@
+/* The job behind `gpusim run`: the scenario itself, then each task
+ * definition alone on the same GPU under `direct` (the papers' reference
+ * for slowdown), then the metrics that compare the two. */
+#include <glib.h>
+#include <math.h>
+
+#include "sim/sim_internal.h"
+
+static bool run_one(const struct gs_scenario *sc,
+		    const struct gs_sim_options *opt, struct gs_results *out,
+		    GError **error)
+{
+	struct gs_sim *sim = gs_sim_new(sc, opt, error);
+
+	if (!sim)
+		return false;
+	gs_sim_run(sim, NULL);
+	gs_sim_collect(sim, out);
+	gs_sim_free(sim);
+	return true;
+}
+
+/* Mean round time of task definition `def` running alone. */
+static double alone_round_mean(const struct gs_scenario *sc, uint32_t def,
+			       GError **error)
+{
+	struct gs_sim_options opt = { 0 };
+	struct gs_scenario *alone = gs_scenario_alone(sc, def);
+	struct gs_results r;
+	double mean = NAN;
+
+	gs_results_init(&r);
+	if (run_one(alone, &opt, &r, error) && r.n_tasks)
+		mean = r.tasks[0].round_mean_ns;
+	gs_results_clear(&r);
+	gs_scenario_free(alone);
+	return mean;
+}
+
+/* Jain's index over weight-normalised throughput x_i = (1/slowdown_i)/w_i:
+ * 1 when every task gets throughput in proportion to its weight. */
+static void fairness_metrics(struct gs_results *r)
+{
+	double sum = 0, sum_sq = 0, eff = 0;
+	uint32_t i, n = 0;
+
+	for (i = 0; i < r->n_tasks; i++) {
+		const struct gs_task_result *t = &r->tasks[i];
+		double x;
+
+		if (isnan(t->slowdown) || t->slowdown <= 0)
+			continue;
+		eff += 1.0 / t->slowdown;
+		x = 1.0 / t->slowdown / (t->weight ? t->weight : 1);
+		sum += x;
+		sum_sq += x * x;
+		n++;
+	}
+	r->metrics.concurrency_efficiency = n ? eff : NAN;
+	r->metrics.jain_index = n && sum_sq > 0 ? sum * sum / (n * sum_sq)
+						: NAN;
+}
+
+gboolean gs_run_scenario(const struct gs_scenario *sc,
+			 const struct gs_sim_options *opt,
+			 struct gs_results *out, GError **error)
+{
+	double *alone;
+	uint32_t d, i = 0, rep;
+
+	if (!run_one(sc, opt, out, error))
+		return FALSE;
+	if (!opt || !opt->standalone_runs)
+		return TRUE;
+	alone = g_new0(double, sc->n_tasks ? sc->n_tasks : 1);
+	for (d = 0; d < sc->n_tasks; d++) {
+		alone[d] = alone_round_mean(sc, d, error);
+		if (error && *error) {
+			g_free(alone);
+			return FALSE;
+		}
+	}
+	for (d = 0; d < sc->n_tasks; d++) {
+		for (rep = 0; rep < sc->tasks[d].count; rep++, i++) {
+			struct gs_task_result *t = &out->tasks[i];
+
+			if (!isnan(alone[d]) && alone[d] > 0 &&
+			    !isnan(t->round_mean_ns))
+				t->slowdown = t->round_mean_ns / alone[d];
+		}
+	}
+	g_free(alone);
+	fairness_metrics(out);
+	return TRUE;
+}

@@ -1,0 +1,111 @@
+/* The simulation's objects, shared by the files of sim/ only. */
+#ifndef GS_SIM_INTERNAL_H
+#define GS_SIM_INTERNAL_H
+
+#include "gpu_model/gpu.h"
+#include "policies/policy.h"
+#include "sim/rng.h"
+#include "sim/sim.h"
+
+enum gs_task_state {
+	GS_TASK_NOT_STARTED = 0,
+	GS_TASK_READY,        /* its event runs the next step */
+	GS_TASK_LAUNCHING,    /* paying the CPU launch cost */
+	GS_TASK_RING_FULL,    /* blocked: no free slot in the ring */
+	GS_TASK_HELD,         /* blocked by the policy at a trapped doorbell */
+	GS_TASK_WAITING,      /* waiting for completions */
+	GS_TASK_DONE,
+	GS_TASK_KILLED,
+};
+
+/* The simulator's side of the opaque HAL handles. */
+struct hal_chan {
+	struct gs_channel *ch;
+	struct gs_task *task;
+	bool trap_armed;
+};
+
+struct hal_task {
+	struct gs_task *task;
+};
+
+struct hal_sched {
+	struct gs_sim *sim;
+	const struct gs_policy_ops *ops;
+	void *priv;
+};
+
+struct gs_task {
+	struct gs_sim *sim;
+	struct hal_task hal;
+	uint32_t index;
+	uint32_t def;               /* index of its gs_task_config */
+	char *name;
+	const struct gs_task_config *cfg;
+	uint32_t gpu;
+	struct hal_chan *chans;     /* cfg->channels of them */
+	uint8_t state;
+	struct gs_event ev;
+	struct gs_rng rng;
+
+	/* program counter and loop stack */
+	uint32_t pc;
+	uint32_t depth;
+	uint32_t loop_left[GS_MAX_LOOP_DEPTH];
+
+	/* the launch in progress */
+	gs_time_t launch_len;
+
+	/* figures */
+	gs_time_t round_start;
+	uint64_t rounds;
+	gs_time_t round_total;
+	gs_time_t gpu_time;         /* ground truth, finished run segments */
+	uint64_t accounted;         /* the policy's estimate */
+	uint64_t vtime;
+	bool killed;
+};
+
+struct gs_sim {
+	const struct gs_scenario *sc;
+	struct gs_sim_options opt;
+	struct gs_evq q;
+	struct gs_gpu **gpus;
+	uint32_t n_gpus;
+	struct gs_task *tasks;
+	uint32_t n_tasks;
+	uint32_t live_tasks;        /* started or waiting to start */
+	struct hal_sched sched;
+	gs_time_t policy_cpu;       /* CPU time of the policy's threads */
+	bool policy_accounts;       /* the policy reports accounted time */
+
+	struct gs_event stop_ev;
+	struct gs_event sample_ev;
+	gs_time_t sample_interval;
+	bool stopped;
+
+	struct gs_results *rec;     /* series and timeline are recorded here */
+	GHashTable *tracks;         /* (gpu, kind, id) -> track index + 1 */
+	uint32_t cat_run, cat_switch, cat_save, name_switch, name_save;
+};
+
+/* host.c: the task state machine */
+void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
+		  uint32_t def, uint32_t replica);
+void gs_task_destroy(struct gs_task *t);
+void gs_host_cmd_complete(void *ctx, struct gs_channel *ch,
+			  const struct gs_cmd *cmd);
+void gs_host_ring_space(void *ctx, struct gs_channel *ch);
+void gs_task_kill(struct gs_task *t);
+void gs_task_release(struct gs_task *t);
+/* Ground-truth GPU time including a command running right now. */
+gs_time_t gs_task_gpu_time_now(const struct gs_task *t);
+
+/* record.c: series and timeline */
+void gs_record_init(struct gs_sim *sim);
+void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
+		    enum gs_span_kind kind, const struct gs_channel *ch,
+		    gs_time_t start, gs_time_t end);
+void gs_record_sample(void *ctx, struct gs_event *ev);
+
+#endif

@@ -1,0 +1,413 @@
+/* GPU model driven directly, with a test-owned clock: rings, dispatcher
+ * round-robin and head-of-line stall, context-switch charging, status
+ * registers, fences, hardware timeslicing with preemption, and the
+ * round-robin unfairness the papers start from. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <glib.h>
+
+#include "gpu_model/gpu.h"
+#include "gpu_model/ring.h"
+
+#define US GS_NS_PER_US
+#define MS GS_NS_PER_MS
+
+struct span_rec {
+	uint8_t engine, kind;
+	uint32_t chan;
+	gs_time_t start, end;
+};
+
+struct mock {
+	struct gs_evq q;
+	struct gs_gpu *gpu;
+	GArray *spans;
+	/* refill: on completion, write one more command of this length */
+	gs_time_t refill[8];
+	uint64_t completions[8];
+};
+
+static void on_complete(void *ctx, struct gs_channel *ch,
+			const struct gs_cmd *cmd)
+{
+	struct mock *m = ctx;
+	(void)cmd;
+
+	m->completions[ch->id]++;
+	if (ch->id < 8 && m->refill[ch->id]) {
+		gs_chan_write(ch, m->refill[ch->id], GS_ENGINE_COMPUTE, 0);
+		gs_chan_doorbell(ch);
+	}
+}
+
+static void on_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
+		    enum gs_span_kind kind, const struct gs_channel *ch,
+		    gs_time_t start, gs_time_t end)
+{
+	struct mock *m = ctx;
+	struct span_rec s = { engine, (uint8_t)kind,
+			      ch ? ch->id : GS_CHAN_NONE, start, end };
+	(void)gpu;
+	g_array_append_val(m->spans, s);
+}
+
+static struct mock *mock_new(const char *preset, gs_time_t ctx_switch)
+{
+	struct mock *m = g_new0(struct mock, 1);
+	struct gs_gpu_config cfg;
+	struct gs_gpu_hooks hooks = { .ctx = m, .cmd_complete = on_complete,
+				      .span = on_span };
+
+	assert_int_equal(gs_gpu_preset(preset, &cfg), 0);
+	cfg.ctx_switch = ctx_switch;
+	cfg.max_channels = 16;
+	gs_evq_init(&m->q);
+	m->gpu = gs_gpu_new(&cfg, 0, &m->q, &hooks);
+	m->spans = g_array_new(FALSE, FALSE, sizeof(struct span_rec));
+	return m;
+}
+
+static void mock_free(struct mock *m)
+{
+	gs_gpu_free(m->gpu);
+	gs_evq_destroy(&m->q);
+	g_array_free(m->spans, TRUE);
+	g_free(m);
+}
+
+static void run_until(struct mock *m, gs_time_t t)
+{
+	while (gs_evq_peek_time(&m->q) <= t)
+		gs_evq_step(&m->q);
+	if (m->q.now < t)
+		m->q.now = t;
+}
+
+static void submit(struct gs_channel *ch, gs_time_t len, uint8_t engine)
+{
+	assert_true(gs_chan_write(ch, len, engine, GS_CMD_FENCE) > 0);
+	gs_chan_doorbell(ch);
+}
+
+/* Runs (not switches) in order, as channel ids. */
+static GArray *run_order(struct mock *m)
+{
+	GArray *ids = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	guint i;
+
+	for (i = 0; i < m->spans->len; i++) {
+		struct span_rec *s = &g_array_index(m->spans, struct span_rec, i);
+
+		if (s->kind == GS_SPAN_RUN)
+			g_array_append_val(ids, s->chan);
+	}
+	return ids;
+}
+
+static void test_ring_arithmetic(void **state)
+{
+	(void)state;
+	assert_int_equal(gs_ring_advance(3, 4), 0);
+	assert_int_equal(gs_ring_advance(1, 4), 2);
+	assert_int_equal(gs_ring_distance(3, 1, 4), 2);
+	assert_int_equal(gs_ring_distance(1, 1, 4), 0);
+	assert_true(gs_ring_is_full(0, 3, 4));
+	assert_true(gs_ring_is_full(2, 1, 4));
+	assert_false(gs_ring_is_full(0, 0, 4));
+	assert_int_equal(gs_ring_capacity(4), 3);
+}
+
+static void test_ring_fills_and_wraps(void **state)
+{
+	struct mock *m = mock_new("kepler", 0);
+	struct gs_channel *ch;
+	int i;
+	(void)state;
+
+	m->gpu->cfg.ring_entries = 4;
+	ch = gs_gpu_channel_open(m->gpu, 0, NULL);
+	for (i = 0; i < 3; i++)
+		assert_true(gs_chan_write(ch, 10 * US, GS_ENGINE_COMPUTE, 0));
+	assert_true(gs_chan_ring_full(ch));
+	assert_int_equal(gs_chan_write(ch, 10 * US, GS_ENGINE_COMPUTE, 0), 0);
+	/* Nothing is visible before the doorbell. */
+	run_until(m, 1 * MS);
+	assert_int_equal(ch->completed, 0);
+	gs_chan_doorbell(ch);
+	run_until(m, 1 * MS + 5 * US);
+	/* one fetched and running, one fetched and stalled: two slots free */
+	assert_int_equal(gs_chan_ring_used(ch), 1);
+	for (i = 0; i < 2; i++)
+		assert_true(gs_chan_write(ch, 10 * US, GS_ENGINE_COMPUTE, 0));
+	assert_true(gs_chan_ring_full(ch));
+	assert_true(ch->put < ch->get); /* wrapped */
+	gs_chan_doorbell(ch);
+	run_until(m, 3 * MS);
+	assert_int_equal(ch->completed, 5);
+	assert_int_equal(ch->get, ch->put);
+	assert_int_equal(ch->gpu_time, 50 * US);
+	mock_free(m);
+}
+
+static void test_dispatcher_round_robin(void **state)
+{
+	struct mock *m = mock_new("kepler", 0);
+	struct gs_channel *ch[3];
+	GArray *order;
+	const uint32_t want[6] = { 0, 1, 2, 0, 1, 2 };
+	int i, k;
+	(void)state;
+
+	for (i = 0; i < 3; i++)
+		ch[i] = gs_gpu_channel_open(m->gpu, (uint32_t)i, NULL);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < 3; i++)
+			assert_true(gs_chan_write(ch[i], 10 * US,
+						  GS_ENGINE_COMPUTE, 0));
+	for (i = 0; i < 3; i++)
+		gs_chan_doorbell(ch[i]);
+	run_until(m, 1 * MS);
+	order = run_order(m);
+	assert_int_equal(order->len, 6);
+	for (i = 0; i < 6; i++)
+		assert_int_equal(g_array_index(order, uint32_t, i), want[i]);
+	g_array_free(order, TRUE);
+	mock_free(m);
+}
+
+/* A command for a busy engine stalls the dispatcher: a copy behind it
+ * cannot start although the copy engine is idle. */
+static void test_head_of_line_stall(void **state)
+{
+	struct mock *m = mock_new("kepler", 0);
+	struct gs_channel *a = gs_gpu_channel_open(m->gpu, 0, NULL);
+	struct gs_channel *b = gs_gpu_channel_open(m->gpu, 1, NULL);
+	struct gs_channel *c = gs_gpu_channel_open(m->gpu, 2, NULL);
+	guint i;
+	gs_time_t copy_start = GS_TIME_NEVER;
+	(void)state;
+
+	submit(a, 100 * US, GS_ENGINE_COMPUTE);
+	submit(b, 50 * US, GS_ENGINE_COMPUTE);
+	submit(c, 10 * US, GS_ENGINE_COPY);
+	run_until(m, 1 * MS);
+	for (i = 0; i < m->spans->len; i++) {
+		struct span_rec *s = &g_array_index(m->spans, struct span_rec, i);
+
+		if (s->engine == GS_ENGINE_COPY && s->kind == GS_SPAN_RUN)
+			copy_start = s->start;
+	}
+	assert_int_equal(copy_start, 100 * US);
+	assert_int_equal(c->completed, 1);
+	mock_free(m);
+}
+
+static void test_context_switch_charged_to_nobody(void **state)
+{
+	struct mock *m = mock_new("kepler", 25 * US);
+	struct gs_channel *a = gs_gpu_channel_open(m->gpu, 0, NULL);
+	struct gs_channel *b = gs_gpu_channel_open(m->gpu, 1, NULL);
+	struct gs_channel *a2 = gs_gpu_channel_open(m->gpu, 0, NULL);
+	struct gs_engine *eng = &m->gpu->engines[GS_ENGINE_COMPUTE];
+	(void)state;
+
+	submit(a, 100 * US, GS_ENGINE_COMPUTE);
+	submit(b, 200 * US, GS_ENGINE_COMPUTE);
+	run_until(m, 1 * MS);
+	/* a: load + run, b: load + run */
+	assert_int_equal(eng->ctx_switches, 2);
+	assert_int_equal(eng->switch_time, 50 * US);
+	assert_int_equal(a->gpu_time, 100 * US);
+	assert_int_equal(b->gpu_time, 200 * US);
+	assert_int_equal(eng->busy_time, 300 * US);
+	/* a2 shares a's group (context): b -> a2 switches, a2 -> a does not */
+	submit(a2, 10 * US, GS_ENGINE_COMPUTE);
+	submit(a, 10 * US, GS_ENGINE_COMPUTE);
+	run_until(m, 2 * MS);
+	assert_int_equal(eng->ctx_switches, 3);
+	assert_int_equal(eng->busy_time, 320 * US);
+	mock_free(m);
+}
+
+static void test_status_registers_follow_the_engine(void **state)
+{
+	struct mock *m = mock_new("kepler", 25 * US);
+	struct gs_channel *a = gs_gpu_channel_open(m->gpu, 0, NULL);
+	struct gs_channel *b = gs_gpu_channel_open(m->gpu, 1, NULL);
+	struct gs_engine_status st;
+	uint64_t reads;
+	(void)state;
+
+	gs_gpu_read_engine_status(m->gpu, GS_ENGINE_COMPUTE, &st);
+	assert_int_equal(st.cur_id, GS_CHAN_NONE);
+	assert_int_equal(st.ctx_status, GS_CTX_INVALID);
+	assert_int_equal(gs_gpu_read_chram(m->gpu, a->id), GS_CHRAM_IDLE);
+
+	submit(a, 100 * US, GS_ENGINE_COMPUTE);
+	submit(b, 100 * US, GS_ENGINE_COMPUTE);
+	run_until(m, 10 * US); /* a's context is loading */
+	gs_gpu_read_engine_status(m->gpu, GS_ENGINE_COMPUTE, &st);
+	assert_int_equal(st.ctx_status, GS_CTX_LOADING);
+	assert_int_equal(st.next_id, a->id);
+	assert_false(st.busy);
+	assert_int_equal(gs_gpu_read_chram(m->gpu, a->id), GS_CHRAM_ON_ENGINE);
+	/* b was fetched and stalls the dispatcher: pending */
+	assert_int_equal(gs_gpu_read_chram(m->gpu, b->id), GS_CHRAM_PENDING);
+
+	run_until(m, 50 * US);
+	gs_gpu_read_engine_status(m->gpu, GS_ENGINE_COMPUTE, &st);
+	assert_int_equal(st.ctx_status, GS_CTX_VALID);
+	assert_int_equal(st.cur_id, a->id);
+	assert_int_equal(st.next_id, GS_CHAN_NONE);
+	assert_true(st.busy);
+	assert_int_equal(gs_gpu_read_chram(m->gpu, a->id), GS_CHRAM_BUSY);
+
+	run_until(m, 500 * US); /* both done: b's context stays loaded */
+	gs_gpu_read_engine_status(m->gpu, GS_ENGINE_COMPUTE, &st);
+	assert_int_equal(st.cur_id, b->id);
+	assert_false(st.busy);
+	assert_int_equal(gs_gpu_read_chram(m->gpu, b->id), GS_CHRAM_IDLE);
+	reads = m->gpu->mmio_reads;
+	assert_int_equal(reads, 9); /* 4 engine-status + 5 channel-RAM reads */
+	mock_free(m);
+}
+
+static void test_fence_visible_copy_lags(void **state)
+{
+	struct mock *m = mock_new("kepler", 0);
+	struct gs_channel *a = gs_gpu_channel_open(m->gpu, 0, NULL);
+	(void)state;
+
+	submit(a, 10 * US, GS_ENGINE_COMPUTE);
+	submit(a, 10 * US, GS_ENGINE_COMPUTE);
+	run_until(m, 25 * US);
+	assert_int_equal(a->fence_value, 2);
+	assert_int_equal(gs_chan_fence_visible(a), 0);
+	run_until(m, 110 * US); /* first completion at 10us + 100us lag */
+	assert_int_equal(gs_chan_fence_visible(a), 1);
+	run_until(m, 120 * US);
+	assert_int_equal(gs_chan_fence_visible(a), 2);
+	mock_free(m);
+}
+
+static void test_close_drops_queued_commands(void **state)
+{
+	struct mock *m = mock_new("kepler", 0);
+	struct gs_channel *a = gs_gpu_channel_open(m->gpu, 0, NULL);
+	struct gs_channel *b = gs_gpu_channel_open(m->gpu, 1, NULL);
+	int i;
+	(void)state;
+
+	submit(a, 100 * US, GS_ENGINE_COMPUTE);
+	for (i = 0; i < 4; i++)
+		submit(b, 10 * US, GS_ENGINE_COMPUTE);
+	run_until(m, 50 * US); /* a runs, b's first is stalled */
+	gs_gpu_channel_close(b);
+	assert_int_equal(b->dropped, 4);
+	run_until(m, 1 * MS);
+	assert_int_equal(a->completed, 1);
+	assert_int_equal(b->completed, 0);
+	assert_int_equal(b->submitted, b->completed + b->dropped);
+	/* the slot can be reused */
+	assert_non_null(gs_gpu_channel_open(m->gpu, 2, NULL));
+	mock_free(m);
+}
+
+/* Modern preset: a long command is preempted when its slice ends and
+ * another group waits; the context-load time is not charged to the slice. */
+static void test_timeslice_preemption(void **state)
+{
+	struct mock *m = mock_new("volta", 25 * US);
+	struct gs_channel *a = gs_gpu_channel_open(m->gpu, 0, NULL);
+	struct gs_channel *b = gs_gpu_channel_open(m->gpu, 1, NULL);
+	struct gs_engine *eng = &m->gpu->engines[GS_ENGINE_COMPUTE];
+	gs_time_t a_end = 0, b_end = 0;
+	guint i;
+	(void)state;
+
+	assert_int_equal(m->gpu->cfg.timeslice, 1024 * US);
+	assert_int_equal(m->gpu->cfg.preempt_save, 50 * US);
+	submit(a, 5 * MS, GS_ENGINE_COMPUTE);
+	submit(b, 100 * US, GS_ENGINE_COMPUTE);
+	run_until(m, 10 * MS);
+	for (i = 0; i < m->spans->len; i++) {
+		struct span_rec *s = &g_array_index(m->spans, struct span_rec, i);
+
+		if (s->kind == GS_SPAN_RUN && s->chan == a->id)
+			a_end = s->end;
+		if (s->kind == GS_SPAN_RUN && s->chan == b->id)
+			b_end = s->end;
+	}
+	/* a: load 25, run 1024, save 50; b: load 25, run 100; a: load 25,
+	 * run the remaining 3976 */
+	assert_int_equal(b_end, (25 + 1024 + 50 + 25 + 100) * US);
+	assert_int_equal(a_end, (1224 + 25 + 3976) * US);
+	assert_int_equal(a->gpu_time, 5 * MS);
+	assert_int_equal(eng->preemptions, 1);
+	assert_int_equal(a->completed, 1);
+	mock_free(m);
+}
+
+static void test_timeslice_keeps_engine_without_competition(void **state)
+{
+	struct mock *m = mock_new("volta", 25 * US);
+	struct gs_channel *a = gs_gpu_channel_open(m->gpu, 0, NULL);
+	(void)state;
+
+	submit(a, 5 * MS, GS_ENGINE_COMPUTE);
+	run_until(m, 10 * MS);
+	assert_int_equal(m->gpu->engines[GS_ENGINE_COMPUTE].preemptions, 0);
+	assert_int_equal(m->gpu->engines[GS_ENGINE_COMPUTE].ctx_switches, 1);
+	assert_int_equal(a->gpu_time, 5 * MS);
+	mock_free(m);
+}
+
+/* NEON Fig. 6 (direct): two saturating channels with request sizes a and
+ * b get GPU shares a/(a+b) and b/(a+b) under per-command round-robin. */
+static void test_round_robin_unfairness(void **state)
+{
+	const gs_time_t sizes[][2] = { { 100 * US, 1000 * US },
+				       { 19 * US, 1700 * US },
+				       { 300 * US, 300 * US } };
+	size_t k;
+	(void)state;
+
+	for (k = 0; k < G_N_ELEMENTS(sizes); k++) {
+		struct mock *m = mock_new("kepler", 25 * US);
+		struct gs_channel *a = gs_gpu_channel_open(m->gpu, 0, NULL);
+		struct gs_channel *b = gs_gpu_channel_open(m->gpu, 1, NULL);
+		double share, want;
+
+		m->refill[a->id] = sizes[k][0];
+		m->refill[b->id] = sizes[k][1];
+		submit(a, sizes[k][0], GS_ENGINE_COMPUTE);
+		submit(b, sizes[k][1], GS_ENGINE_COMPUTE);
+		run_until(m, 2 * GS_NS_PER_S);
+		share = (double)a->gpu_time / (double)(a->gpu_time + b->gpu_time);
+		want = (double)sizes[k][0] / (double)(sizes[k][0] + sizes[k][1]);
+		assert_true(share > want - 0.02 && share < want + 0.02);
+		mock_free(m);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ring_arithmetic),
+		cmocka_unit_test(test_ring_fills_and_wraps),
+		cmocka_unit_test(test_dispatcher_round_robin),
+		cmocka_unit_test(test_head_of_line_stall),
+		cmocka_unit_test(test_context_switch_charged_to_nobody),
+		cmocka_unit_test(test_status_registers_follow_the_engine),
+		cmocka_unit_test(test_fence_visible_copy_lags),
+		cmocka_unit_test(test_close_drops_queued_commands),
+		cmocka_unit_test(test_timeslice_preemption),
+		cmocka_unit_test(test_timeslice_keeps_engine_without_competition),
+		cmocka_unit_test(test_round_robin_unfairness),
+	};
+	return cmocka_run_group_tests_name("gpu", tests, NULL, NULL);
+}
