@@ -13,7 +13,9 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell pkg-config --libs cmocka 2>/dev/null)
-ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) \
+# -ffp-contract=off: no fused multiply-add, so metrics are the same bits on
+# every machine and compiler.
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(WARN) $(CFLAGS) \
 	     -I. -Isim/hal $(PKG_CFLAGS) -MMD -MP
 LDLIBS   = $(PKG_LIBS) -lm
 
@@ -30,6 +32,8 @@ TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 TEST_SUPPORT := $(sort $(wildcard tests/support/*.c))
 TEST_SUPPORT_OBJS := $(TEST_SUPPORT:%.c=$(BUILD)/%.o)
+
+.SECONDARY:
 
 .PHONY: all run test unit-tests scenario-tests bench clean install deps \
 	check-deps reproduce
@@ -68,7 +72,7 @@ test: check-deps
 	sh tests/run_tests.sh $(BUILD)/tests
 
 bench: gpusim
-	sh tests/bench.sh
+	./gpusim bench
 
 install: gpusim
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gpusim/configs

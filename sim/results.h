@@ -1,5 +1,5 @@
 /* What a run produced, independent of how it is written. The simulator
- * fills a gs_results; sim/results_write.c turns it into summary.json,
+ * fills a gs_results; sim/results_*.c turn it into summary.json,
  * tasks.csv, series.csv and timeline.json (DESIGN section 8). */
 #ifndef GS_RESULTS_H
 #define GS_RESULTS_H
@@ -86,6 +86,7 @@ struct gs_results {
 	GArray *tracks;        /* struct gs_track */
 	GPtrArray *names;      /* interned strings for spans */
 	bool timeline_truncated;
+	GHashTable *name_index; /* results.c: names string -> index + 1 */
 };
 
 void gs_results_init(struct gs_results *r);

@@ -13,5 +13,12 @@ for t in "$dir"/test_*; do
 		echo "FAILED: $(basename "$t")"
 	fi
 done
-echo "test binaries: $passed passed, $failed failed"
+echo "== cli_test.sh"
+if sh "$(dirname "$0")/cli_test.sh" ./gpusim; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	echo "FAILED: cli_test.sh"
+fi
+echo "suites: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,240 @@
+/* Whole scenarios through loader, host model, GPU model and results:
+ * round-robin unfairness (NEON Fig. 6, direct), determinism, blocking on a
+ * full ring, round limits, multi-GPU placement, ground-truth invariants. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "sim/sim.h"
+#include "workloads/config_load.h"
+
+static struct gs_scenario *load(const char *yaml)
+{
+	GError *err = NULL;
+	struct gs_scenario *sc =
+		gs_scenario_load_data("test.yaml", yaml, strlen(yaml), NULL, 0,
+				      &err);
+
+	if (!sc)
+		fail_msg("load failed: %s", err->message);
+	return sc;
+}
+
+static void run(const char *yaml, bool standalone, struct gs_results *r)
+{
+	struct gs_scenario *sc = load(yaml);
+	struct gs_sim_options opt = { .timeline = true,
+				      .standalone_runs = standalone };
+	GError *err = NULL;
+
+	gs_results_init(r);
+	assert_true(gs_run_scenario(sc, &opt, r, &err));
+	gs_scenario_free(sc);
+}
+
+static const char *const two_throttles =
+	"name: fig6\nseed: 1\nduration: 2s\n"
+	"gpu: {preset: kepler}\npolicy: {name: direct}\n"
+	"tasks:\n"
+	"  - name: short\n    behavior: {throttle: {kernel: 100us}}\n"
+	"  - name: long\n    behavior: {throttle: {kernel: 1000us}}\n";
+
+static void test_round_robin_gives_share_in_request_ratio(void **state)
+{
+	struct gs_results r;
+	(void)state;
+
+	run(two_throttles, true, &r);
+	assert_int_equal(r.n_tasks, 2);
+	assert_true(fabs(r.tasks[0].gpu_share - 1.0 / 11) < 0.02);
+	assert_true(fabs(r.tasks[1].gpu_share - 10.0 / 11) < 0.02);
+	/* the short task waits for a long request after each of its own */
+	assert_true(r.tasks[0].slowdown > 8);
+	assert_true(r.tasks[1].slowdown < 1.3);
+	assert_true(fabs(r.tasks[0].gpu_share + r.tasks[1].gpu_share - 1) <
+		    1e-12);
+	assert_int_equal(r.sim_time_ns, 2 * GS_NS_PER_S);
+	gs_results_clear(&r);
+}
+
+static const char *const jittery =
+	"duration: 200ms\nseed: %u\n"
+	"tasks:\n"
+	"  - name: a\n    behavior: {throttle: {kernel: {exponential: 80us},"
+	" sleep: {uniform: [10us, 90us]}}}\n"
+	"  - name: b\n    count: 3\n"
+	"    behavior: {throttle: {kernel: {normal: {mean: 200us, stddev: 50us}}}}\n";
+
+static void test_same_seed_same_run_other_seed_differs(void **state)
+{
+	struct gs_results r1, r2, r3;
+	char *y1 = g_strdup_printf(jittery, 5), *y2 = g_strdup_printf(jittery, 6);
+	uint32_t i;
+	(void)state;
+
+	run(y1, false, &r1);
+	run(y1, false, &r2);
+	run(y2, false, &r3);
+	assert_true(r1.events > 1000);
+	assert_int_equal(r1.events, r2.events);
+	assert_int_equal(r1.event_checksum, r2.event_checksum);
+	for (i = 0; i < r1.n_tasks; i++)
+		assert_int_equal(r1.tasks[i].gpu_time_ns, r2.tasks[i].gpu_time_ns);
+	assert_int_equal(r1.spans->len, r2.spans->len);
+	assert_memory_equal(r1.spans->data, r2.spans->data,
+			    r1.spans->len * sizeof(struct gs_span));
+	assert_true(r1.event_checksum != r3.event_checksum);
+	gs_results_clear(&r1);
+	gs_results_clear(&r2);
+	gs_results_clear(&r3);
+	g_free(y1);
+	g_free(y2);
+}
+
+/* A task's random stream does not depend on the other tasks. */
+static void test_adding_a_task_keeps_other_streams(void **state)
+{
+	const char *alone =
+		"duration: 50ms\ngpu: {max_channels: 64}\ntasks:\n"
+		"  - name: a\n    gpu: 0\n    behavior: {throttle: {kernel:"
+		" {uniform: [10us, 90us]}}}\n";
+	const char *with_b =
+		"duration: 50ms\nnode: {gpus: 2, gpu: {max_channels: 64}}\n"
+		"tasks:\n"
+		"  - name: b\n    gpu: 1\n    behavior: {throttle: {kernel:"
+		" {uniform: [10us, 90us]}}}\n"
+		"  - name: a\n    gpu: 0\n    behavior: {throttle: {kernel:"
+		" {uniform: [10us, 90us]}}}\n";
+	struct gs_results r1, r2;
+	(void)state;
+
+	run(alone, false, &r1);
+	run(with_b, false, &r2);
+	/* a is alone on GPU 0 in both runs: identical GPU time */
+	assert_string_equal(r2.tasks[1].name, "a");
+	assert_int_equal(r1.tasks[0].gpu_time_ns, r2.tasks[1].gpu_time_ns);
+	assert_int_equal(r1.tasks[0].rounds, r2.tasks[1].rounds);
+	assert_true(r2.tasks[0].gpu_time_ns != r2.tasks[1].gpu_time_ns);
+	gs_results_clear(&r1);
+	gs_results_clear(&r2);
+}
+
+/* A non-blocking task fills its ring and blocks; it never has more than
+ * ring_entries - 1 commands queued. */
+static void test_full_ring_blocks_the_task(void **state)
+{
+	const char *y =
+		"duration: 20ms\ngpu: {ring_entries: 8}\n"
+		"host: {launch: 1us, doorbell: 0}\n"
+		"tasks:\n"
+		"  - name: flood\n    behavior: {throttle: {kernel: 100us,"
+		" blocking: false}}\n";
+	struct gs_results r;
+	(void)state;
+
+	run(y, true, &r);
+	/* GPU saturated: ~200 commands ran in 20 ms, rounds (launches) can
+	 * only run ahead by the ring's capacity plus the one running and one
+	 * held by the dispatcher */
+	assert_true(r.tasks[0].gpu_time_ns >= 19 * GS_NS_PER_MS);
+	assert_true(r.tasks[0].rounds <= 200 + 7 + 2);
+	assert_true(r.tasks[0].rounds >= 195);
+	gs_results_clear(&r);
+}
+
+static void test_round_limit_ends_the_run(void **state)
+{
+	const char *y =
+		"duration: 10s\ntasks:\n"
+		"  - name: a\n    rounds: 10\n    behavior: {throttle: {kernel:"
+		" 100us, sleep: 50us}}\n";
+	struct gs_results r;
+	(void)state;
+
+	run(y, true, &r);
+	assert_int_equal(r.tasks[0].rounds, 10);
+	assert_true(r.sim_time_ns < 5 * GS_NS_PER_MS);
+	assert_int_equal(r.tasks[0].gpu_time_ns, 1000 * GS_NS_PER_US);
+	/* alone and shared are the same run: slowdown 1 */
+	assert_true(fabs(r.tasks[0].slowdown - 1.0) < 1e-9);
+	assert_true(fabs(r.metrics.jain_index - 1.0) < 1e-9);
+	gs_results_clear(&r);
+}
+
+static void test_tasks_spread_over_gpus(void **state)
+{
+	const char *y =
+		"duration: 100ms\nnode: {gpus: 2}\ntasks:\n"
+		"  - name: t\n    count: 4\n    behavior: {throttle: {kernel:"
+		" 500us}}\n";
+	struct gs_results r;
+	uint32_t i;
+	(void)state;
+
+	run(y, false, &r);
+	assert_int_equal(r.n_tasks, 4);
+	assert_string_equal(r.tasks[3].name, "t#3");
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(r.tasks[i].gpu, i % 2);
+		assert_true(fabs(r.tasks[i].gpu_share - 0.25) < 0.01);
+	}
+	gs_results_clear(&r);
+}
+
+/* Ground truth adds up: task GPU time = compute engine busy time. */
+static void test_gpu_time_adds_up_to_busy_time(void **state)
+{
+	struct gs_results r;
+	uint64_t sum = 0;
+	uint32_t i;
+	double busy;
+	(void)state;
+
+	run(two_throttles, false, &r);
+	for (i = 0; i < r.n_tasks; i++)
+		sum += r.tasks[i].gpu_time_ns;
+	busy = r.metrics.gpu_utilization * (double)r.sim_time_ns;
+	/* busy counts finished commands; sum includes the running one */
+	assert_true(fabs((double)sum - busy) <= 1000.0 * GS_NS_PER_US);
+	assert_true(r.metrics.gpu_utilization > 0.9);
+	assert_true(r.metrics.ctx_switches > 1500);
+	gs_results_clear(&r);
+}
+
+static void test_app_against_long_throttle(void **state)
+{
+	const char *y =
+		"duration: 1s\ntasks:\n"
+		"  - name: dct\n    behavior: {app: DCT}\n"
+		"  - name: throttle\n    behavior: {throttle: {kernel: 1700us}}\n";
+	struct gs_results r;
+	(void)state;
+
+	run(y, true, &r);
+	/* NEON Fig. 6, direct: more than 10x for DCT */
+	assert_true(r.tasks[0].slowdown > 10);
+	assert_true(r.tasks[1].slowdown < 1.2);
+	assert_true(r.metrics.jain_index < 0.7);
+	gs_results_clear(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_robin_gives_share_in_request_ratio),
+		cmocka_unit_test(test_same_seed_same_run_other_seed_differs),
+		cmocka_unit_test(test_adding_a_task_keeps_other_streams),
+		cmocka_unit_test(test_full_ring_blocks_the_task),
+		cmocka_unit_test(test_round_limit_ends_the_run),
+		cmocka_unit_test(test_tasks_spread_over_gpus),
+		cmocka_unit_test(test_gpu_time_adds_up_to_busy_time),
+		cmocka_unit_test(test_app_against_long_throttle),
+	};
+	return cmocka_run_group_tests_name("scenario", tests, NULL, NULL);
+}

@@ -1,0 +1,166 @@
+/* Private to the scenario loader (workloads/config_*.c): the loading
+ * context, error reporting with positions, and typed readers of libyaml
+ * nodes. Every reader returns 0 on success and -1 after setting the error;
+ * the first error wins and the caller unwinds. */
+#ifndef GS_CONFIG_INTERNAL_H
+#define GS_CONFIG_INTERNAL_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <yaml.h>
+
+#include "workloads/config_load.h"
+
+#define CFG_MAX_FILE_SIZE (16u << 20)   /* bytes of YAML or CSV */
+#define CFG_MAX_DEPTH 64                /* YAML nesting */
+#define CFG_MAX_NODES (1u << 20)        /* YAML nodes in one document */
+#define CFG_MAX_DURATION (86400ULL * GS_NS_PER_S) /* any duration: 1 day */
+#define CFG_MAX_TASK_COUNT 10000u       /* count of one task entry */
+#define CFG_MAX_TASKS 100000u           /* tasks after replication */
+#define CFG_MAX_STEPS (1u << 22)        /* steps of one compiled program */
+#define CFG_MAX_EMPIRICAL 100000u       /* values of one empirical dist */
+#define CFG_MAX_GPUS 64u
+
+/* One --set override and the YAML nodes it added (indexes first..last). */
+struct cfg_override {
+	const char *text;
+	int first_node, last_node;
+};
+
+struct cfg {
+	const char *file;        /* name used in messages */
+	char *dir;               /* directory of file, for trace paths */
+	yaml_document_t doc;
+	bool have_doc;
+	int file_nodes;          /* nodes 1..file_nodes came from the file */
+	struct cfg_override *ov;
+	size_t n_ov;
+	GError **error;
+	struct gs_scenario *sc;
+};
+
+/* --- errors (config_yaml.c) --- */
+
+int cfg_error(struct cfg *c, const yaml_node_t *node, const char *fmt, ...)
+	G_GNUC_PRINTF(3, 4);
+/* An error at a raw position (1-based) of a named file. */
+int cfg_error_at(GError **error, int code, const char *file, size_t line,
+		 size_t column, const char *fmt, ...) G_GNUC_PRINTF(6, 7);
+/* The closest of candidates[0..n) to word (edit distance <= 2 or equal
+ * ignoring case), or NULL. */
+const char *cfg_closest(const char *word, const char *const *candidates,
+			size_t n);
+
+/* --- the YAML document (config_yaml.c) --- */
+
+/* Parse data into c->doc after checking it for aliases, nesting and size.
+ * Syntax problems are reported as "name:line:col: problem". */
+int cfg_yaml_load(struct cfg *c, const char *data, size_t len);
+/* Parse one --set value given in flow syntax ("{a: 1}") into doc; returns
+ * the new node's index or 0 after setting *error. */
+int cfg_yaml_parse_value(yaml_document_t *doc, const char *text,
+			 const char *prefix, GError **error);
+
+static inline int cfg_node_index(const struct cfg *c, const yaml_node_t *n)
+{
+	return (int)(n - c->doc.nodes.start) + 1;
+}
+
+static inline yaml_node_t *cfg_node(struct cfg *c, int index)
+{
+	return yaml_document_get_node(&c->doc, index);
+}
+
+bool cfg_is_null(const yaml_node_t *n);
+/* The node's text if it is a scalar, else NULL. */
+const char *cfg_text(const yaml_node_t *n);
+/* "a mapping", "a list", "'text'", "nothing": what the user wrote. */
+char *cfg_describe(const yaml_node_t *n);
+
+/* A mapping's keys must be scalars, known (allowed: NULL-terminated) and
+ * unique. NULL (absent) and a null node stand for an empty mapping. `what`
+ * names it. */
+int cfg_map_check(struct cfg *c, const yaml_node_t *map, const char *what,
+		  const char *const *allowed);
+/* The value of key (NULL if absent or map is null). */
+yaml_node_t *cfg_map_get(struct cfg *c, const yaml_node_t *map,
+			 const char *key);
+/* The node of key itself, for errors about the key. */
+yaml_node_t *cfg_map_key(struct cfg *c, const yaml_node_t *map,
+			 const char *key);
+size_t cfg_map_size(const yaml_node_t *map);
+/* A sequence's item i. */
+yaml_node_t *cfg_seq_item(struct cfg *c, const yaml_node_t *seq, size_t i);
+size_t cfg_seq_len(const yaml_node_t *seq);
+int cfg_expect_map(struct cfg *c, const yaml_node_t *n, const char *what);
+int cfg_expect_seq(struct cfg *c, const yaml_node_t *n, const char *what);
+
+/* --- typed readers (config_values.c, config_duration.c) --- */
+
+int cfg_u64(struct cfg *c, const yaml_node_t *n, const char *what,
+	    uint64_t min, uint64_t max, uint64_t *out);
+int cfg_u32(struct cfg *c, const yaml_node_t *n, const char *what,
+	    uint32_t min, uint32_t max, uint32_t *out);
+int cfg_bool(struct cfg *c, const yaml_node_t *n, const char *what,
+	     bool *out);
+/* One of names[0..n) (exact); *out gets its index. */
+int cfg_enum(struct cfg *c, const yaml_node_t *n, const char *what,
+	     const char *const *names, size_t n_names, int *out);
+/* A non-empty string; with `word`, only [A-Za-z0-9_.-]. */
+int cfg_string(struct cfg *c, const yaml_node_t *n, const char *what,
+	       bool word, char **out);
+/* Watts with up to 3 decimals, as milliwatts. */
+int cfg_watts(struct cfg *c, const yaml_node_t *n, const char *what,
+	      uint32_t *out_mw);
+/* A duration (see gs_parse_duration), at most max. */
+int cfg_duration(struct cfg *c, const yaml_node_t *n, const char *what,
+		 uint64_t clock_hz, gs_time_t max, gs_time_t *out);
+/* A duration or a distribution mapping; *out must be empty. */
+int cfg_dist(struct cfg *c, const yaml_node_t *n, const char *what,
+	     uint64_t clock_hz, struct gs_dist *out);
+
+/* Why a duration string is bad: 0 if it is good. */
+enum cfg_dur_problem {
+	CFG_DUR_OK = 0,
+	CFG_DUR_SYNTAX,
+	CFG_DUR_NEGATIVE,
+	CFG_DUR_UNIT,
+	CFG_DUR_PRECISION,
+	CFG_DUR_OVERFLOW,
+	CFG_DUR_NO_CLOCK,
+};
+enum cfg_dur_problem cfg_parse_duration(const char *text, uint64_t clock_hz,
+					gs_time_t *out);
+/* A message for problem p with the text, e.g. for CSV errors. */
+char *cfg_duration_message(enum cfg_dur_problem p, const char *text,
+			   const char *what);
+
+/* --- overrides (config_set.c) --- */
+
+int cfg_apply_overrides(struct cfg *c, const char *const *overrides,
+			size_t n);
+
+/* --- sections (config_load.c, config_tasks.c, config_script.c) --- */
+
+int cfg_load_tasks(struct cfg *c, const yaml_node_t *tasks);
+
+/* A growing program; cfg_prog_finish appends GS_OP_END. */
+struct cfg_prog {
+	GArray *steps; /* struct gs_step */
+};
+void cfg_prog_init(struct cfg_prog *p);
+void cfg_prog_free(struct cfg_prog *p);
+/* Appends a copy of *s (its dist is moved: *s->dur is left empty). */
+int cfg_prog_push(struct cfg *c, const yaml_node_t *where,
+		  struct cfg_prog *p, struct gs_step *s);
+void cfg_prog_finish(struct cfg_prog *p, struct gs_program *out);
+struct gs_step cfg_step(enum gs_op op);
+
+int cfg_compile_script(struct cfg *c, const yaml_node_t *steps,
+		       struct gs_task_config *t, struct cfg_prog *p);
+int cfg_compile_trace(struct cfg *c, const yaml_node_t *n,
+		      struct gs_task_config *t, struct cfg_prog *p);
+
+#endif

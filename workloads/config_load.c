@@ -1,0 +1,559 @@
+/* The scenario loader's entry points and its top-level sections: gpu or
+ * node, host, policy, vms and output. Tasks and behaviours are in
+ * config_tasks.c and config_script.c; YAML access in config_yaml.c. */
+#include "workloads/config_internal.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "policies/policy.h"
+
+/* --- gpu --- */
+
+enum field_type { F_DURATION, F_U32, F_U64, F_BOOL, F_WATTS };
+
+struct gpu_field {
+	const char *key;
+	enum field_type type;
+	size_t offset;
+	uint32_t min, max; /* F_U32 */
+};
+
+#define GPU_FIELD(k, t, f, lo, hi) \
+	{ k, t, offsetof(struct gs_gpu_config, f), lo, hi }
+
+static const struct gpu_field gpu_fields[] = {
+	GPU_FIELD("ring_entries", F_U32, ring_entries, 2, 1048576),
+	GPU_FIELD("max_channels", F_U32, max_channels, 1, 1048576),
+	GPU_FIELD("dispatch_batch", F_U32, dispatch_batch, 1, 1048576),
+	GPU_FIELD("fetch", F_DURATION, fetch, 0, 0),
+	GPU_FIELD("ctx_switch", F_DURATION, ctx_switch, 0, 0),
+	GPU_FIELD("mmio_read", F_DURATION, mmio_read, 0, 0),
+	GPU_FIELD("ref_writeback", F_DURATION, ref_writeback, 0, 0),
+	GPU_FIELD("irq_latency", F_DURATION, irq_latency, 0, 0),
+	GPU_FIELD("copy_engine", F_BOOL, copy_engine, 0, 0),
+	GPU_FIELD("timeslice", F_DURATION, timeslice, 0, 0),
+	GPU_FIELD("preemption", F_BOOL, preemption, 0, 0),
+	GPU_FIELD("preempt_save", F_DURATION, preempt_save, 0, 0),
+	GPU_FIELD("idle_watts", F_WATTS, idle_mw, 0, 0),
+	GPU_FIELD("active_watts", F_WATTS, active_mw, 0, 0),
+};
+
+static const char *const gpu_keys[] = {
+	"preset", "clock_hz", "ring_entries", "max_channels", "dispatch_batch",
+	"fetch", "ctx_switch", "mmio_read", "ref_writeback", "irq_latency",
+	"copy_engine", "sched", "timeslice", "preemption", "preempt_save",
+	"idle_watts", "active_watts", NULL,
+};
+
+static const char *const sched_names[] = { "round-robin", "timeslice" };
+
+static int load_preset(struct cfg *c, const yaml_node_t *n,
+		       struct gs_gpu_config *gpu)
+{
+	const char *name = cfg_text(n);
+	const char *close;
+	g_autofree char *list = NULL;
+
+	if (name && !cfg_is_null(n) && gs_gpu_preset(name, gpu) == 0)
+		return 0;
+	list = g_strjoinv(", ", (char **)gs_gpu_preset_names);
+	close = name ? cfg_closest(name, (const char *const *)
+				   gs_gpu_preset_names,
+				   g_strv_length((char **)gs_gpu_preset_names))
+		     : NULL;
+	if (close)
+		return cfg_error(c, n, "unknown GPU preset '%s'; did you mean '%s'?",
+				 name, close);
+	{
+		g_autofree char *got = cfg_describe(n);
+
+		return cfg_error(c, n, "unknown GPU preset %s (presets: %s)",
+				 got, list);
+	}
+}
+
+static int load_gpu(struct cfg *c, const yaml_node_t *map,
+		    struct gs_gpu_config *gpu)
+{
+	yaml_node_t *v;
+	size_t i;
+
+	if (cfg_map_check(c, map, "gpu", gpu_keys) < 0)
+		return -1;
+	v = cfg_map_get(c, map, "preset");
+	if (v) {
+		if (load_preset(c, v, gpu) < 0)
+			return -1;
+	} else if (gs_gpu_preset("kepler", gpu) < 0) {
+		return cfg_error(c, map, "the built-in preset 'kepler' is missing");
+	}
+	/* The clock first: the durations below may be written in cycles. */
+	v = cfg_map_get(c, map, "clock_hz");
+	if (v && cfg_u64(c, v, "clock_hz", 1, 1000000000000ULL,
+			 &gpu->clock_hz) < 0)
+		return -1;
+	for (i = 0; i < G_N_ELEMENTS(gpu_fields); i++) {
+		const struct gpu_field *f = &gpu_fields[i];
+		char *field = (char *)gpu + f->offset;
+		int rc = 0;
+
+		v = cfg_map_get(c, map, f->key);
+		if (!v)
+			continue;
+		switch (f->type) {
+		case F_DURATION:
+			rc = cfg_duration(c, v, f->key, gpu->clock_hz,
+					  CFG_MAX_DURATION, (gs_time_t *)field);
+			break;
+		case F_U32:
+			rc = cfg_u32(c, v, f->key, f->min, f->max,
+				     (uint32_t *)field);
+			break;
+		case F_U64:
+			rc = cfg_u64(c, v, f->key, 0, UINT64_MAX,
+				     (uint64_t *)field);
+			break;
+		case F_BOOL:
+			rc = cfg_bool(c, v, f->key, (bool *)field);
+			break;
+		case F_WATTS:
+			rc = cfg_watts(c, v, f->key, (uint32_t *)field);
+			break;
+		}
+		if (rc < 0)
+			return -1;
+	}
+	v = cfg_map_get(c, map, "sched");
+	if (v) {
+		int mode;
+
+		if (cfg_enum(c, v, "sched", sched_names,
+			     G_N_ELEMENTS(sched_names), &mode) < 0)
+			return -1;
+		gpu->sched = (enum gs_sched_mode)mode;
+	}
+	if (gpu->sched == GS_SCHED_TIMESLICE && gpu->timeslice == 0)
+		return cfg_error(c, v ? v : map,
+				 "sched: timeslice needs a timeslice above 0");
+	return 0;
+}
+
+static int load_node(struct cfg *c, const yaml_node_t *map)
+{
+	static const char *const keys[] = { "gpus", "gpu", NULL };
+	yaml_node_t *v;
+
+	if (cfg_map_check(c, map, "node", keys) < 0)
+		return -1;
+	v = cfg_map_get(c, map, "gpus");
+	if (!v)
+		return cfg_error(c, map,
+				 "node: missing required key 'gpus' (the number of GPUs)");
+	if (cfg_u32(c, v, "gpus", 1, CFG_MAX_GPUS, &c->sc->n_gpus) < 0)
+		return -1;
+	return load_gpu(c, cfg_map_get(c, map, "gpu"), &c->sc->gpu);
+}
+
+/* --- host --- */
+
+static int load_host(struct cfg *c, const yaml_node_t *map)
+{
+	static const char *const keys[] = {
+		"clock_hz", "launch", "doorbell", "trap", "spin_poll", "wakeup",
+		NULL,
+	};
+	struct gs_host_config *h = &c->sc->host;
+	gs_time_t *fields[] = {
+		&h->launch, &h->doorbell, &h->trap, &h->spin_poll, &h->wakeup,
+	};
+	yaml_node_t *v;
+	size_t i;
+
+	gs_host_defaults(h);
+	if (cfg_map_check(c, map, "host", keys) < 0)
+		return -1;
+	v = cfg_map_get(c, map, "clock_hz");
+	if (v && cfg_u64(c, v, "clock_hz", 1, 1000000000000ULL,
+			 &h->clock_hz) < 0)
+		return -1;
+	for (i = 0; i < G_N_ELEMENTS(fields); i++) {
+		v = cfg_map_get(c, map, keys[i + 1]);
+		if (v && cfg_duration(c, v, keys[i + 1], h->clock_hz,
+				      CFG_MAX_DURATION, fields[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* --- policy --- */
+
+static int unknown_policy(struct cfg *c, const yaml_node_t *n)
+{
+	const char *name = cfg_text(n);
+	GPtrArray *names = g_ptr_array_new();
+	g_autofree char *list = NULL;
+	const char *close;
+	size_t i;
+
+	for (i = 0; gs_policy_registry[i]; i++)
+		g_ptr_array_add(names, (gpointer)gs_policy_registry[i]->name);
+	g_ptr_array_add(names, NULL);
+	list = g_strjoinv(", ", (char **)names->pdata);
+	close = name && !cfg_is_null(n) ?
+		cfg_closest(name, (const char *const *)names->pdata,
+			    names->len - 1) : NULL;
+	if (close)
+		cfg_error(c, n, "unknown policy '%s'; did you mean '%s'?", name,
+			  close);
+	else {
+		g_autofree char *got = cfg_describe(n);
+
+		cfg_error(c, n, "unknown policy %s (policies: %s)", got, list);
+	}
+	g_ptr_array_free(names, TRUE);
+	return -1;
+}
+
+static int load_param(struct cfg *c, const struct gs_param_desc *d,
+		      const yaml_node_t *kn, const yaml_node_t *v,
+		      struct gs_policy_param *out)
+{
+	const struct cfg_override *ov = NULL;
+	gs_time_t t;
+	uint64_t u;
+	bool b;
+	int rc;
+	size_t i;
+
+	switch (d->type) {
+	case GS_PARAM_DURATION:
+		rc = cfg_duration(c, v, d->name, c->sc->host.clock_hz,
+				  CFG_MAX_DURATION, &t);
+		break;
+	case GS_PARAM_UINT:
+		rc = cfg_u64(c, v, d->name, 0, UINT64_MAX, &u);
+		break;
+	case GS_PARAM_BOOL:
+		rc = cfg_bool(c, v, d->name, &b);
+		break;
+	default:
+		rc = cfg_error(c, v, "%s: parameter of an unknown type",
+			       d->name);
+	}
+	if (rc < 0)
+		return -1;
+	out->key = g_strdup(cfg_text(kn));
+	out->value = g_strdup(cfg_text(v));
+	for (i = 0; i < c->n_ov; i++) {
+		int idx = cfg_node_index(c, v);
+
+		if (idx >= c->ov[i].first_node && idx <= c->ov[i].last_node)
+			ov = &c->ov[i];
+	}
+	if (ov) {
+		out->file = g_strdup_printf("--set %s", ov->text);
+	} else {
+		out->file = g_strdup(c->file);
+		out->line = (uint32_t)v->start_mark.line + 1;
+		out->column = (uint32_t)v->start_mark.column + 1;
+	}
+	return 0;
+}
+
+static int load_params(struct cfg *c, const struct gs_policy_ops *ops,
+		       const yaml_node_t *map)
+{
+	struct gs_policy_config *pc = &c->sc->policy;
+	g_autofree const char **allowed = g_new0(const char *,
+						 ops->n_params + 1);
+	g_autofree char *what = g_strdup_printf("params of policy %s",
+						ops->name);
+	yaml_node_pair_t *p;
+	uint32_t i;
+
+	for (i = 0; i < ops->n_params; i++)
+		allowed[i] = ops->params[i].name;
+	if (cfg_map_check(c, map, what, allowed) < 0)
+		return -1;
+	if (map->type != YAML_MAPPING_NODE)
+		return 0;
+	pc->params = g_new0(struct gs_policy_param, cfg_map_size(map));
+	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *kn = cfg_node(c, p->key);
+		const struct gs_param_desc *d =
+			gs_policy_param(ops, cfg_text(kn));
+
+		if (load_param(c, d, kn, cfg_node(c, p->value),
+			       &pc->params[pc->n_params]) < 0)
+			return -1;
+		pc->n_params++;
+	}
+	return 0;
+}
+
+static int load_policy(struct cfg *c, const yaml_node_t *n)
+{
+	static const char *const keys[] = { "name", "params", NULL };
+	struct gs_policy_config *pc = &c->sc->policy;
+	const struct gs_policy_ops *ops;
+	yaml_node_t *name = NULL, *params = NULL;
+
+	if (n && n->type == YAML_SCALAR_NODE && !cfg_is_null(n)) {
+		name = (yaml_node_t *)n; /* policy: dfq */
+	} else if (n) {
+		if (cfg_map_check(c, n, "policy", keys) < 0)
+			return -1;
+		name = cfg_map_get(c, n, "name");
+		params = cfg_map_get(c, n, "params");
+	}
+	if (name) {
+		ops = cfg_text(name) ? gs_policy_find(cfg_text(name)) : NULL;
+		if (!ops)
+			return unknown_policy(c, name);
+		pc->line = (uint32_t)name->start_mark.line + 1;
+		pc->column = (uint32_t)name->start_mark.column + 1;
+	} else {
+		ops = gs_policy_find("direct");
+		if (!ops)
+			return cfg_error(c, n, "the policy 'direct' is missing");
+	}
+	pc->name = g_strdup(ops->name);
+	if (params)
+		return load_params(c, ops, params);
+	return 0;
+}
+
+/* --- vms --- */
+
+static int load_vm_list(struct cfg *c, const yaml_node_t *seq,
+			int32_t parent, GArray *vms, GHashTable *seen)
+{
+	static const char *const keys[] = { "name", "weight", "vms", NULL };
+	size_t i;
+
+	if (cfg_expect_seq(c, seq, "vms") < 0)
+		return -1;
+	for (i = 0; i < cfg_seq_len(seq); i++) {
+		yaml_node_t *m = cfg_seq_item(c, seq, i);
+		struct gs_vm_config vm = { .weight = 1, .parent = parent };
+		yaml_node_t *v, *first;
+		int32_t self;
+
+		if (cfg_expect_map(c, m, "a vm") < 0 ||
+		    cfg_map_check(c, m, "vm", keys) < 0)
+			return -1;
+		v = cfg_map_get(c, m, "name");
+		if (!v)
+			return cfg_error(c, m, "vm: missing required key 'name'");
+		if (cfg_string(c, v, "vm name", true, &vm.name) < 0)
+			return -1;
+		first = g_hash_table_lookup(seen, vm.name);
+		g_array_append_val(vms, vm); /* owned by the array from here */
+		if (first)
+			return cfg_error(c, v,
+					 "duplicate vm name '%s' (first defined at line %zu)",
+					 vm.name, first->start_mark.line + 1);
+		g_hash_table_insert(seen, vm.name, v);
+		self = (int32_t)vms->len - 1;
+		v = cfg_map_get(c, m, "weight");
+		if (v && cfg_u32(c, v, "weight", 1, 1000000,
+				 &g_array_index(vms, struct gs_vm_config,
+						self).weight) < 0)
+			return -1;
+		v = cfg_map_get(c, m, "vms");
+		if (v && !cfg_is_null(v) &&
+		    load_vm_list(c, v, self, vms, seen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int load_vms(struct cfg *c, const yaml_node_t *seq)
+{
+	GArray *vms = g_array_new(FALSE, TRUE, sizeof(struct gs_vm_config));
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+	int rc = load_vm_list(c, seq, -1, vms, seen);
+
+	g_hash_table_destroy(seen);
+	c->sc->n_vms = vms->len;
+	c->sc->vms = (struct gs_vm_config *)(void *)g_array_free(vms, FALSE);
+	return rc;
+}
+
+/* --- output and the top level --- */
+
+static int load_output(struct cfg *c, const yaml_node_t *map)
+{
+	static const char *const keys[] = {
+		"series_interval", "timeline", "timeline_max_spans", NULL,
+	};
+	struct gs_output_config *o = &c->sc->output;
+	yaml_node_t *v;
+
+	if (cfg_map_check(c, map, "output", keys) < 0)
+		return -1;
+	v = cfg_map_get(c, map, "series_interval");
+	if (v && cfg_duration(c, v, "series_interval", c->sc->host.clock_hz,
+			      c->sc->duration, &o->series_interval) < 0)
+		return -1;
+	v = cfg_map_get(c, map, "timeline");
+	if (v && cfg_bool(c, v, "timeline", &o->timeline) < 0)
+		return -1;
+	v = cfg_map_get(c, map, "timeline_max_spans");
+	if (v && cfg_u64(c, v, "timeline_max_spans", 0, UINT64_MAX,
+			 &o->timeline_max_spans) < 0)
+		return -1;
+	return 0;
+}
+
+static char *default_name(const char *file)
+{
+	char *base = g_path_get_basename(file);
+	size_t len = strlen(base);
+
+	if (len > 5 && g_str_has_suffix(base, ".yaml"))
+		base[len - 5] = '\0';
+	else if (len > 4 && g_str_has_suffix(base, ".yml"))
+		base[len - 4] = '\0';
+	return base;
+}
+
+static const char *const top_keys[] = {
+	"name", "seed", "duration", "max_events", "gpu", "node", "host",
+	"policy", "vms", "tasks", "output", NULL,
+};
+
+static int load_scenario(struct cfg *c, const yaml_node_t *root)
+{
+	struct gs_scenario *sc = c->sc;
+	yaml_node_t *v, *gpu, *node;
+
+	if (cfg_map_check(c, root, "the scenario", top_keys) < 0)
+		return -1;
+	gpu = cfg_map_get(c, root, "gpu");
+	node = cfg_map_get(c, root, "node");
+	sc->n_gpus = 1;
+	if (gpu && node) {
+		yaml_node_t *gk = cfg_map_key(c, root, "gpu");
+		yaml_node_t *nk = cfg_map_key(c, root, "node");
+		bool node_later = cfg_node_index(c, nk) > cfg_node_index(c, gk);
+
+		return cfg_error(c, node_later ? nk : gk,
+				 "use either 'gpu' (one GPU) or 'node' (several), not both");
+	}
+	if (node ? load_node(c, node) : load_gpu(c, gpu, &sc->gpu))
+		return -1;
+	if (load_host(c, cfg_map_get(c, root, "host")) < 0)
+		return -1;
+
+	v = cfg_map_get(c, root, "name");
+	if (v ? cfg_string(c, v, "name", true, &sc->name) < 0 : 0)
+		return -1;
+	if (!sc->name)
+		sc->name = default_name(c->file);
+	sc->seed = 1;
+	v = cfg_map_get(c, root, "seed");
+	if (v && cfg_u64(c, v, "seed", 0, UINT64_MAX, &sc->seed) < 0)
+		return -1;
+	v = cfg_map_get(c, root, "duration");
+	if (!v)
+		return cfg_error(c, root,
+				 "missing required key 'duration' (how long to simulate, e.g. duration: 2s)");
+	if (cfg_duration(c, v, "duration", sc->host.clock_hz,
+			 CFG_MAX_DURATION, &sc->duration) < 0)
+		return -1;
+	if (sc->duration == 0)
+		return cfg_error(c, v, "duration must be above 0");
+	v = cfg_map_get(c, root, "max_events");
+	if (v && cfg_u64(c, v, "max_events", 0, UINT64_MAX,
+			 &sc->max_events) < 0)
+		return -1;
+
+	if (load_policy(c, cfg_map_get(c, root, "policy")) < 0)
+		return -1;
+	v = cfg_map_get(c, root, "vms");
+	if (v && !cfg_is_null(v) && load_vms(c, v) < 0)
+		return -1;
+	v = cfg_map_get(c, root, "tasks");
+	if (!v)
+		return cfg_error(c, root,
+				 "missing required key 'tasks' (the programs that use the GPU)");
+	if (cfg_load_tasks(c, v) < 0)
+		return -1;
+	sc->output.timeline = true;
+	sc->output.timeline_max_spans = 1000000;
+	return load_output(c, cfg_map_get(c, root, "output"));
+}
+
+/* --- entry points --- */
+
+struct gs_scenario *gs_scenario_load_data(const char *name, const char *data,
+					  size_t len,
+					  const char *const *overrides,
+					  size_t n_overrides, GError **error)
+{
+	GError *local = NULL;
+	struct cfg c = {
+		.file = name,
+		.error = &local,
+	};
+	int rc;
+
+	c.sc = g_new0(struct gs_scenario, 1);
+	c.sc->file = g_strdup(name);
+	c.dir = g_path_get_dirname(name);
+	rc = cfg_yaml_load(&c, data, len);
+	if (rc == 0)
+		rc = cfg_apply_overrides(&c, overrides, n_overrides);
+	if (rc == 0)
+		rc = load_scenario(&c, yaml_document_get_root_node(&c.doc));
+	if (c.have_doc)
+		yaml_document_delete(&c.doc);
+	g_free(c.ov);
+	g_free(c.dir);
+	if (rc < 0 || local) {
+		if (!local)
+			g_set_error(&local, GS_CONFIG_ERROR,
+				    GS_CONFIG_ERROR_INVALID,
+				    "%s: invalid scenario", name);
+		g_propagate_error(error, local);
+		gs_scenario_free(c.sc);
+		return NULL;
+	}
+	return c.sc;
+}
+
+struct gs_scenario *gs_scenario_load_file(const char *path,
+					  const char *const *overrides,
+					  size_t n_overrides, GError **error)
+{
+	g_autofree char *data = NULL;
+	g_autoptr(GError) err = NULL;
+	GStatBuf st;
+	gsize len;
+
+	if (g_stat(path, &st) != 0) {
+		g_set_error(error, GS_CONFIG_ERROR, GS_CONFIG_ERROR_IO,
+			    "%s: cannot read the scenario: %s", path,
+			    g_strerror(errno));
+		return NULL;
+	}
+	if (st.st_size > (goffset)CFG_MAX_FILE_SIZE) {
+		g_set_error(error, GS_CONFIG_ERROR, GS_CONFIG_ERROR_IO,
+			    "%s: the file is larger than %u MiB", path,
+			    CFG_MAX_FILE_SIZE >> 20);
+		return NULL;
+	}
+	if (!g_file_get_contents(path, &data, &len, &err)) {
+		g_set_error(error, GS_CONFIG_ERROR, GS_CONFIG_ERROR_IO,
+			    "%s: cannot read the scenario: %s", path,
+			    err->message);
+		return NULL;
+	}
+	return gs_scenario_load_data(path, data, len, overrides, n_overrides,
+				     error);
+}

@@ -1,0 +1,92 @@
+/* Scenario lifetime: defaults, freeing, and the single-task copies used
+ * for standalone reference runs. */
+#include "workloads/scenario.h"
+
+#include <glib.h>
+#include <string.h>
+
+void gs_host_defaults(struct gs_host_config *host)
+{
+	host->clock_hz = 3400000000ULL;
+	host->launch = 5 * GS_NS_PER_US;
+	host->doorbell = 1 * GS_NS_PER_US;
+	host->trap = 10 * GS_NS_PER_US;
+	host->spin_poll = 1 * GS_NS_PER_US;
+	host->wakeup = 10 * GS_NS_PER_US;
+}
+
+static void policy_clear(struct gs_policy_config *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->n_params; i++) {
+		g_free(p->params[i].key);
+		g_free(p->params[i].value);
+		g_free(p->params[i].file);
+	}
+	g_free(p->params);
+	g_free(p->name);
+	memset(p, 0, sizeof(*p));
+}
+
+static void task_clear(struct gs_task_config *t)
+{
+	g_free(t->name);
+	g_free(t->behavior_kind);
+	g_free(t->behavior_label);
+	gs_program_clear(&t->program);
+}
+
+static void task_copy(struct gs_task_config *dst,
+		      const struct gs_task_config *src)
+{
+	*dst = *src;
+	dst->name = g_strdup(src->name);
+	dst->behavior_kind = g_strdup(src->behavior_kind);
+	dst->behavior_label = g_strdup(src->behavior_label);
+	gs_program_copy(&dst->program, &src->program);
+}
+
+void gs_scenario_free(struct gs_scenario *sc)
+{
+	uint32_t i;
+
+	if (!sc)
+		return;
+	for (i = 0; sc->tasks && i < sc->n_tasks; i++)
+		task_clear(&sc->tasks[i]);
+	g_free(sc->tasks);
+	for (i = 0; sc->vms && i < sc->n_vms; i++)
+		g_free(sc->vms[i].name);
+	g_free(sc->vms);
+	policy_clear(&sc->policy);
+	g_free(sc->file);
+	g_free(sc->name);
+	g_free(sc);
+}
+
+struct gs_scenario *gs_scenario_alone(const struct gs_scenario *sc,
+				      uint32_t task_index)
+{
+	struct gs_scenario *out;
+	uint32_t i;
+
+	if (task_index >= sc->n_tasks)
+		return NULL;
+	out = g_new(struct gs_scenario, 1);
+	*out = *sc;
+	out->file = g_strdup(sc->file);
+	out->name = g_strdup(sc->name);
+	out->vms = sc->n_vms ? g_new(struct gs_vm_config, sc->n_vms) : NULL;
+	for (i = 0; i < sc->n_vms; i++) {
+		out->vms[i] = sc->vms[i];
+		out->vms[i].name = g_strdup(sc->vms[i].name);
+	}
+	memset(&out->policy, 0, sizeof(out->policy));
+	out->policy.name = g_strdup("direct");
+	out->n_tasks = 1;
+	out->tasks = g_new(struct gs_task_config, 1);
+	task_copy(&out->tasks[0], &sc->tasks[task_index]);
+	out->tasks[0].count = 1;
+	return out;
+}
