@@ -85,6 +85,10 @@ char *cfg_describe(const yaml_node_t *n);
 int cfg_map_check(struct cfg *c, const yaml_node_t *map, const char *what,
 		  const char *const *allowed);
 /* The value of key (NULL if absent or map is null). */
+/* The key/value pair of `key` in mapping `map`; NULL if absent or if map
+ * is not a mapping. */
+yaml_node_pair_t *cfg_map_find_pair(struct cfg *c, const yaml_node_t *map,
+				    const char *key);
 yaml_node_t *cfg_map_get(struct cfg *c, const yaml_node_t *map,
 			 const char *key);
 /* The node of key itself, for errors about the key. */

@@ -59,21 +59,6 @@ static int make_value(struct cfg *c, const char *text, const char *value)
 	return add_scalar(c, value);
 }
 
-static yaml_node_pair_t *find_pair(struct cfg *c, yaml_node_t *map,
-				   const char *key)
-{
-	yaml_node_pair_t *p;
-
-	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
-	     p++) {
-		const char *k = cfg_text(cfg_node(c, p->key));
-
-		if (k && !strcmp(k, key))
-			return p;
-	}
-	return NULL;
-}
-
 /* Sets component `key` of the node at index `parent` (whose path so far
  * is `where`) to node `value`, or, if value is 0, finds it (creating an
  * empty mapping where nothing is). Returns the child's index or 0. */
@@ -102,7 +87,7 @@ static int step(struct cfg *c, const char *text, int parent,
 		return n->data.sequence.items.start[idx];
 	}
 	if (n->type == YAML_MAPPING_NODE) {
-		yaml_node_pair_t *p = find_pair(c, n, key);
+		yaml_node_pair_t *p = cfg_map_find_pair(c, n, key);
 		int k;
 
 		if (p && !value && !cfg_is_null(cfg_node(c, p->value)))
@@ -116,7 +101,7 @@ static int step(struct cfg *c, const char *text, int parent,
 		}
 		/* add_mapping may have moved the node array */
 		n = cfg_node(c, parent);
-		p = find_pair(c, n, key);
+		p = cfg_map_find_pair(c, n, key);
 		if (p) {
 			p->value = value;
 			return value;

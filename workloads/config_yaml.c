@@ -442,8 +442,8 @@ yaml_node_t *cfg_seq_item(struct cfg *c, const yaml_node_t *seq, size_t i)
 	return cfg_node(c, seq->data.sequence.items.start[i]);
 }
 
-static yaml_node_pair_t *map_find(struct cfg *c, const yaml_node_t *map,
-				  const char *key)
+yaml_node_pair_t *cfg_map_find_pair(struct cfg *c, const yaml_node_t *map,
+				    const char *key)
 {
 	yaml_node_pair_t *p;
 
@@ -462,7 +462,7 @@ static yaml_node_pair_t *map_find(struct cfg *c, const yaml_node_t *map,
 yaml_node_t *cfg_map_get(struct cfg *c, const yaml_node_t *map,
 			 const char *key)
 {
-	yaml_node_pair_t *p = map_find(c, map, key);
+	yaml_node_pair_t *p = cfg_map_find_pair(c, map, key);
 
 	return p ? cfg_node(c, p->value) : NULL;
 }
@@ -470,7 +470,7 @@ yaml_node_t *cfg_map_get(struct cfg *c, const yaml_node_t *map,
 yaml_node_t *cfg_map_key(struct cfg *c, const yaml_node_t *map,
 			 const char *key)
 {
-	yaml_node_pair_t *p = map_find(c, map, key);
+	yaml_node_pair_t *p = cfg_map_find_pair(c, map, key);
 
 	return p ? cfg_node(c, p->key) : NULL;
 }
