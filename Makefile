@@ -35,8 +35,7 @@ TEST_SUPPORT_OBJS := $(TEST_SUPPORT:%.c=$(BUILD)/%.o)
 
 .SECONDARY:
 
-.PHONY: all run test unit-tests scenario-tests bench clean install deps \
-	check-deps reproduce
+.PHONY: all run test bench golden clean install deps check-deps
 
 all: gpusim
 
@@ -70,6 +69,10 @@ run: check-deps
 test: check-deps
 	$(MAKE) gpusim $(TEST_BINS)
 	sh tests/run_tests.sh $(BUILD)/tests
+
+# Regenerate the golden results after an intended change of the model.
+golden: gpusim
+	sh tests/golden_test.sh --update ./gpusim
 
 bench: gpusim
 	./gpusim bench

@@ -150,7 +150,13 @@ int gs_cmd_run(int argc, char **argv)
 		status = GS_EXIT_FAILURE;
 	} else {
 		if (prog.drawn)
-			fprintf(stderr, "\r%60s\r", "");
+			fprintf(stderr, "\r%70s\r", "");
+		if (r.event_capped)
+			fprintf(stderr, "gpusim: warning: stopped at the event "
+					"cap (max_events) after %.3f of %.3f "
+					"simulated seconds\n",
+				(double)r.sim_time_ns / 1e9,
+				(double)sc->duration / 1e9);
 		if (!gs_results_write_dir(&r, out_dir, opt.timeline, &err)) {
 			fprintf(stderr, "gpusim: %s\n", err->message);
 			status = GS_EXIT_FAILURE;

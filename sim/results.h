@@ -86,6 +86,7 @@ struct gs_results {
 	GArray *tracks;        /* struct gs_track */
 	GPtrArray *names;      /* interned strings for spans */
 	bool timeline_truncated;
+	bool event_capped;      /* stopped at max_events before the duration */
 	GHashTable *name_index; /* results.c: names string -> index + 1 */
 };
 

@@ -11,11 +11,13 @@ static bool run_one(const struct gs_scenario *sc,
 		    GError **error)
 {
 	struct gs_sim *sim = gs_sim_new(sc, opt, error);
+	bool capped;
 
 	if (!sim)
 		return false;
-	gs_sim_run(sim, NULL);
+	gs_sim_run(sim, &capped);
 	gs_sim_collect(sim, out);
+	out->event_capped = capped;
 	gs_sim_free(sim);
 	return true;
 }

@@ -13,12 +13,14 @@ for t in "$dir"/test_*; do
 		echo "FAILED: $(basename "$t")"
 	fi
 done
-echo "== cli_test.sh"
-if sh "$(dirname "$0")/cli_test.sh" ./gpusim; then
-	passed=$((passed + 1))
-else
-	failed=$((failed + 1))
-	echo "FAILED: cli_test.sh"
-fi
+for script in cli_test.sh golden_test.sh; do
+	echo "== $script"
+	if sh "$(dirname "$0")/$script" ./gpusim; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "FAILED: $script"
+	fi
+done
 echo "suites: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
