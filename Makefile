@@ -30,8 +30,11 @@ LIB      := $(BUILD)/libgpusim.a
 
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
-TEST_SUPPORT := $(sort $(wildcard tests/support/*.c))
-TEST_SUPPORT_OBJS := $(TEST_SUPPORT:%.c=$(BUILD)/%.o)
+# Policy unit tests (tests/test_policy_*.c) run a policy against the
+# scripted HAL of tests/support/ instead of the simulator.
+POLICY_SRCS := $(sort $(wildcard policies/*.c))
+POLICY_OBJS := $(POLICY_SRCS:%.c=$(BUILD)/%.o)
+MOCK_HAL_OBJ := $(BUILD)/tests/support/mock_hal.o
 
 .SECONDARY:
 
@@ -50,8 +53,12 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
 
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_SUPPORT_OBJS) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $< $(TEST_SUPPORT_OBJS) $(LIB) $(CMOCKA_LIBS) $(LDLIBS)
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(CMOCKA_LIBS) $(LDLIBS)
+
+$(BUILD)/tests/test_policy_%: $(BUILD)/tests/test_policy_%.o $(MOCK_HAL_OBJ) \
+			      $(POLICY_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS)
 
 # Installs the Debian packages gpusim needs if any is missing (as root, or
 # through sudo when it is available).

@@ -94,15 +94,41 @@ uint64_t gs_chan_write(struct gs_channel *ch, uint64_t duration,
 	return cmd.serial;
 }
 
-void gs_chan_doorbell(struct gs_channel *ch)
+void gs_chan_publish(struct gs_channel *ch, uint32_t n)
 {
-	if (!ch->open || ch->put_visible == ch->put)
+	uint32_t waiting = gs_chan_unpublished(ch), i;
+
+	if (!ch->open || !n || !waiting)
 		return;
-	ch->submitted += gs_ring_distance(ch->put_visible, ch->put,
-					  ch->entries);
-	ch->put_visible = ch->put;
+	if (n > waiting)
+		n = waiting;
+	for (i = 0; i < n; i++)
+		ch->put_visible = gs_ring_advance(ch->put_visible, ch->entries);
+	ch->submitted += n;
 	gs_disp_link(ch->gpu, ch);
 	gs_disp_kick(ch->gpu);
+}
+
+void gs_chan_doorbell(struct gs_channel *ch)
+{
+	gs_chan_publish(ch, gs_chan_unpublished(ch));
+}
+
+uint32_t gs_chan_unpublished(const struct gs_channel *ch)
+{
+	return gs_ring_distance(ch->put_visible, ch->put, ch->entries);
+}
+
+gs_time_t gs_chan_unpublished_head(const struct gs_channel *ch)
+{
+	uint32_t published = gs_ring_distance(ch->get, ch->put_visible,
+					      ch->entries);
+	const struct gs_cmd *cmd;
+
+	if (!gs_chan_unpublished(ch))
+		return 0;
+	cmd = gs_fifo_at(&ch->cmds, published);
+	return cmd->duration;
 }
 
 uint64_t gs_chan_outstanding(const struct gs_channel *ch)

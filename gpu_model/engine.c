@@ -35,6 +35,14 @@ static void span(struct gs_engine *eng, enum gs_span_kind kind,
 				gpu->q->now);
 }
 
+static void status_changed(struct gs_engine *eng)
+{
+	struct gs_gpu *gpu = eng->gpu;
+
+	if (gpu->hooks.status_change)
+		gpu->hooks.status_change(gpu->hooks.ctx, gpu, eng->kind);
+}
+
 static bool timesliced(const struct gs_engine *eng)
 {
 	return eng->gpu->cfg.sched == GS_SCHED_TIMESLICE &&
@@ -51,6 +59,7 @@ static void begin_run(struct gs_engine *eng)
 	eng->next = NULL;
 	eng->run_start = now;
 	eng->commands++;
+	status_changed(eng);
 	gs_evq_schedule(gpu->q, &eng->done_ev, now + eng->cmd.remaining);
 	if (timesliced(eng)) {
 		/* The slice belongs to a group; a new group starts afresh. */
@@ -87,6 +96,7 @@ void gs_engine_start(struct gs_engine *eng, struct gs_channel *ch,
 	}
 	eng->state = GS_ENG_SWITCHING;
 	eng->phase_start = gpu->q->now;
+	status_changed(eng);
 	gs_evq_schedule(gpu->q, &eng->done_ev, gpu->q->now + gpu->cfg.ctx_switch);
 }
 
@@ -118,6 +128,7 @@ static void finish_command(struct gs_engine *eng)
 	ch->in_flight--;
 	if (cmd.flags & GS_CMD_FENCE)
 		gs_chan_write_fence(ch, cmd.serial);
+	status_changed(eng);
 	if (gpu->hooks.cmd_complete)
 		gpu->hooks.cmd_complete(gpu->hooks.ctx, ch, &cmd);
 	gs_disp_kick(gpu);
@@ -143,6 +154,7 @@ static void engine_done(void *ctx, struct gs_event *ev)
 		span(eng, GS_SPAN_SAVE, eng->cur, eng->phase_start);
 		eng->state = GS_ENG_IDLE;
 		eng->cur = NULL;
+		status_changed(eng);
 		gs_disp_kick(eng->gpu);
 		break;
 	default:
@@ -168,6 +180,7 @@ static void preempt(struct gs_engine *eng)
 	gpu->disp.slice_expired = true;
 	eng->state = GS_ENG_SAVING;
 	eng->phase_start = gpu->q->now;
+	status_changed(eng);
 	gs_evq_schedule(gpu->q, &eng->done_ev,
 			gpu->q->now + gpu->cfg.preempt_save);
 }

@@ -47,9 +47,16 @@ void gs_gpu_free(struct gs_gpu *gpu)
 void gs_gpu_read_engine_status(struct gs_gpu *gpu, uint8_t engine,
 			       struct gs_engine_status *out)
 {
-	const struct gs_engine *eng = gs_gpu_engine_for(gpu, engine);
-
 	gpu->mmio_reads++;
+	gs_gpu_peek_engine_status(gpu, engine, out);
+}
+
+void gs_gpu_peek_engine_status(const struct gs_gpu *gpu, uint8_t engine,
+			       struct gs_engine_status *out)
+{
+	const struct gs_engine *eng =
+		gs_gpu_engine_for((struct gs_gpu *)gpu, engine);
+
 	out->cur_id = eng->cur ? eng->cur->id : GS_CHAN_NONE;
 	out->next_id = eng->next ? eng->next->id : GS_CHAN_NONE;
 	out->busy = eng->state == GS_ENG_RUNNING;

@@ -138,6 +138,8 @@ struct gs_gpu_hooks {
 			     const struct gs_cmd *cmd);
 	/* The dispatcher advanced GET: ring slots were freed. */
 	void (*ring_space)(void *ctx, struct gs_channel *ch);
+	/* An engine's status register changed; may be NULL. */
+	void (*status_change)(void *ctx, struct gs_gpu *gpu, uint8_t engine);
 	/* An engine finished a span of activity (for the timeline); may be NULL. */
 	void (*span)(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 		     enum gs_span_kind kind, const struct gs_channel *ch,
@@ -188,11 +190,22 @@ uint64_t gs_chan_write(struct gs_channel *ch, uint64_t duration,
 		       uint8_t engine, uint8_t flags);
 /* Doorbell: publish everything written so far to the GPU. */
 void gs_chan_doorbell(struct gs_channel *ch);
+/* Publish only the next n written commands (a shadow queue forwarding
+ * part of what it holds); n is clipped to what is unpublished. */
+void gs_chan_publish(struct gs_channel *ch, uint32_t n);
+/* Written but not yet published commands. */
+uint32_t gs_chan_unpublished(const struct gs_channel *ch);
+/* Engine time of the oldest unpublished command; 0 if none. */
+gs_time_t gs_chan_unpublished_head(const struct gs_channel *ch);
 /* Commands published and not yet completed (pending + running). */
 uint64_t gs_chan_outstanding(const struct gs_channel *ch);
 
 /* Registers (each read is counted; its time cost is charged by the caller). */
 void gs_gpu_read_engine_status(struct gs_gpu *gpu, uint8_t engine,
+			       struct gs_engine_status *out);
+/* The same without counting a read: for a poll loop whose reads are
+ * counted in bulk. */
+void gs_gpu_peek_engine_status(const struct gs_gpu *gpu, uint8_t engine,
 			       struct gs_engine_status *out);
 enum gs_chram_status gs_gpu_read_chram(struct gs_gpu *gpu, uint32_t chid);
 /* Host-visible reference counter at the current time. */

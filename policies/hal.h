@@ -1,9 +1,17 @@
 /* The hardware-abstraction seam between policies and their environment.
  *
- * Policy files include only this header and policy.h. What stands behind
- * it is chosen by the include path: sim/hal/hal_impl.h in the simulator,
- * policies/linux/hal_impl.h in the kernel module. Nothing here may need
- * libc, floating point or raw 64-bit division.
+ * Policy files include only this header and policy.h (and the policies'
+ * own shared helpers). What stands behind it is chosen by the include path:
+ * sim/hal/hal_impl.h in the simulator, policies/linux/hal_impl.h in the
+ * kernel module, tests/freestanding/hal_impl.h for the freestanding check.
+ * hal_impl.h provides the integer types and the inline math helpers;
+ * everything declared here is a real function of each environment.
+ *
+ * Rules for policy code: no libc, no floating point, no raw 64-bit
+ * division (use hal_div64 / hal_mul_div64), no mutable static state, no
+ * recursion, no VLAs. The framework serialises every call into a policy
+ * (ops callbacks never run concurrently), so policies take no locks.
+ * All times are nanoseconds.
  */
 #ifndef GS_HAL_H
 #define GS_HAL_H
@@ -15,10 +23,148 @@ struct hal_sched;   /* one policy instance */
 struct hal_task;    /* a process using the GPU */
 struct hal_chan;    /* one of its channels */
 
-/* The current time in nanoseconds. */
+/* ---- time, timers, memory ---------------------------------------------- */
+
 hal_u64 hal_now(struct hal_sched *s);
-/* The policy's private state (allocated by the framework from
- * gs_policy_ops.priv_size, zeroed). */
+
+/* One-shot timers, HAL_MAX_TIMERS per policy instance, named by a small
+ * id. Arming an armed timer moves it; at expiry ops->timer(s, id) runs in
+ * the policy's kernel thread (each expiry costs a thread wake-up of policy
+ * CPU time). `when` is absolute; a time in the past fires at once. */
+#define HAL_MAX_TIMERS 8
+void hal_timer_arm(struct hal_sched *s, hal_u32 id, hal_u64 when);
+void hal_timer_cancel(struct hal_sched *s, hal_u32 id);
+
+void *hal_zalloc(struct hal_sched *s, hal_u64 size);
+void hal_free(struct hal_sched *s, void *p);
+
+/* The policy instance's state (ops->priv_size bytes, zeroed). */
 void *hal_priv(struct hal_sched *s);
+
+/* Value of a parameter the policy declares in ops->params: nanoseconds for
+ * durations, the number for integers, 0/1 for booleans. The default is
+ * returned when the scenario does not set it; an undeclared name is a
+ * policy bug and returns 0. */
+hal_u64 hal_param(struct hal_sched *s, const char *name);
+
+/* ---- tasks and channels ------------------------------------------------ */
+
+hal_u32 hal_task_id(const struct hal_task *t);      /* small, stable */
+const char *hal_task_name(const struct hal_task *t);
+hal_u32 hal_task_weight(const struct hal_task *t);  /* >= 1 */
+hal_s32 hal_task_vm(const struct hal_task *t);      /* VM index, -1: host */
+hal_u32 hal_task_gpu(const struct hal_task *t);
+void *hal_task_data(const struct hal_task *t);      /* policy's per-task */
+void hal_task_set_data(struct hal_task *t, void *data);
+
+struct hal_task *hal_chan_task(const struct hal_chan *c);
+hal_u32 hal_chan_id(const struct hal_chan *c);      /* id in status regs */
+hal_u32 hal_chan_gpu(const struct hal_chan *c);
+void *hal_chan_data(const struct hal_chan *c);
+void hal_chan_set_data(struct hal_chan *c, void *data);
+/* The open channel with status-register id `id` on `gpu`, or 0. */
+struct hal_chan *hal_chan_lookup(struct hal_sched *s, hal_u32 gpu, hal_u32 id);
+
+/* The VM tree: parent (-1 for a top-level VM) and user weight. */
+hal_u32 hal_vm_count(struct hal_sched *s);
+hal_s32 hal_vm_parent(struct hal_sched *s, hal_s32 vm);
+hal_u32 hal_vm_weight(struct hal_sched *s, hal_s32 vm);
+
+/* ---- submission control ------------------------------------------------ */
+
+/* Arm a channel's doorbell trap: its next doorbell write faults into
+ * ops->submit (costing the task the trap time). Disarming lets writes go
+ * straight to the GPU again. Both stay in force until changed. */
+void hal_trap_arm(struct hal_sched *s, struct hal_chan *c);
+void hal_trap_disarm(struct hal_sched *s, struct hal_chan *c);
+/* Let a task held at a trapped doorbell (ops->submit returned
+ * GS_SUBMIT_HOLD) complete its write and go on. No-op if not held. */
+void hal_task_release(struct hal_sched *s, struct hal_task *t);
+int hal_task_held(const struct hal_task *t);
+
+/* Shadow queues: while enabled, the channel's submissions go to a software
+ * queue instead of the GPU (ops->shadow_submit is told) and reach the GPU
+ * only when forwarded, oldest first. Disabling forwards what is queued. */
+void hal_shadow_enable(struct hal_sched *s, struct hal_chan *c);
+void hal_shadow_disable(struct hal_sched *s, struct hal_chan *c);
+hal_u32 hal_shadow_pending(struct hal_sched *s, struct hal_chan *c);
+/* Engine time the oldest queued command will take, as a hint the
+ * simulator can give exactly; the kernel gives 0 (unknown). */
+hal_u64 hal_shadow_peek_hint(struct hal_sched *s, struct hal_chan *c);
+void hal_shadow_forward(struct hal_sched *s, struct hal_chan *c, hal_u32 n);
+
+/* ---- observing the GPU ------------------------------------------------- */
+
+enum hal_engine { HAL_ENGINE_COMPUTE = 0, HAL_ENGINE_COPY = 1 };
+enum hal_ctx_status {
+	HAL_CTX_INVALID = 0, HAL_CTX_VALID = 1, HAL_CTX_LOADING = 2,
+	HAL_CTX_SAVING = 3,
+};
+#define HAL_CHAN_NONE 0xffffffffu
+
+struct hal_engine_status {
+	hal_u32 cur_id;   /* loaded channel, HAL_CHAN_NONE if none */
+	hal_u32 next_id;  /* channel being loaded, HAL_CHAN_NONE if none */
+	hal_u8 ctx_status;/* enum hal_ctx_status */
+	hal_u8 busy;      /* a command is executing */
+};
+
+enum hal_chram_status {
+	HAL_CHRAM_IDLE = 0, HAL_CHRAM_PENDING = 1, HAL_CHRAM_ON_ENGINE = 2,
+	HAL_CHRAM_BUSY = 3,
+};
+
+/* Register reads: one MMIO read each, charged to policy CPU time. */
+void hal_read_engine_status(struct hal_sched *s, hal_u32 gpu, hal_u32 engine,
+			    struct hal_engine_status *out);
+hal_u32 hal_read_chram(struct hal_sched *s, struct hal_chan *c);
+
+/* The channel's reference counter as the host sees it (it lags the GPU):
+ * the number of the channel's requests known complete. */
+hal_u64 hal_fence_read(struct hal_sched *s, struct hal_chan *c);
+/* Requests the channel has published to the GPU (its GP_PUT, as a count;
+ * excludes what sits in a shadow queue). Outstanding work is
+ * hal_chan_submitted - hal_fence_read. */
+hal_u64 hal_chan_submitted(struct hal_sched *s, struct hal_chan *c);
+
+/* A kernel thread that polls one engine's status register back to back
+ * (one MMIO read per iteration, the thread busy all along) until `until`:
+ * ops->poll_change(s, status, when) runs for every sample that differs from
+ * the one before, ops->poll_end(s) when the loop ends. One loop at a time;
+ * starting another replaces it. */
+void hal_poll_start(struct hal_sched *s, hal_u32 gpu, hal_u32 engine,
+		    hal_u64 until);
+void hal_poll_stop(struct hal_sched *s);
+
+/* ---- acting on tasks --------------------------------------------------- */
+
+/* Kill a task: its channels are torn down and it exits; others go on. */
+void hal_task_kill(struct hal_sched *s, struct hal_task *t, const char *why);
+
+/* ---- reporting --------------------------------------------------------- */
+
+/* Add to the GPU time the policy believes the task used. */
+void hal_account(struct hal_sched *s, struct hal_task *t, hal_u64 gpu_ns);
+/* Publish the task's virtual time (series.csv). */
+void hal_set_vtime(struct hal_sched *s, struct hal_task *t, hal_u64 vtime);
+/* A span on the policy's timeline track, e.g. "drain" or "sample". */
+void hal_trace_phase(struct hal_sched *s, const char *name, hal_u64 start,
+		     hal_u64 end);
+/* Extra CPU time of the policy's threads not covered above. */
+void hal_cpu_charge(struct hal_sched *s, hal_u64 ns);
+/* Debug log line (printk / stderr when verbose). */
+void hal_log(struct hal_sched *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A seeded random source (the simulator's is deterministic). */
+hal_u64 hal_random(struct hal_sched *s);
+
+/* ---- node-level services (multi-GPU policies) -------------------------- */
+
+hal_u32 hal_gpu_count(struct hal_sched *s);
+/* Cumulative busy time of a GPU's compute engine. */
+hal_u64 hal_gpu_busy_ns(struct hal_sched *s, hal_u32 gpu);
+/* Move a task to another GPU between its kernel launches; 0 on success. */
+int hal_task_migrate(struct hal_sched *s, struct hal_task *t, hal_u32 gpu);
 
 #endif

@@ -1,5 +1,6 @@
-/* The policy interface: one ops table per policy, a registry by name.
- * The framework serialises calls into a policy; policies take no locks. */
+/* The policy interface: one const ops table per policy, a registry by
+ * name. The framework serialises calls into a policy; policies take no
+ * locks. Every op is optional: NULL means "nothing to do". */
 #ifndef GS_POLICY_H
 #define GS_POLICY_H
 
@@ -18,10 +19,12 @@ struct gs_param_desc {
 	const char *help;
 };
 
+#define GS_MAX_PARAMS 16
+
 /* What a trapped doorbell write does. */
 enum gs_submit_verdict {
 	GS_SUBMIT_ALLOW = 0, /* let the write through now */
-	GS_SUBMIT_HOLD = 1,  /* block the task until the policy releases it */
+	GS_SUBMIT_HOLD = 1,  /* block the task until hal_task_release() */
 };
 
 struct gs_policy_ops {
@@ -31,17 +34,24 @@ struct gs_policy_ops {
 	hal_u32 n_params;
 	hal_u32 priv_size;
 
-	/* All optional: a NULL op means "nothing to do". */
 	int (*init)(struct hal_sched *s);
 	void (*fini)(struct hal_sched *s);
+	/* A task appeared (before its channels are created) / exits (after
+	 * its channels are destroyed). */
 	void (*task_create)(struct hal_sched *s, struct hal_task *t);
 	void (*task_exit)(struct hal_sched *s, struct hal_task *t);
 	void (*channel_create)(struct hal_sched *s, struct hal_chan *c);
 	void (*channel_destroy)(struct hal_sched *s, struct hal_chan *c);
-	/* A doorbell write hit an armed trap. */
+	/* A doorbell write hit an armed trap: GS_SUBMIT_ALLOW or _HOLD. */
 	int (*submit)(struct hal_sched *s, struct hal_chan *c);
-	/* A completion interrupt arrived for channel c. */
-	void (*complete)(struct hal_sched *s, struct hal_chan *c);
+	/* A command went into c's shadow queue. */
+	void (*shadow_submit)(struct hal_sched *s, struct hal_chan *c);
+	/* Timer `id` expired. */
+	void (*timer)(struct hal_sched *s, hal_u32 id);
+	/* The poll loop saw the status register change at `when`. */
+	void (*poll_change)(struct hal_sched *s,
+			    const struct hal_engine_status *st, hal_u64 when);
+	void (*poll_end)(struct hal_sched *s);
 };
 
 /* The registry: a NULL-terminated const array. */
@@ -49,5 +59,7 @@ extern const struct gs_policy_ops *const gs_policy_registry[];
 const struct gs_policy_ops *gs_policy_find(const char *name);
 const struct gs_param_desc *gs_policy_param(const struct gs_policy_ops *ops,
 					    const char *name);
+/* Index of a parameter in ops->params, or -1. */
+int gs_policy_param_index(const struct gs_policy_ops *ops, const char *name);
 
 #endif

@@ -1,6 +1,7 @@
 /* Every policy, by name. Adding a policy: one .c file with its ops table,
  * one line here. */
 #include "policy.h"
+#include "util.h"
 
 extern const struct gs_policy_ops gs_policy_direct;
 
@@ -9,32 +10,30 @@ const struct gs_policy_ops *const gs_policy_registry[] = {
 	0,
 };
 
-static int names_equal(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
 const struct gs_policy_ops *gs_policy_find(const char *name)
 {
 	hal_u32 i;
 
 	for (i = 0; gs_policy_registry[i]; i++)
-		if (names_equal(gs_policy_registry[i]->name, name))
+		if (pstr_eq(gs_policy_registry[i]->name, name))
 			return gs_policy_registry[i];
 	return 0;
+}
+
+int gs_policy_param_index(const struct gs_policy_ops *ops, const char *name)
+{
+	hal_u32 i;
+
+	for (i = 0; i < ops->n_params; i++)
+		if (pstr_eq(ops->params[i].name, name))
+			return (int)i;
+	return -1;
 }
 
 const struct gs_param_desc *gs_policy_param(const struct gs_policy_ops *ops,
 					    const char *name)
 {
-	hal_u32 i;
+	int i = gs_policy_param_index(ops, name);
 
-	for (i = 0; i < ops->n_params; i++)
-		if (names_equal(ops->params[i].name, name))
-			return &ops->params[i];
-	return 0;
+	return i < 0 ? 0 : &ops->params[i];
 }

@@ -14,6 +14,7 @@
 #define MAX_STEPS_PER_WAKE 4096
 
 static void task_wake(void *ctx, struct gs_event *ev);
+static void task_kill_event(void *ctx, struct gs_event *ev);
 
 static const struct gs_host_config *host_cfg(const struct gs_task *t)
 {
@@ -52,11 +53,13 @@ void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
 	t->chans = g_new0(struct hal_chan, cfg->channels);
 	t->state = GS_TASK_NOT_STARTED;
 	gs_event_init(&t->ev, GS_EVC_TASK, task_wake, t);
+	gs_event_init(&t->kill_ev, GS_EVC_POLICY, task_kill_event, t);
 }
 
 void gs_task_destroy(struct gs_task *t)
 {
 	gs_evq_cancel(&t->sim->q, &t->ev);
+	gs_evq_cancel(&t->sim->q, &t->kill_ev);
 	g_free(t->chans);
 	g_free(t->name);
 }
@@ -95,8 +98,16 @@ static void task_finish(struct gs_task *t, enum gs_task_state final)
 
 void gs_task_kill(struct gs_task *t)
 {
+	if (t->state == GS_TASK_DONE || t->state == GS_TASK_KILLED)
+		return;
 	t->killed = true;
 	task_finish(t, GS_TASK_KILLED);
+}
+
+static void task_kill_event(void *ctx, struct gs_event *ev)
+{
+	(void)ev;
+	gs_task_kill(ctx);
 }
 
 static bool open_channels(struct gs_task *t)
@@ -168,6 +179,16 @@ static void ring_doorbell(struct gs_task *t)
 	struct hal_chan *hc = &t->chans[s->channel];
 	struct gs_sim *sim = t->sim;
 
+	if (hc->shadow) {
+		/* The submission goes to the policy's software queue, through
+		 * the kernel: the task pays a trap. */
+		if (sim->sched.ops->shadow_submit)
+			sim->sched.ops->shadow_submit(&sim->sched, hc);
+		t->pc++;
+		t->state = GS_TASK_READY;
+		wake_at(t, sim->q.now + host_cfg(t)->trap);
+		return;
+	}
 	if (hc->trap_armed && sim->sched.ops->submit) {
 		int verdict = sim->sched.ops->submit(&sim->sched, hc);
 

@@ -35,6 +35,8 @@ static void ensure_track(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
 	g_hash_table_add(sim->tracks, key);
 	if (kind == GS_TRACK_ENGINE)
 		tr.label = g_strdup(engine_names[id]);
+	else if (kind == GS_TRACK_POLICY)
+		tr.label = g_strdup_printf("policy %s", sim->sc->policy.name);
 	else
 		tr.label = g_strdup_printf("ch%u %s", id, task_name);
 	g_array_append_val(sim->rec->tracks, tr);
@@ -112,4 +114,17 @@ void gs_record_sample(void *ctx, struct gs_event *ev)
 		g_array_append_val(sim->rec->series, p);
 	}
 	gs_evq_schedule(&sim->q, ev, sim->q.now + sim->sample_interval);
+}
+
+void gs_record_policy_span(struct gs_sim *sim, const char *name,
+			   gs_time_t start, gs_time_t end)
+{
+	uint32_t n, cat;
+
+	if (!sim->opt.timeline || end < start)
+		return;
+	ensure_track(sim, 0, GS_TRACK_POLICY, 0, NULL);
+	n = gs_results_intern(sim->rec, name);
+	cat = gs_results_intern(sim->rec, "policy");
+	add_span(sim, 0, GS_TRACK_POLICY, 0, n, cat, start, end);
 }

@@ -16,22 +16,13 @@ static void on_stop(void *ctx, struct gs_event *ev)
 	sim->stopped = true;
 }
 
-static void start_policy(struct gs_sim *sim)
-{
-	const struct gs_policy_ops *ops = gs_policy_find(sim->sc->policy.name);
-
-	g_assert(ops); /* the loader checked the name */
-	sim->sched.sim = sim;
-	sim->sched.ops = ops;
-	sim->sched.priv = ops->priv_size ? g_malloc0(ops->priv_size) : NULL;
-}
-
 static void make_gpus(struct gs_sim *sim)
 {
 	struct gs_gpu_hooks hooks = {
 		.ctx = sim,
 		.cmd_complete = gs_host_cmd_complete,
 		.ring_space = gs_host_ring_space,
+		.status_change = gs_hal_status_change,
 		.span = gs_record_span,
 	};
 	uint32_t i;
@@ -72,7 +63,6 @@ struct gs_sim *gs_sim_new(const struct gs_scenario *sc,
 			  const struct gs_sim_options *opt, GError **error)
 {
 	struct gs_sim *sim = g_new0(struct gs_sim, 1);
-	const struct gs_policy_ops *ops;
 	uint64_t rows;
 
 	sim->sc = sc;
@@ -82,7 +72,6 @@ struct gs_sim *gs_sim_new(const struct gs_scenario *sc,
 	sim->rec = g_new0(struct gs_results, 1);
 	gs_results_init(sim->rec);
 	gs_record_init(sim);
-	start_policy(sim);
 	make_gpus(sim);
 	make_tasks(sim);
 
@@ -101,10 +90,7 @@ struct gs_sim *gs_sim_new(const struct gs_scenario *sc,
 	gs_event_init(&sim->sample_ev, GS_EVC_SAMPLE, gs_record_sample, sim);
 	gs_evq_schedule(&sim->q, &sim->sample_ev, 0);
 
-	ops = sim->sched.ops;
-	if (ops->init && ops->init(&sim->sched) != 0) {
-		g_set_error(error, g_quark_from_static_string("gs-sim"), 1,
-			    "policy %s failed to initialise", ops->name);
+	if (!gs_hal_start(sim, error)) {
 		gs_sim_free(sim);
 		return NULL;
 	}
@@ -117,8 +103,7 @@ void gs_sim_free(struct gs_sim *sim)
 
 	if (!sim)
 		return;
-	if (sim->sched.ops && sim->sched.ops->fini)
-		sim->sched.ops->fini(&sim->sched);
+	gs_hal_stop(sim);
 	for (i = 0; i < sim->n_tasks; i++)
 		gs_task_destroy(&sim->tasks[i]);
 	for (i = 0; i < sim->n_gpus; i++)
@@ -126,7 +111,6 @@ void gs_sim_free(struct gs_sim *sim)
 	gs_evq_destroy(&sim->q);
 	g_free(sim->gpus);
 	g_free(sim->tasks);
-	g_free(sim->sched.priv);
 	if (sim->tracks)
 		g_hash_table_destroy(sim->tracks);
 	gs_results_clear(sim->rec);

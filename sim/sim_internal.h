@@ -22,17 +22,43 @@ enum gs_task_state {
 struct hal_chan {
 	struct gs_channel *ch;
 	struct gs_task *task;
+	void *data;           /* the policy's per-channel state */
 	bool trap_armed;
+	bool shadow;          /* submissions go to the shadow queue */
 };
 
 struct hal_task {
 	struct gs_task *task;
+	void *data;           /* the policy's per-task state */
+};
+
+struct hal_timer_slot {
+	struct gs_event ev;
+	struct hal_sched *s;
+	uint32_t id;
+};
+
+/* The status-register poll loop of hal_poll_start: instead of one event
+ * per MMIO read, it samples only at the first read after each change of
+ * the register, which gives exactly what the step-by-step loop would see
+ * (see hal_sim.c). */
+struct hal_poll {
+	bool active;
+	uint32_t gpu, engine;
+	gs_time_t start, until, period;
+	struct hal_engine_status last;
+	struct gs_event sample_ev;
+	struct gs_event end_ev;
 };
 
 struct hal_sched {
 	struct gs_sim *sim;
 	const struct gs_policy_ops *ops;
 	void *priv;
+	uint64_t params[GS_MAX_PARAMS];
+	struct hal_timer_slot timers[HAL_MAX_TIMERS];
+	struct hal_poll poll;
+	struct gs_rng rng;
 };
 
 struct gs_task {
@@ -55,6 +81,7 @@ struct gs_task {
 
 	/* the launch in progress */
 	gs_time_t launch_len;
+	struct gs_event kill_ev;    /* a kill the policy asked for */
 
 	/* figures */
 	gs_time_t round_start;
@@ -101,11 +128,18 @@ void gs_task_release(struct gs_task *t);
 /* Ground-truth GPU time including a command running right now. */
 gs_time_t gs_task_gpu_time_now(const struct gs_task *t);
 
+/* hal_sim.c: the policy instance */
+bool gs_hal_start(struct gs_sim *sim, GError **error);
+void gs_hal_stop(struct gs_sim *sim);
+void gs_hal_status_change(void *ctx, struct gs_gpu *gpu, uint8_t engine);
+
 /* record.c: series and timeline */
 void gs_record_init(struct gs_sim *sim);
 void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 		    enum gs_span_kind kind, const struct gs_channel *ch,
 		    gs_time_t start, gs_time_t end);
 void gs_record_sample(void *ctx, struct gs_event *ev);
+void gs_record_policy_span(struct gs_sim *sim, const char *name,
+			   gs_time_t start, gs_time_t end);
 
 #endif

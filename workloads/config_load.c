@@ -163,11 +163,12 @@ static int load_host(struct cfg *c, const yaml_node_t *map)
 {
 	static const char *const keys[] = {
 		"clock_hz", "launch", "doorbell", "trap", "spin_poll", "wakeup",
-		NULL,
+		"policy_wakeup", NULL,
 	};
 	struct gs_host_config *h = &c->sc->host;
 	gs_time_t *fields[] = {
 		&h->launch, &h->doorbell, &h->trap, &h->spin_poll, &h->wakeup,
+		&h->policy_wakeup,
 	};
 	yaml_node_t *v;
 	size_t i;

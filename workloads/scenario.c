@@ -13,6 +13,7 @@ void gs_host_defaults(struct gs_host_config *host)
 	host->trap = 10 * GS_NS_PER_US;
 	host->spin_poll = 1 * GS_NS_PER_US;
 	host->wakeup = 10 * GS_NS_PER_US;
+	host->policy_wakeup = 2 * GS_NS_PER_US;
 }
 
 static void policy_clear(struct gs_policy_config *p)

@@ -21,6 +21,8 @@ struct gs_host_config {
 				* the single-step and re-protect */
 	gs_time_t spin_poll;   /* a spinning waiter notices a completion */
 	gs_time_t wakeup;      /* scheduling a sleeping waiter after an IRQ */
+	gs_time_t policy_wakeup; /* one wake-up of a policy's kernel thread
+				  * (timer expiry), counted as policy CPU */
 };
 
 struct gs_policy_param {

@@ -1,0 +1,83 @@
+/* A scripted HAL for policy unit tests, in the manner of the DRM
+ * scheduler's mock: the test owns the clock and plays the GPU and the
+ * tasks by hand, and a policy runs against it exactly as it would against
+ * the simulator or the kernel. Tests link the policy objects with this
+ * file instead of the simulator.
+ *
+ *   struct mock_hal *m = mock_hal_new(&gs_policy_timeslice, params);
+ *   struct hal_task *a = mock_task_add(m, "a", 1);
+ *   struct hal_chan *ca = mock_chan_add(m, a);
+ *   assert_int_equal(mock_submit(m, ca), MOCK_SUBMIT_DIRECT);
+ *   mock_complete(m, ca, 1);
+ *   mock_advance(m, 30 * MOCK_MS);   // fires due timers in order
+ */
+#ifndef GS_MOCK_HAL_H
+#define GS_MOCK_HAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "policies/policy.h"
+
+#define MOCK_US 1000ULL
+#define MOCK_MS 1000000ULL
+#define MOCK_NEVER UINT64_MAX
+
+struct mock_hal;
+
+/* params: NULL-terminated "name=value" strings ("slice=30ms",
+ * "engaged=true", "max=96"); undeclared names fail the test. */
+struct mock_hal *mock_hal_new(const struct gs_policy_ops *ops,
+			      const char *const *params);
+void mock_hal_free(struct mock_hal *m);
+struct hal_sched *mock_sched(struct mock_hal *m);
+
+/* Tasks and channels; these call ops->task_create / channel_create. */
+struct hal_task *mock_task_add(struct mock_hal *m, const char *name,
+			       uint32_t weight);
+void mock_task_set_vm(struct mock_hal *m, struct hal_task *t, int32_t vm);
+struct hal_chan *mock_chan_add(struct mock_hal *m, struct hal_task *t);
+/* ops->channel_destroy for each channel, then ops->task_exit. */
+void mock_task_exit(struct mock_hal *m, struct hal_task *t);
+/* VM tree for hal_vm_*: returns the new VM's index. */
+int32_t mock_vm_add(struct mock_hal *m, int32_t parent, uint32_t weight);
+
+/* The task writes the doorbell of c once (one request). */
+enum mock_submit_result {
+	MOCK_SUBMIT_DIRECT = -1,   /* no trap: went straight to the GPU */
+	MOCK_SUBMIT_SHADOWED = -2, /* went into the shadow queue */
+	MOCK_SUBMIT_HELD = -3,     /* the task is already held; refused */
+	/* otherwise the policy's verdict: GS_SUBMIT_ALLOW / GS_SUBMIT_HOLD */
+};
+int mock_submit(struct mock_hal *m, struct hal_chan *c);
+/* n more of c's requests completed; the host-visible fence moves now. */
+void mock_complete(struct mock_hal *m, struct hal_chan *c, uint64_t n);
+/* What register reads return from now on. */
+void mock_set_engine_status(struct mock_hal *m, uint32_t gpu, uint32_t engine,
+			    const struct hal_engine_status *st);
+void mock_set_chram(struct mock_hal *m, struct hal_chan *c, uint32_t status);
+void mock_set_gpu_busy(struct mock_hal *m, uint32_t gpu, uint64_t busy_ns);
+
+/* Advance the clock to `t` (absolute), firing due timers in time order
+ * (ties by id). The poll loop is not run by the mock: call
+ * ops->poll_change / poll_end yourself, as the hardware would. */
+void mock_advance(struct mock_hal *m, uint64_t t);
+uint64_t mock_now(struct mock_hal *m);
+
+/* Observations. */
+bool mock_trap_armed(struct mock_hal *m, struct hal_chan *c);
+bool mock_shadowed(struct mock_hal *m, struct hal_chan *c);
+bool mock_held(struct mock_hal *m, struct hal_task *t);
+uint32_t mock_releases(struct mock_hal *m, struct hal_task *t);
+bool mock_killed(struct mock_hal *m, struct hal_task *t);
+uint64_t mock_submitted(struct mock_hal *m, struct hal_chan *c);
+uint64_t mock_accounted(struct mock_hal *m, struct hal_task *t);
+uint64_t mock_vtime(struct mock_hal *m, struct hal_task *t);
+uint64_t mock_timer_when(struct mock_hal *m, uint32_t id); /* MOCK_NEVER */
+uint64_t mock_mmio_reads(struct mock_hal *m);
+uint64_t mock_cpu_ns(struct mock_hal *m);
+uint32_t mock_phases(struct mock_hal *m, const char *name); /* spans seen */
+bool mock_poll_active(struct mock_hal *m, uint64_t *until);
+uint32_t mock_migrations(struct mock_hal *m, struct hal_task *t);
+
+#endif
