@@ -133,7 +133,8 @@ gs_time_t gs_chan_unpublished_head(const struct gs_channel *ch)
 
 uint64_t gs_chan_outstanding(const struct gs_channel *ch)
 {
-	return ch->submitted - ch->completed - ch->dropped;
+	return ch->submitted + gs_chan_unpublished(ch) - ch->completed -
+	       ch->dropped;
 }
 
 bool gs_chan_has_work(const struct gs_channel *ch)

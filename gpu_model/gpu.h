@@ -197,7 +197,8 @@ void gs_chan_publish(struct gs_channel *ch, uint32_t n);
 uint32_t gs_chan_unpublished(const struct gs_channel *ch);
 /* Engine time of the oldest unpublished command; 0 if none. */
 gs_time_t gs_chan_unpublished_head(const struct gs_channel *ch);
-/* Commands published and not yet completed (pending + running). */
+/* Commands written and not yet completed: unpublished (a shadow queue),
+ * queued, held by the dispatcher or running. */
 uint64_t gs_chan_outstanding(const struct gs_channel *ch);
 
 /* Registers (each read is counted; its time cost is charged by the caller). */

@@ -50,7 +50,9 @@ static void poll_end(void *ctx, struct gs_event *ev);
 bool gs_hal_start(struct gs_sim *sim, GError **error)
 {
 	const struct gs_policy_config *pc = &sim->sc->policy;
-	const struct gs_policy_ops *ops = gs_policy_find(pc->name);
+	const struct gs_policy_ops *ops = sim->opt.policy_ops
+						  ? sim->opt.policy_ops
+						  : gs_policy_find(pc->name);
 	struct hal_sched *s = &sim->sched;
 	g_autofree char *stream = NULL;
 	uint32_t i;
@@ -63,7 +65,7 @@ bool gs_hal_start(struct gs_sim *sim, GError **error)
 	for (i = 0; i < ops->n_params; i++)
 		s->params[i] = parse_param(sim, &ops->params[i],
 					   ops->params[i].def);
-	for (i = 0; i < pc->n_params; i++) {
+	for (i = 0; i < pc->n_params && !sim->opt.policy_ops; i++) {
 		int idx = gs_policy_param_index(ops, pc->params[i].key);
 
 		g_assert(idx >= 0); /* the loader checked the names */
@@ -350,8 +352,9 @@ static void poll_finish(struct hal_sched *s)
 	gs_time_t elapsed = sim->q.now - p->start;
 
 	sim->policy_cpu += elapsed;
-	/* one read at the start, then one per period */
-	sim->gpus[p->gpu]->mmio_reads += 1 + elapsed / p->period;
+	/* reads at start, start + period, ... before now */
+	sim->gpus[p->gpu]->mmio_reads +=
+		(elapsed + p->period - 1) / p->period;
 	p->active = false;
 	gs_evq_cancel(&sim->q, &p->sample_ev);
 	gs_evq_cancel(&sim->q, &p->end_ev);

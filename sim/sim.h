@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "sim/event.h"
+#include "policies/policy.h"
 #include "sim/results.h"
 #include "workloads/scenario.h"
 
@@ -23,6 +24,9 @@ struct gs_sim_options {
 	bool standalone_runs;     /* run each task alone for slowdowns */
 	gs_progress_fn progress;  /* may be NULL */
 	void *progress_ctx;
+	/* Tests: run this policy instead of the scenario's (its parameters
+	 * take their defaults). */
+	const struct gs_policy_ops *policy_ops;
 };
 
 struct gs_sim;
