@@ -38,7 +38,7 @@ MOCK_HAL_OBJ := $(BUILD)/tests/support/mock_hal.o
 
 .SECONDARY:
 
-.PHONY: all run test bench golden clean install deps check-deps
+.PHONY: all run test bench golden reproduce clean install deps check-deps
 
 all: gpusim
 
@@ -76,6 +76,10 @@ run: check-deps
 test: check-deps
 	$(MAKE) gpusim $(TEST_BINS)
 	sh tests/run_tests.sh $(BUILD)/tests
+
+# The paper targets (DESIGN section 9): one row per target, pass or FAIL.
+reproduce: gpusim
+	./gpusim reproduce
 
 # Regenerate the golden results after an intended change of the model.
 golden: gpusim

@@ -13,6 +13,8 @@ static const struct {
 	{ "run", gs_cmd_run, "run one scenario and write its results" },
 	{ "validate", gs_cmd_validate, "check a scenario file, run nothing" },
 	{ "list", gs_cmd_list, "list policies, GPU presets and built-in apps" },
+	{ "reproduce", gs_cmd_reproduce,
+	  "check the paper targets of configs/paper/*.yaml" },
 	{ "bench", gs_cmd_bench, "measure simulated events per second" },
 };
 

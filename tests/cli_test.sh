@@ -73,5 +73,34 @@ check "--set changes the run" set_changes_run
 check "every shipped config validates" sh -c \
 	"for f in \$(find configs -name '*.yaml'); do $GPUSIM validate \$f >/dev/null || exit 1; done"
 
+cat >"$tmp/failing.yaml" <<'YAML'
+duration: 100ms
+tasks:
+  - name: a
+    behavior: {throttle: {kernel: 100us}}
+expect:
+  - id: X1
+    quantity: share of the only task
+    value: tasks.a.gpu_share
+    max: 0.5
+YAML
+check "reproduce passes R1" sh -c \
+	"$GPUSIM reproduce configs/paper/neon_fig6_direct.yaml | grep -q '3 passed, 0 failed'"
+check "reproduce exits 1 on a missed target and says FAIL" sh -c \
+	"! $GPUSIM reproduce $tmp/failing.yaml > $tmp/rep && grep -q 'X1 .* 1 .*FAIL' $tmp/rep"
+cat >"$tmp/badexpect.yaml" <<'YAML'
+duration: 100ms
+tasks:
+  - name: a
+    behavior: {throttle: {kernel: 100us}}
+expect:
+  - id: X1
+    quantity: q
+    value: tasks.a.gpu_sahre
+    max: 0.5
+YAML
+check "a bad expect value path is a positioned error" sh -c \
+	"$GPUSIM validate $tmp/badexpect.yaml 2>&1 | grep -q 'badexpect.yaml:8:[0-9]*: value: expected'"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

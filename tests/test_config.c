@@ -252,6 +252,26 @@ static const struct bad_case bad_cases[] = {
 	{ "watts that are not a number",
 	  HEAD "gpu: {idle_watts: lots}\n" THROTTLE_TASK, { NULL },
 	  "bad.yaml:2:19: ", "expected a number of watts" },
+	{ "expect entry without a pass range",
+	  HEAD THROTTLE_TASK "expect:\n  - {id: R9, quantity: q,"
+	  " value: tasks.a.slowdown}\n", { NULL },
+	  "bad.yaml:", "give 'min', 'max' or both" },
+	{ "expect value naming an unknown field",
+	  HEAD THROTTLE_TASK "expect:\n  - {id: R9, quantity: q,"
+	  " value: metrics.fairness, max: 1}\n", { NULL },
+	  "bad.yaml:", "value: expected tasks.NAME.FIELD" },
+	{ "expect set entry without '='",
+	  HEAD THROTTLE_TASK "expect:\n  - {id: R9, quantity: q, max: 1,"
+	  " value: tasks.a.slowdown, set: [duration]}\n", { NULL },
+	  "bad.yaml:", "set: expected KEY.PATH=VALUE" },
+	{ "expect min above max",
+	  HEAD THROTTLE_TASK "expect:\n  - {id: R9, quantity: q, min: 2,"
+	  " max: 1, value: tasks.a.slowdown}\n", { NULL },
+	  "bad.yaml:", "min is above max" },
+	{ "expect compare mode unknown",
+	  HEAD THROTTLE_TASK "expect:\n  - {id: R9, quantity: q, max: 1,"
+	  " value: tasks.a.slowdown, compare: ratio}\n", { NULL },
+	  "bad.yaml:", "compare" },
 };
 
 static void test_bad_config(void **state)

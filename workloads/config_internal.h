@@ -149,6 +149,8 @@ int cfg_apply_overrides(struct cfg *c, const char *const *overrides,
 /* --- sections (config_load.c, config_tasks.c, config_script.c) --- */
 
 int cfg_load_tasks(struct cfg *c, const yaml_node_t *tasks);
+/* config_expect.c */
+int cfg_load_expect(struct cfg *c, const yaml_node_t *list);
 
 /* A growing program; cfg_prog_finish appends GS_OP_END. */
 struct cfg_prog {

@@ -425,7 +425,7 @@ static char *default_name(const char *file)
 
 static const char *const top_keys[] = {
 	"name", "seed", "duration", "max_events", "gpu", "node", "host",
-	"policy", "vms", "tasks", "output", NULL,
+	"policy", "vms", "tasks", "output", "expect", NULL,
 };
 
 static int load_scenario(struct cfg *c, const yaml_node_t *root)
@@ -487,7 +487,10 @@ static int load_scenario(struct cfg *c, const yaml_node_t *root)
 		return -1;
 	sc->output.timeline = true;
 	sc->output.timeline_max_spans = 1000000;
-	return load_output(c, cfg_map_get(c, root, "output"));
+	if (load_output(c, cfg_map_get(c, root, "output")) < 0)
+		return -1;
+	v = cfg_map_get(c, root, "expect");
+	return v && !cfg_is_null(v) ? cfg_load_expect(c, v) : 0;
 }
 
 /* --- entry points --- */

@@ -48,6 +48,17 @@ static void task_copy(struct gs_task_config *dst,
 	gs_program_copy(&dst->program, &src->program);
 }
 
+void gs_expect_clear(struct gs_expect *e)
+{
+	g_free(e->id);
+	g_free(e->figure);
+	g_free(e->quantity);
+	g_free(e->paper);
+	g_free(e->value);
+	g_strfreev(e->set);
+	memset(e, 0, sizeof(*e));
+}
+
 void gs_scenario_free(struct gs_scenario *sc)
 {
 	uint32_t i;
@@ -61,6 +72,9 @@ void gs_scenario_free(struct gs_scenario *sc)
 		g_free(sc->vms[i].name);
 	g_free(sc->vms);
 	policy_clear(&sc->policy);
+	for (i = 0; sc->expect && i < sc->n_expect; i++)
+		gs_expect_clear(&sc->expect[i]);
+	g_free(sc->expect);
 	g_free(sc->file);
 	g_free(sc->name);
 	g_free(sc);
@@ -76,6 +90,8 @@ struct gs_scenario *gs_scenario_alone(const struct gs_scenario *sc,
 		return NULL;
 	out = g_new(struct gs_scenario, 1);
 	*out = *sc;
+	out->expect = NULL; /* a reference run checks nothing */
+	out->n_expect = 0;
 	out->file = g_strdup(sc->file);
 	out->name = g_strdup(sc->name);
 	out->vms = sc->n_vms ? g_new(struct gs_vm_config, sc->n_vms) : NULL;

@@ -66,6 +66,27 @@ struct gs_output_config {
 	uint64_t timeline_max_spans;
 };
 
+enum gs_expect_compare {
+	GS_COMPARE_NONE = 0,
+	/* report (v_direct - v) / v_direct, with v_direct from the same
+	 * scenario under policy direct: e.g. efficiency loss vs direct */
+	GS_COMPARE_LOSS_VS_DIRECT = 1,
+};
+
+/* One paper target this scenario reproduces (`gpusim reproduce`). */
+struct gs_expect {
+	char *id;          /* "R2" */
+	char *figure;      /* "NEON Fig. 5" */
+	char *quantity;    /* what is measured, in words */
+	char *paper;       /* the paper's value, as text */
+	char *value;       /* tasks.NAME.FIELD, tasks.*.FIELD, metrics.FIELD */
+	char **set;        /* overrides for this check, NULL-terminated */
+	uint8_t compare;   /* enum gs_expect_compare */
+	bool has_min, has_max;
+	double min, max;   /* pass range, inclusive */
+	uint32_t line;     /* where it is written */
+};
+
 struct gs_scenario {
 	char *file;         /* path as given */
 	char *name;
@@ -81,12 +102,15 @@ struct gs_scenario {
 	struct gs_task_config *tasks;
 	uint32_t n_tasks;
 	struct gs_output_config output;
+	struct gs_expect *expect;
+	uint32_t n_expect;
 };
 
 /* Default host costs. */
 void gs_host_defaults(struct gs_host_config *host);
 
 void gs_scenario_free(struct gs_scenario *sc);
+void gs_expect_clear(struct gs_expect *e);
 /* A deep copy holding only task `task_index` (count 1, replica 0: same
  * name and random stream), policy "direct": the standalone reference run. */
 struct gs_scenario *gs_scenario_alone(const struct gs_scenario *sc,

@@ -1,0 +1,338 @@
+/* gpusim reproduce: run the paper scenarios and print one row per target
+ * (DESIGN section 9): id, figure, quantity, paper value, gpusim value, the
+ * pass range and the verdict. Runs are cached by (file, overrides), so a
+ * reference run under `direct` is made once however many targets use it. */
+#include <glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/cli.h"
+#include "sim/sim.h"
+#include "workloads/config_load.h"
+
+struct row {
+	char *id, *figure, *quantity, *paper, *value, *range;
+	bool pass;
+};
+
+struct repro {
+	GHashTable *runs; /* "file\nset\nset..." -> struct gs_results * */
+	GArray *rows;     /* struct row */
+	bool failed_to_run;
+};
+
+static void free_results(gpointer p)
+{
+	gs_results_clear(p);
+	g_free(p);
+}
+
+static char *run_key(const char *file, char **set)
+{
+	g_autofree char *joined = set ? g_strjoinv("\n", set) : g_strdup("");
+
+	return g_strdup_printf("%s\n%s", file, joined);
+}
+
+/* Run (or reuse) the scenario with these overrides. */
+static const struct gs_results *run_cached(struct repro *rp, const char *file,
+					   char **set)
+{
+	g_autofree char *key = run_key(file, set);
+	struct gs_results *r = g_hash_table_lookup(rp->runs, key);
+	struct gs_sim_options opt = { .standalone_runs = true };
+	g_autoptr(GError) err = NULL;
+	struct gs_scenario *sc;
+
+	if (r)
+		return r;
+	sc = gs_scenario_load_file(file, (const char *const *)set,
+				   set ? g_strv_length(set) : 0, &err);
+	if (!sc) {
+		fprintf(stderr, "%s\n", err->message);
+		return NULL;
+	}
+	r = g_new0(struct gs_results, 1);
+	gs_results_init(r);
+	if (!gs_run_scenario(sc, &opt, r, &err)) {
+		fprintf(stderr, "gpusim: %s: %s\n", file, err->message);
+		free_results(r);
+		gs_scenario_free(sc);
+		return NULL;
+	}
+	gs_scenario_free(sc);
+	g_hash_table_insert(rp->runs, g_steal_pointer(&key), r);
+	return r;
+}
+
+static double task_field(const struct gs_task_result *t, const char *field)
+{
+	if (!strcmp(field, "gpu_share"))
+		return t->gpu_share;
+	if (!strcmp(field, "slowdown"))
+		return t->slowdown;
+	if (!strcmp(field, "round_mean_ns"))
+		return t->round_mean_ns;
+	if (!strcmp(field, "gpu_time_ns"))
+		return (double)t->gpu_time_ns;
+	if (!strcmp(field, "accounted_gpu_time_ns"))
+		return t->has_accounted ? (double)t->accounted_gpu_time_ns : NAN;
+	return (double)t->rounds;
+}
+
+static double metric_field(const struct gs_metrics *m, const char *field)
+{
+	if (!strcmp(field, "jain_index"))
+		return m->jain_index;
+	if (!strcmp(field, "concurrency_efficiency"))
+		return m->concurrency_efficiency;
+	if (!strcmp(field, "gpu_utilization"))
+		return m->gpu_utilization;
+	if (!strcmp(field, "policy_cpu_overhead"))
+		return m->policy_cpu_overhead;
+	if (!strcmp(field, "ctx_switches"))
+		return (double)m->ctx_switches;
+	if (!strcmp(field, "accounting_error"))
+		return m->accounting_error;
+	return m->energy_j;
+}
+
+/* The values a path selects: one, or one per task for tasks.*.FIELD.
+ * The loader checked the path's form. */
+static GArray *select_values(const struct gs_results *r, const char *path)
+{
+	GArray *out = g_array_new(FALSE, FALSE, sizeof(double));
+	const char *field = strrchr(path, '.') + 1;
+	uint32_t i;
+	double v;
+
+	if (!strncmp(path, "metrics.", 8)) {
+		v = metric_field(&r->metrics, field);
+		g_array_append_val(out, v);
+		return out;
+	}
+	for (i = 0; i < r->n_tasks; i++) {
+		size_t name_len = (size_t)(field - 1 - (path + 6));
+		bool all = name_len == 1 && path[6] == '*';
+
+		if (all || (strlen(r->tasks[i].name) == name_len &&
+			    !strncmp(r->tasks[i].name, path + 6, name_len))) {
+			v = task_field(&r->tasks[i], field);
+			g_array_append_val(out, v);
+		}
+	}
+	return out;
+}
+
+/* The overrides plus one that replaces the policy by `direct`. */
+static char **with_direct(char **set)
+{
+	guint n = set ? g_strv_length(set) : 0, i;
+	char **out = g_new0(char *, n + 2);
+
+	for (i = 0; i < n; i++)
+		out[i] = g_strdup(set[i]);
+	out[n] = g_strdup("policy={name: direct}");
+	return out;
+}
+
+static bool in_range(const struct gs_expect *e, double v)
+{
+	if (isnan(v))
+		return false;
+	return (!e->has_min || v >= e->min) && (!e->has_max || v <= e->max);
+}
+
+static char *format_range(const struct gs_expect *e)
+{
+	if (e->has_min && e->has_max)
+		return g_strdup_printf("[%g, %g]", e->min, e->max);
+	if (e->has_min)
+		return g_strdup_printf(">= %g", e->min);
+	return g_strdup_printf("<= %g", e->max);
+}
+
+static void check(struct repro *rp, const char *file, const struct gs_expect *e)
+{
+	const struct gs_results *r = run_cached(rp, file, e->set);
+	struct row row = { 0 };
+	GArray *vals;
+	double lo = INFINITY, hi = -INFINITY;
+	guint i;
+
+	row.id = g_strdup(e->id);
+	row.figure = g_strdup(e->figure ? e->figure : "");
+	row.quantity = g_strdup(e->quantity);
+	row.paper = g_strdup(e->paper ? e->paper : "");
+	row.range = format_range(e);
+	if (!r) {
+		rp->failed_to_run = true;
+		row.value = g_strdup("error");
+		g_array_append_val(rp->rows, row);
+		return;
+	}
+	vals = select_values(r, e->value);
+	if (e->compare == GS_COMPARE_LOSS_VS_DIRECT) {
+		char **ref_set = with_direct(e->set);
+		const struct gs_results *ref;
+		GArray *ref_vals;
+
+		ref = run_cached(rp, file, ref_set);
+		g_strfreev(ref_set);
+		if (!ref) {
+			rp->failed_to_run = true;
+			g_array_set_size(vals, 0);
+		} else {
+			ref_vals = select_values(ref, e->value);
+			for (i = 0; i < vals->len; i++) {
+				double *v = &g_array_index(vals, double, i);
+				double d = g_array_index(ref_vals, double, i);
+
+				*v = (d - *v) / d;
+			}
+			g_array_free(ref_vals, TRUE);
+		}
+	}
+	row.pass = vals->len > 0;
+	for (i = 0; i < vals->len; i++) {
+		double v = g_array_index(vals, double, i);
+
+		row.pass = row.pass && in_range(e, v);
+		lo = fmin(lo, v);
+		hi = fmax(hi, v);
+	}
+	if (!vals->len)
+		row.value = g_strdup("none");
+	else if (lo == hi || vals->len == 1)
+		row.value = g_strdup_printf("%.4g", lo);
+	else
+		row.value = g_strdup_printf("%.4g..%.4g", lo, hi);
+	g_array_free(vals, TRUE);
+	g_array_append_val(rp->rows, row);
+}
+
+static int widest(GArray *rows, size_t offset, const char *title)
+{
+	int w = (int)strlen(title);
+	guint i;
+
+	for (i = 0; i < rows->len; i++) {
+		const char *s = *(char **)((char *)&g_array_index(rows,
+						struct row, i) + offset);
+		int len = (int)g_utf8_strlen(s, -1);
+
+		w = len > w ? len : w;
+	}
+	return w;
+}
+
+#define COL(field) offsetof(struct row, field)
+
+static void print_table(GArray *rows)
+{
+	int wi = widest(rows, COL(id), "id"), wf = widest(rows, COL(figure), "figure"),
+	    wq = widest(rows, COL(quantity), "quantity"),
+	    wp = widest(rows, COL(paper), "paper"),
+	    wv = widest(rows, COL(value), "gpusim"),
+	    wr = widest(rows, COL(range), "pass range");
+	guint i, passed = 0;
+
+	printf("%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wi, "id", wf,
+	       "figure", wq, "quantity", wp, "paper", wv, "gpusim", wr,
+	       "pass range", "verdict");
+	for (i = 0; i < rows->len; i++) {
+		struct row *r = &g_array_index(rows, struct row, i);
+
+		printf("%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wi, r->id, wf,
+		       r->figure, wq, r->quantity, wp, r->paper, wv, r->value,
+		       wr, r->range, r->pass ? "pass" : "FAIL");
+		passed += r->pass;
+	}
+	printf("\nreproduce: %u passed, %u failed\n", passed, rows->len - passed);
+}
+
+static GPtrArray *default_files(void)
+{
+	GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GDir) dir = g_dir_open("configs/paper", 0, NULL);
+	const char *name;
+
+	while (dir && (name = g_dir_read_name(dir)))
+		if (g_str_has_suffix(name, ".yaml"))
+			g_ptr_array_add(files, g_build_filename("configs/paper",
+								name, NULL));
+	return files;
+}
+
+static int sort_paths(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int gs_cmd_reproduce(int argc, char **argv)
+{
+	g_auto(GStrv) args = NULL;
+	GOptionEntry entries[] = {
+		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args,
+		  NULL, NULL },
+		G_OPTION_ENTRY_NULL
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new(
+		"[FILE...] - check the paper targets (default: configs/paper/*.yaml)");
+	g_autoptr(GError) err = NULL;
+	g_autoptr(GPtrArray) files = NULL;
+	struct repro rp;
+	guint f, i, failed = 0;
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_set_summary(ctx,
+		"Runs every scenario with an `expect:` block and prints one row "
+		"per target.\nExit status: 0 all pass, 1 a target fails or a "
+		"run fails, 2 bad usage or config.");
+	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+		fprintf(stderr, "gpusim: %s\n", err->message);
+		return GS_EXIT_USAGE;
+	}
+	if (args && args[0]) {
+		files = g_ptr_array_new_with_free_func(g_free);
+		for (i = 0; args[i]; i++)
+			g_ptr_array_add(files, g_strdup(args[i]));
+	} else {
+		files = default_files();
+		g_ptr_array_sort(files, sort_paths);
+	}
+	rp.runs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					free_results);
+	rp.rows = g_array_new(FALSE, TRUE, sizeof(struct row));
+	rp.failed_to_run = false;
+	for (f = 0; f < files->len; f++) {
+		const char *file = g_ptr_array_index(files, f);
+		struct gs_scenario *sc = gs_scenario_load_file(file, NULL, 0,
+							       &err);
+
+		if (!sc) {
+			fprintf(stderr, "%s\n", err->message);
+			g_hash_table_destroy(rp.runs);
+			return GS_EXIT_USAGE;
+		}
+		for (i = 0; i < sc->n_expect; i++)
+			check(&rp, file, &sc->expect[i]);
+		gs_scenario_free(sc);
+	}
+	print_table(rp.rows);
+	for (i = 0; i < rp.rows->len; i++) {
+		struct row *r = &g_array_index(rp.rows, struct row, i);
+
+		failed += !r->pass;
+		g_free(r->id);
+		g_free(r->figure);
+		g_free(r->quantity);
+		g_free(r->paper);
+		g_free(r->value);
+		g_free(r->range);
+	}
+	g_array_free(rp.rows, TRUE);
+	g_hash_table_destroy(rp.runs);
+	return failed || rp.failed_to_run ? GS_EXIT_FAILURE : GS_EXIT_OK;
+}

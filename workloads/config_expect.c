@@ -1,0 +1,158 @@
+/* The `expect` block: the paper targets a scenario reproduces, read by
+ * `gpusim reproduce`. Each entry names a figure, a quantity, the paper's
+ * value and the range gpusim's value must fall in, and optionally the
+ * overrides that turn this scenario into the point being checked. */
+#include <math.h>
+#include <string.h>
+
+#include "workloads/config_internal.h"
+
+static const char *const expect_keys[] = {
+	"id", "figure", "quantity", "paper", "value", "set", "compare", "min",
+	"max", NULL,
+};
+
+static const char *const compare_names[] = { "none", "loss_vs_direct" };
+
+/* Fields a value path may name. */
+static const char *const task_fields[] = {
+	"gpu_share", "slowdown", "round_mean_ns", "gpu_time_ns",
+	"accounted_gpu_time_ns", "rounds", NULL,
+};
+static const char *const metric_fields[] = {
+	"jain_index", "concurrency_efficiency", "gpu_utilization",
+	"policy_cpu_overhead", "ctx_switches", "accounting_error", "energy_j",
+	NULL,
+};
+
+static bool in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
+
+static int check_value_path(struct cfg *c, const yaml_node_t *n,
+			    const char *path)
+{
+	const char *dot = strchr(path, '.');
+	const char *last = strrchr(path, '.');
+
+	if (dot && !strncmp(path, "metrics.", 8) && dot == last &&
+	    in_list(metric_fields, dot + 1))
+		return 0;
+	if (dot && !strncmp(path, "tasks.", 6) && last > dot + 1 &&
+	    in_list(task_fields, last + 1))
+		return 0;
+	return cfg_error(c, n,
+			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j), got '%s'",
+			 path);
+}
+
+static int read_number(struct cfg *c, const yaml_node_t *n, const char *what,
+		       double *out)
+{
+	const char *s = cfg_text(n);
+	char *end = NULL;
+
+	if (!s || cfg_is_null(n))
+		return cfg_error(c, n, "%s: expected a number", what);
+	*out = g_ascii_strtod(s, &end);
+	if (end == s || *end || !isfinite(*out))
+		return cfg_error(c, n, "%s: expected a number, got '%s'", what,
+				 s);
+	return 0;
+}
+
+static int read_set(struct cfg *c, const yaml_node_t *n, char ***out)
+{
+	size_t i, len;
+
+	if (cfg_expect_seq(c, n, "set") < 0)
+		return -1;
+	len = cfg_seq_len(n);
+	*out = g_new0(char *, len + 1);
+	for (i = 0; i < len; i++) {
+		const yaml_node_t *item = cfg_seq_item(c, n, i);
+		const char *s = cfg_text(item);
+
+		if (!s || !strchr(s, '=') || s[0] == '=')
+			return cfg_error(c, item,
+					 "set: expected KEY.PATH=VALUE, as with --set");
+		(*out)[i] = g_strdup(s);
+	}
+	return 0;
+}
+
+static int load_one(struct cfg *c, const yaml_node_t *map, struct gs_expect *e)
+{
+	static const char *const required[] = { "id", "quantity", "value" };
+	yaml_node_t *v;
+	int compare = 0;
+	size_t i;
+
+	if (cfg_expect_map(c, map, "an expect entry") < 0 ||
+	    cfg_map_check(c, map, "expect entry", expect_keys) < 0)
+		return -1;
+	e->line = (uint32_t)map->start_mark.line + 1;
+	for (i = 0; i < G_N_ELEMENTS(required); i++)
+		if (!cfg_map_get(c, map, required[i]))
+			return cfg_error(c, map,
+					 "expect entry: missing required key '%s'",
+					 required[i]);
+	if (cfg_string(c, cfg_map_get(c, map, "id"), "id", true, &e->id) < 0 ||
+	    cfg_string(c, cfg_map_get(c, map, "quantity"), "quantity", false,
+		       &e->quantity) < 0)
+		return -1;
+	v = cfg_map_get(c, map, "value");
+	if (cfg_string(c, v, "value", false, &e->value) < 0 ||
+	    check_value_path(c, v, e->value) < 0)
+		return -1;
+	if ((v = cfg_map_get(c, map, "figure")) &&
+	    cfg_string(c, v, "figure", false, &e->figure) < 0)
+		return -1;
+	if ((v = cfg_map_get(c, map, "paper")) &&
+	    cfg_string(c, v, "paper", false, &e->paper) < 0)
+		return -1;
+	if ((v = cfg_map_get(c, map, "set")) && read_set(c, v, &e->set) < 0)
+		return -1;
+	if ((v = cfg_map_get(c, map, "compare")) &&
+	    cfg_enum(c, v, "compare", compare_names,
+		     G_N_ELEMENTS(compare_names), &compare) < 0)
+		return -1;
+	e->compare = (uint8_t)compare;
+	if ((v = cfg_map_get(c, map, "min"))) {
+		if (read_number(c, v, "min", &e->min) < 0)
+			return -1;
+		e->has_min = true;
+	}
+	if ((v = cfg_map_get(c, map, "max"))) {
+		if (read_number(c, v, "max", &e->max) < 0)
+			return -1;
+		e->has_max = true;
+	}
+	if (!e->has_min && !e->has_max)
+		return cfg_error(c, map,
+				 "expect entry: give 'min', 'max' or both (the pass range)");
+	if (e->has_min && e->has_max && e->min > e->max)
+		return cfg_error(c, map, "expect entry: min is above max");
+	return 0;
+}
+
+int cfg_load_expect(struct cfg *c, const yaml_node_t *list)
+{
+	struct gs_scenario *sc = c->sc;
+	size_t i, len;
+
+	if (cfg_expect_seq(c, list, "expect") < 0)
+		return -1;
+	len = cfg_seq_len(list);
+	sc->expect = g_new0(struct gs_expect, len ? len : 1);
+	for (i = 0; i < len; i++) {
+		sc->n_expect++;
+		if (load_one(c, cfg_seq_item(c, list, i), &sc->expect[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
