@@ -20,6 +20,7 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(WARN) $(CFLA
 LDLIBS   = $(PKG_LIBS) -lm
 
 BUILD    ?= build
+BIN      ?= gpusim
 PREFIX   ?= /usr/local
 
 LIB_SRCS := $(sort $(wildcard sim/*.c gpu_model/*.c workloads/*.c policies/*.c))
@@ -38,11 +39,11 @@ MOCK_HAL_OBJ := $(BUILD)/tests/support/mock_hal.o
 
 .SECONDARY:
 
-.PHONY: all run test bench golden reproduce clean install deps check-deps
+.PHONY: all run test asan bench golden reproduce clean install deps check-deps
 
-all: gpusim
+all: $(BIN)
 
-gpusim: $(MAIN_OBJ) $(LIB)
+$(BIN): $(MAIN_OBJ) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(LDLIBS)
 
 $(LIB): $(LIB_OBJS)
@@ -74,8 +75,14 @@ run: check-deps
 	./gpusim run configs/default.yaml --out results/default
 
 test: check-deps
-	$(MAKE) gpusim $(TEST_BINS)
-	sh tests/run_tests.sh $(BUILD)/tests
+	$(MAKE) $(BIN) $(TEST_BINS)
+	sh tests/run_tests.sh $(BUILD)/tests ./$(BIN)
+
+# The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	     -fno-sanitize-recover=all
+asan:
+	$(MAKE) BUILD=build-asan BIN=build-asan/gpusim CFLAGS="$(SAN_FLAGS)" test
 
 # The paper targets (DESIGN section 9): one row per target, pass or FAIL.
 reproduce: gpusim
@@ -94,6 +101,6 @@ install: gpusim
 	cp -r configs/. $(DESTDIR)$(PREFIX)/share/gpusim/configs/
 
 clean:
-	rm -rf $(BUILD) gpusim
+	rm -rf $(BUILD) build-asan build-clang gpusim
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

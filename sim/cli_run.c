@@ -18,6 +18,16 @@ struct run_args {
 	gboolean quiet;
 };
 
+static void run_args_clear(struct run_args *a)
+{
+	g_clear_pointer(&a->out, g_free);
+	g_clear_pointer(&a->seed, g_free);
+	g_clear_pointer(&a->sets, g_strfreev);
+}
+
+typedef struct run_args run_args;
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(run_args, run_args_clear)
+
 /* Progress on stderr when it is a terminal and the run has taken more than
  * a second. Wall-clock time only decides what is drawn, never what is
  * simulated. */
@@ -92,7 +102,7 @@ static char *default_out_dir(const struct gs_scenario *sc)
 
 int gs_cmd_run(int argc, char **argv)
 {
-	struct run_args a = { 0 };
+	g_auto(run_args) a = { 0 };
 	g_auto(GStrv) files = NULL;
 	GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out,
@@ -167,9 +177,6 @@ int gs_cmd_run(int argc, char **argv)
 	}
 	gs_results_clear(&r);
 	gs_scenario_free(sc);
-	g_free(a.out);
-	g_free(a.seed);
-	g_strfreev(a.sets);
 	return status;
 }
 

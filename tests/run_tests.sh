@@ -1,6 +1,8 @@
 #!/bin/sh
-# Runs every cmocka test binary in $1 and prints one closing line.
+# Runs every cmocka test binary in $1, then the command-line and golden
+# tests against the gpusim binary $2, and prints one closing line.
 dir=${1:-build/tests}
+gpusim=${2:-./gpusim}
 passed=0
 failed=0
 for t in "$dir"/test_*; do
@@ -15,7 +17,7 @@ for t in "$dir"/test_*; do
 done
 for script in cli_test.sh golden_test.sh; do
 	echo "== $script"
-	if sh "$(dirname "$0")/$script" ./gpusim; then
+	if sh "$(dirname "$0")/$script" "$gpusim"; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
