@@ -45,11 +45,14 @@ struct gs_channel *gs_gpu_channel_open(struct gs_gpu *gpu, uint32_t group,
 void gs_gpu_channel_close(struct gs_channel *ch)
 {
 	struct gs_gpu *gpu = ch->gpu;
+	uint8_t k;
 
 	if (!ch->open)
 		return;
 	gs_disp_forget(gpu, ch);
 	gs_disp_unlink(gpu, ch);
+	for (k = 0; k < GS_ENGINE_KINDS; k++)
+		gs_engine_forget_channel(&gpu->engines[k], ch);
 	/* Everything published but not yet on an engine is dropped with the
 	 * channel; what was written without a doorbell was never submitted. */
 	ch->dropped += gs_ring_distance(ch->get, ch->put_visible, ch->entries) +

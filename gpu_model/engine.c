@@ -209,3 +209,33 @@ static void slice_end(void *ctx, struct gs_event *ev)
 	 * the next command boundary. */
 	gpu->disp.slice_expired = true;
 }
+
+/* The channel is being torn down (its task was killed or exited): a
+ * command of it that is loading or running is aborted, what ran so far is
+ * charged, and the engine forgets the channel's context, whose memory is
+ * about to be reused. */
+void gs_engine_forget_channel(struct gs_engine *eng, struct gs_channel *ch)
+{
+	struct gs_gpu *gpu = eng->gpu;
+
+	if (eng->running_chan == ch) {
+		if (eng->state == GS_ENG_RUNNING) {
+			charge_run(eng);
+			gs_evq_cancel(gpu->q, &eng->slice_ev);
+		} else if (eng->state == GS_ENG_SWITCHING) {
+			eng->switch_time += gpu->q->now - eng->phase_start;
+			span(eng, GS_SPAN_SWITCH, ch, eng->phase_start);
+		}
+		gs_evq_cancel(gpu->q, &eng->done_ev);
+		eng->state = GS_ENG_IDLE;
+		eng->running_chan = NULL;
+		ch->dropped++;
+		ch->in_flight--;
+		gs_disp_kick(gpu);
+	}
+	if (eng->next == ch)
+		eng->next = NULL;
+	if (eng->cur == ch && eng->state != GS_ENG_SAVING)
+		eng->cur = NULL;
+	status_changed(eng);
+}

@@ -27,6 +27,7 @@ void gs_engine_init(struct gs_gpu *gpu, struct gs_engine *eng, uint8_t kind);
 bool gs_engine_accepts(const struct gs_engine *eng);
 void gs_engine_start(struct gs_engine *eng, struct gs_channel *ch,
 		     const struct gs_cmd *cmd);
+void gs_engine_forget_channel(struct gs_engine *eng, struct gs_channel *ch);
 
 static inline struct gs_engine *gs_gpu_engine_for(struct gs_gpu *gpu,
 						  uint8_t kind)

@@ -196,9 +196,9 @@ static void ring_doorbell(struct gs_task *t)
 			t->state = GS_TASK_HELD;
 			return;
 		}
-		gs_chan_doorbell(hc->ch);
-		t->pc++;
-		t->state = GS_TASK_READY;
+		/* The write goes through once the fault handler has
+		 * single-stepped it: the GPU sees it host.trap later. */
+		t->state = GS_TASK_TRAPPED;
 		wake_at(t, sim->q.now + host_cfg(t)->trap);
 		return;
 	}
@@ -227,9 +227,8 @@ void gs_task_release(struct gs_task *t)
 
 	if (t->state != GS_TASK_HELD)
 		return;
-	gs_chan_doorbell(t->chans[cur_step(t)->channel].ch);
-	t->pc++;
-	t->state = GS_TASK_READY;
+	/* The held fault handler resumes and completes the write. */
+	t->state = GS_TASK_TRAPPED;
 	wake_at(t, sim->q.now + host_cfg(t)->trap);
 }
 
@@ -317,6 +316,11 @@ static void task_wake(void *ctx, struct gs_event *ev)
 	case GS_TASK_RING_FULL:
 		write_command(t);
 		return;
+	case GS_TASK_TRAPPED:
+		gs_chan_doorbell(t->chans[cur_step(t)->channel].ch);
+		t->state = GS_TASK_READY;
+		t->pc++;
+		break;
 	case GS_TASK_WAITING:
 		/* woken by a completion the waiter has now noticed */
 		t->state = GS_TASK_READY;

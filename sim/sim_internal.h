@@ -13,6 +13,8 @@ enum gs_task_state {
 	GS_TASK_LAUNCHING,    /* paying the CPU launch cost */
 	GS_TASK_RING_FULL,    /* blocked: no free slot in the ring */
 	GS_TASK_HELD,         /* blocked by the policy at a trapped doorbell */
+	GS_TASK_TRAPPED,      /* in the doorbell fault handler: the write
+			       * reaches the GPU when the handler is done */
 	GS_TASK_WAITING,      /* waiting for completions */
 	GS_TASK_DONE,
 	GS_TASK_KILLED,

@@ -148,11 +148,15 @@ static void test_kill_leaves_others_running(void **state)
 	gs_sim_collect(sim, &r);
 	assert_true(r.tasks[0].killed);
 	assert_false(r.tasks[1].killed);
-	/* the endless kernel keeps the engine until... forever (no
-	 * preemption on kepler): the other task never gets it. It is the
-	 * channel's teardown that is checked here: nothing queued remains. */
 	assert_int_equal(sim->tasks[0].state, GS_TASK_KILLED);
 	assert_int_equal(r.sim_time_ns, 20 * GS_NS_PER_MS);
+	/* the endless kernel ran from the end of its context load until the
+	 * kill and was charged for it; then the engine went to the other
+	 * task, whose first command had waited behind it */
+	/* launched after 5us, loaded in 25us */
+	assert_int_equal(r.tasks[0].gpu_time_ns, 5 * GS_NS_PER_MS - 30000);
+	assert_true(r.tasks[1].gpu_time_ns > 13 * GS_NS_PER_MS);
+	assert_true(r.tasks[1].rounds > 100);
 	gs_results_clear(&r);
 	gs_sim_free(sim);
 	gs_scenario_free(sc);
