@@ -14,6 +14,7 @@
 struct row {
 	char *id, *figure, *quantity, *paper, *value, *range;
 	bool pass;
+	guint order; /* file order, to keep rows of one id in place */
 };
 
 struct repro {
@@ -161,6 +162,7 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e)
 	double lo = INFINITY, hi = -INFINITY;
 	guint i;
 
+	row.order = rp->rows->len;
 	row.id = g_strdup(e->id);
 	row.figure = g_strdup(e->figure ? e->figure : "");
 	row.quantity = g_strdup(e->quantity);
@@ -252,6 +254,18 @@ static void print_table(GArray *rows)
 	printf("\nreproduce: %u passed, %u failed\n", passed, rows->len - passed);
 }
 
+/* R1 before R2 ... R10; rows of one target keep their file order. */
+static gint row_cmp(gconstpointer a, gconstpointer b)
+{
+	const struct row *x = a, *y = b;
+	size_t lx = strlen(x->id), ly = strlen(y->id);
+	int c = lx != ly ? (lx < ly ? -1 : 1) : strcmp(x->id, y->id);
+
+	if (c)
+		return c;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
 static GPtrArray *default_files(void)
 {
 	GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
@@ -320,6 +334,7 @@ int gs_cmd_reproduce(int argc, char **argv)
 			check(&rp, file, &sc->expect[i]);
 		gs_scenario_free(sc);
 	}
+	g_array_sort(rp.rows, row_cmp);
 	print_table(rp.rows);
 	for (i = 0; i < rp.rows->len; i++) {
 		struct row *r = &g_array_index(rp.rows, struct row, i);

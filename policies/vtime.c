@@ -1,0 +1,84 @@
+/* Virtual-time bookkeeping shared by dfq, loga and hdfq: see vtime.h. */
+#include "vtime.h"
+
+#define VT_NONE (~(hal_u64)0)
+
+void vt_init(struct vt_sys *sys)
+{
+	sys->vtime = 0;
+	plist_init(&sys->tasks);
+}
+
+void vt_task_add(struct vt_sys *sys, struct vt_task *t, hal_u32 weight)
+{
+	t->vtime = sys->vtime;
+	t->usage = 0;
+	t->weight = weight ? weight : 1;
+	t->active = 0;
+	t->denied = 0;
+	plist_add_tail(&sys->tasks, &t->link);
+}
+
+void vt_task_del(struct vt_task *t)
+{
+	plist_del(&t->link);
+}
+
+hal_u64 vt_share(hal_u64 part, hal_u64 whole, hal_u64 total)
+{
+	if (!whole)
+		return 0;
+	return hal_mul_div64(total, part, whole);
+}
+
+hal_u32 vt_epoch_end(struct vt_sys *sys)
+{
+	struct plist *pos;
+	hal_u64 min = VT_NONE;
+	hal_u32 n_active = 0;
+
+	plist_for_each(pos, &sys->tasks) {
+		struct vt_task *t = plist_entry(pos, struct vt_task, link);
+
+		if (t->active) {
+			t->vtime += t->weight == 1 ? t->usage
+						   : hal_div64(t->usage, t->weight);
+			if (t->vtime < min)
+				min = t->vtime;
+			n_active++;
+		}
+		t->usage = 0;
+	}
+	/* Idle tasks do not hold the system vtime back; it never goes back
+	 * either (an active task can only be behind it after being pulled
+	 * forward, which puts it exactly on it). */
+	if (n_active && min > sys->vtime)
+		sys->vtime = min;
+	plist_for_each(pos, &sys->tasks) {
+		struct vt_task *t = plist_entry(pos, struct vt_task, link);
+
+		if (t->vtime < sys->vtime)
+			t->vtime = sys->vtime;
+	}
+	return n_active;
+}
+
+hal_u64 vt_lead(const struct vt_sys *sys, const struct vt_task *t)
+{
+	return t->vtime > sys->vtime ? t->vtime - sys->vtime : 0;
+}
+
+hal_u32 vt_decide(struct vt_sys *sys, hal_u64 interval, int may_deny)
+{
+	struct plist *pos;
+	hal_u32 n = 0;
+
+	plist_for_each(pos, &sys->tasks) {
+		struct vt_task *t = plist_entry(pos, struct vt_task, link);
+
+		t->denied = may_deny && interval &&
+			    vt_lead(sys, t) >= interval;
+		n += t->denied;
+	}
+	return n;
+}

@@ -1,0 +1,71 @@
+/* Virtual-time bookkeeping of the disengaged fair-queueing family (NEON's
+ * DFQ, LoGA, hierarchical DFQ), after NEON section 3.3 and LoGA 3.4.
+ *
+ * A policy keeps one struct vt_sys and embeds one struct vt_task in each of
+ * its per-task records. Once per epoch (the policy decides what an epoch
+ * is: DFQ's engagement + free run, LoGA's poll + sleep phases) it fills in,
+ * for every task,
+ *
+ *   usage   the GPU time the task is believed to have used in the epoch
+ *           (ns; 0 if none), and
+ *   active  whether the task had work in the epoch,
+ *
+ * then calls vt_epoch_end() and vt_decide(). The rules, in order:
+ *
+ *   1. every active task's vtime advances by usage / weight;
+ *   2. the system vtime becomes the smallest vtime among active tasks (it
+ *      never goes back; with no active task it stays where it was);
+ *   3. a task behind the system vtime (only an idle one can be) is pulled
+ *      forward to it, so idleness builds up no credit;
+ *   4. a task whose vtime is ahead of the system vtime by at least
+ *      `interval` is denied the next interval: even if the slowest active
+ *      task had the GPU alone for all of it, it would only catch up.
+ *
+ * A task that joins starts at the system vtime. Weights are the tasks' user
+ * weights (1 in the papers): with weights, vtime is usage per unit of
+ * weight. Everything is integer nanoseconds; no division but hal_div64 and
+ * hal_mul_div64.
+ */
+#ifndef GS_POLICY_VTIME_H
+#define GS_POLICY_VTIME_H
+
+#include "hal.h"
+#include "util.h"
+
+struct vt_task {
+	struct plist link;  /* in vt_sys.tasks; the policy may walk it */
+	hal_u64 vtime;
+	hal_u64 usage;      /* in: usage this epoch; consumed by vt_epoch_end */
+	hal_u32 weight;     /* >= 1 */
+	hal_u8 active;      /* in: had work this epoch */
+	hal_u8 denied;      /* out of vt_decide: denied the next interval */
+};
+
+struct vt_sys {
+	hal_u64 vtime;      /* system virtual time */
+	struct plist tasks; /* struct vt_task.link */
+};
+
+void vt_init(struct vt_sys *sys);
+/* Join at the system vtime (weight 0 counts as 1). */
+void vt_task_add(struct vt_sys *sys, struct vt_task *t, hal_u32 weight);
+void vt_task_del(struct vt_task *t);
+
+/* `total` split in proportion `part / whole` (total * part / whole without
+ * overflow); 0 when whole is 0. DFQ: avg_request_i / sum of averages times
+ * the epoch; LoGA: t_app / t_total times the epoch. */
+hal_u64 vt_share(hal_u64 part, hal_u64 whole, hal_u64 total);
+
+/* Rules 1-3 above. Returns the number of active tasks; usage is reset to 0
+ * for every task. */
+hal_u32 vt_epoch_end(struct vt_sys *sys);
+
+/* Rule 4: set `denied` on every task ahead of the system vtime by at least
+ * `interval`, clear it on the others; with `may_deny` 0 (accounting only)
+ * or an interval of 0, nobody is denied. Returns the number denied. */
+hal_u32 vt_decide(struct vt_sys *sys, hal_u64 interval, int may_deny);
+
+/* How far the task is ahead of the system vtime (0 if not ahead). */
+hal_u64 vt_lead(const struct vt_sys *sys, const struct vt_task *t);
+
+#endif
