@@ -224,6 +224,34 @@ static void test_app_against_long_throttle(void **state)
 	gs_results_clear(&r);
 }
 
+/* NEON 3.1: a request that runs past kill_after gets its task killed;
+ * its channel is torn down and the others go on. */
+static void test_timeslice_kills_an_endless_kernel(void **state)
+{
+	const char *y =
+		"duration: 2s\npolicy: {name: timeslice, params: {kill_after: 200ms}}\n"
+		"tasks:\n"
+		"  - name: endless\n    start: 10ms\n"
+		"    behavior: {throttle: {kernel: 1000s}}\n"
+		"  - name: a\n    behavior: {throttle: {kernel: 100us}}\n"
+		"  - name: b\n    behavior: {throttle: {kernel: 300us}}\n";
+	struct gs_results r;
+	(void)state;
+
+	run(y, false, &r);
+	assert_true(r.tasks[0].killed);
+	assert_false(r.tasks[1].killed);
+	assert_false(r.tasks[2].killed);
+	/* the endless kernel held the GPU for about kill_after, no more */
+	assert_true(r.tasks[0].gpu_time_ns >= 190 * GS_NS_PER_MS);
+	assert_true(r.tasks[0].gpu_time_ns < 300 * GS_NS_PER_MS);
+	/* the others shared the rest of the two seconds */
+	assert_true(r.tasks[1].gpu_time_ns + r.tasks[2].gpu_time_ns >
+		    1500 * GS_NS_PER_MS);
+	assert_true(r.tasks[1].rounds > 1000);
+	gs_results_clear(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_tasks_spread_over_gpus),
 		cmocka_unit_test(test_gpu_time_adds_up_to_busy_time),
 		cmocka_unit_test(test_app_against_long_throttle),
+		cmocka_unit_test(test_timeslice_kills_an_endless_kernel),
 	};
 	return cmocka_run_group_tests_name("scenario", tests, NULL, NULL);
 }
