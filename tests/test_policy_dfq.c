@@ -46,6 +46,17 @@ static struct mock_hal *dfq_new(const char *const *params)
 	return dfq_start(all);
 }
 
+/* Tasks a and b with one channel each. */
+static void two_tasks(struct mock_hal *m, struct hal_task **a,
+		      struct hal_task **b, struct hal_chan **ca,
+		      struct hal_chan **cb)
+{
+	*a = mock_task_add(m, "a", 1);
+	*b = mock_task_add(m, "b", 1);
+	*ca = mock_chan_add(m, *a);
+	*cb = mock_chan_add(m, *b);
+}
+
 static uint64_t outstanding(struct mock_hal *m, struct hal_chan *c)
 {
 	return mock_submitted(m, c) - hal_fence_read(mock_sched(m), c);
@@ -153,13 +164,12 @@ static void test_single_task_alone(void **state)
 static void test_phase_sequence_two_tasks(void **state)
 {
 	struct mock_hal *m = dfq_new(NULL);
-	struct hal_task *a = mock_task_add(m, "a", 1);
-	struct hal_task *b = mock_task_add(m, "b", 1);
-	struct hal_chan *ca = mock_chan_add(m, a);
-	struct hal_chan *cb = mock_chan_add(m, b);
+	struct hal_task *a, *b;
+	struct hal_chan *ca, *cb;
 	uint64_t t;
 
 	(void)state;
+	two_tasks(m, &a, &b, &ca, &cb);
 	assert_int_equal(mock_submit(m, ca), MOCK_SUBMIT_DIRECT);
 	assert_int_equal(mock_submit(m, cb), MOCK_SUBMIT_DIRECT);
 	mock_advance(m, 25 * MS);
@@ -223,19 +233,17 @@ static void test_sample_cut_by_request_count(void **state)
 	mock_hal_free(m);
 }
 
-/* measure_episode: free run = factor x (barrier to decision). */
 /* With a cap of one request, the held submission released at the start
  * of the sample is the whole sample. */
 static void test_sample_of_one_request(void **state)
 {
 	const char *const params[] = { "sample_requests=1", NULL };
 	struct mock_hal *m = dfq_new(params);
-	struct hal_task *a = mock_task_add(m, "a", 1);
-	struct hal_task *b = mock_task_add(m, "b", 1);
-	struct hal_chan *ca = mock_chan_add(m, a);
-	struct hal_chan *cb = mock_chan_add(m, b);
+	struct hal_task *a, *b;
+	struct hal_chan *ca, *cb;
 
 	(void)state;
+	two_tasks(m, &a, &b, &ca, &cb);
 	free_run_work(m, ca);
 	free_run_work(m, cb);
 	mock_advance(m, 25 * MS);
@@ -252,6 +260,7 @@ static void test_sample_of_one_request(void **state)
 	mock_hal_free(m);
 }
 
+/* measure_episode: free run = factor x (barrier to decision). */
 static void test_measure_episode(void **state)
 {
 	const char *const params[] = { "measure_episode=true",
@@ -273,12 +282,11 @@ static void test_measure_episode(void **state)
 static void test_drain_waits_for_outstanding(void **state)
 {
 	struct mock_hal *m = dfq_new(NULL);
-	struct hal_task *a = mock_task_add(m, "a", 1);
-	struct hal_task *b = mock_task_add(m, "b", 1);
-	struct hal_chan *ca = mock_chan_add(m, a);
-	struct hal_chan *cb = mock_chan_add(m, b);
+	struct hal_task *a, *b;
+	struct hal_chan *ca, *cb;
 
 	(void)state;
+	two_tasks(m, &a, &b, &ca, &cb);
 	/* a has two requests queued, b one */
 	assert_int_equal(mock_submit(m, ca), MOCK_SUBMIT_DIRECT);
 	assert_int_equal(mock_submit(m, ca), MOCK_SUBMIT_DIRECT);
@@ -566,15 +574,16 @@ static void run_deny(void **state, int account_only)
 	const char *const acct[] = { "sample_requests=4", "account_only=true",
 				     NULL };
 	struct mock_hal *m = dfq_new(account_only ? acct : deny);
-	struct hal_task *a = mock_task_add(m, "a", 1);
-	struct hal_task *b = mock_task_add(m, "b", 1);
-	struct hal_chan *ca = mock_chan_add(m, a);
-	struct hal_chan *cb = mock_chan_add(m, b);
-	struct hal_chan *ch[2] = { ca, cb };
+	struct hal_task *a, *b;
+	struct hal_chan *ca, *cb;
+	struct hal_chan *ch[2];
 	const uint64_t req[2] = { 300 * US, 100 * US };
 	uint64_t barrier;
 
 	(void)state;
+	two_tasks(m, &a, &b, &ca, &cb);
+	ch[0] = ca;
+	ch[1] = cb;
 	cycle(m, ch, req, 2);
 	cycle(m, ch, req, 2);
 	assert_false(mock_trap_armed(m, ca));
@@ -664,12 +673,11 @@ static void test_task_exit_mid_sample(void **state)
 static void test_task_exit_while_draining(void **state)
 {
 	struct mock_hal *m = dfq_new(NULL);
-	struct hal_task *a = mock_task_add(m, "a", 1);
-	struct hal_task *b = mock_task_add(m, "b", 1);
-	struct hal_chan *ca = mock_chan_add(m, a);
-	struct hal_chan *cb = mock_chan_add(m, b);
+	struct hal_task *a, *b;
+	struct hal_chan *ca, *cb;
 
 	(void)state;
+	two_tasks(m, &a, &b, &ca, &cb);
 	assert_int_equal(mock_submit(m, ca), MOCK_SUBMIT_DIRECT);
 	free_run_work(m, cb);
 	mock_advance(m, 25 * MS);
@@ -687,12 +695,11 @@ static void test_kill_after_while_draining(void **state)
 {
 	const char *const params[] = { "kill_after=10ms", NULL };
 	struct mock_hal *m = dfq_new(params);
-	struct hal_task *a = mock_task_add(m, "a", 1);
-	struct hal_task *b = mock_task_add(m, "b", 1);
-	struct hal_chan *ca = mock_chan_add(m, a);
-	struct hal_chan *cb = mock_chan_add(m, b);
+	struct hal_task *a, *b;
+	struct hal_chan *ca, *cb;
 
 	(void)state;
+	two_tasks(m, &a, &b, &ca, &cb);
 	assert_int_equal(mock_submit(m, ca), MOCK_SUBMIT_DIRECT);
 	free_run_work(m, cb);
 	mock_advance(m, 25 * MS);
