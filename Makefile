@@ -76,6 +76,7 @@ run: check-deps
 
 test: check-deps
 	$(MAKE) $(BIN) $(TEST_BINS)
+	sh tests/check_policies.sh
 	sh tests/run_tests.sh $(BUILD)/tests ./$(BIN)
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
@@ -101,6 +102,37 @@ install: gpusim
 	cp -r configs/. $(DESTDIR)$(PREFIX)/share/gpusim/configs/
 
 clean:
-	rm -rf $(BUILD) build-asan build-clang gpusim
+	rm -rf $(BUILD) build-asan build-clang build-kmod gpusim
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Kernel module and kernel rules
+#
+# check-policies: every policies/*.c builds freestanding (no libc, no FPU,
+# also -m32) and calls nothing but the HAL. kmod: gpusim_policies.ko from
+# the same files plus policies/linux/, against a kernel build tree: KDIR,
+# else the running kernel's, else the newest Debian linux-headers-*-amd64.
+# The module is built in $(KMOD_BUILD), a mirror of policies/ made of
+# symbolic links, so no object file lands in the source tree.
+KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build),$(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1))
+KMOD_BUILD ?= build-kmod
+
+.PHONY: check-policies kmod kmod-clean
+
+check-policies:
+	sh tests/check_policies.sh
+
+kmod:
+	@if [ -z "$(KDIR)" ] || [ ! -d "$(KDIR)" ]; then \
+	  echo "kmod: no kernel build tree: install linux-headers-amd64 or pass KDIR=" >&2; \
+	  exit 1; fi
+	@mkdir -p $(KMOD_BUILD)/linux
+	@find $(KMOD_BUILD) -xtype l -delete
+	@for f in policies/*.[ch]; do ln -sf $(CURDIR)/$$f $(KMOD_BUILD)/; done
+	@for f in policies/linux/*.[ch] policies/linux/Kbuild; do \
+	  ln -sf $(CURDIR)/$$f $(KMOD_BUILD)/linux/; done
+	$(MAKE) -C $(KDIR) M=$(abspath $(KMOD_BUILD))/linux modules
+	@echo "kmod: $(KMOD_BUILD)/linux/gpusim_policies.ko"
+
+kmod-clean:
+	rm -rf $(KMOD_BUILD)

@@ -4,8 +4,9 @@
  * own shared helpers). What stands behind it is chosen by the include path:
  * sim/hal/hal_impl.h in the simulator, policies/linux/hal_impl.h in the
  * kernel module, tests/freestanding/hal_impl.h for the freestanding check.
- * hal_impl.h provides the integer types and the inline math helpers;
- * everything declared here is a real function of each environment.
+ * hal_impl.h provides the integer types and the math helpers hal_div64
+ * and hal_mul_div64 (inline or not, as the environment needs); everything
+ * declared here is a real function of each environment.
  *
  * Rules for policy code: no libc, no floating point, no raw 64-bit
  * division (use hal_div64 / hal_mul_div64), no mutable static state, no
@@ -30,7 +31,8 @@ hal_u64 hal_now(struct hal_sched *s);
 /* One-shot timers, HAL_MAX_TIMERS per policy instance, named by a small
  * id. Arming an armed timer moves it; at expiry ops->timer(s, id) runs in
  * the policy's kernel thread (each expiry costs a thread wake-up of policy
- * CPU time). `when` is absolute; a time in the past fires at once. */
+ * CPU time); timers due at the same time run in id order. `when` is
+ * absolute; a time in the past fires at once. */
 #define HAL_MAX_TIMERS 8
 void hal_timer_arm(struct hal_sched *s, hal_u32 id, hal_u64 when);
 void hal_timer_cancel(struct hal_sched *s, hal_u32 id);
@@ -129,8 +131,9 @@ hal_u64 hal_chan_submitted(struct hal_sched *s, struct hal_chan *c);
 
 /* A kernel thread that polls one engine's status register back to back
  * (one MMIO read per iteration, the thread busy all along) until `until`:
- * ops->poll_change(s, status, when) runs for every sample that differs from
- * the one before, ops->poll_end(s) when the loop ends. One loop at a time;
+ * ops->poll_change(s, status, when) runs for the first sample and for every
+ * sample that differs from the one before, ops->poll_end(s) when the loop
+ * reaches `until` (not when hal_poll_stop ends it). One loop at a time;
  * starting another replaces it. */
 void hal_poll_start(struct hal_sched *s, hal_u32 gpu, hal_u32 engine,
 		    hal_u64 until);

@@ -33,15 +33,38 @@ static uint64_t parse_param(const struct gs_sim *sim,
 	}
 }
 
-static void timer_fired(void *ctx, struct gs_event *ev)
+static void schedule_timers(struct hal_sched *s)
 {
-	struct hal_timer_slot *slot = ctx;
-	struct hal_sched *s = slot->s;
+	gs_time_t first = GS_TIME_NEVER;
+	uint32_t i;
+
+	for (i = 0; i < HAL_MAX_TIMERS; i++)
+		if (s->timer_when[i] < first)
+			first = s->timer_when[i];
+	if (first == GS_TIME_NEVER)
+		gs_evq_cancel(&s->sim->q, &s->timer_ev);
+	else if (!gs_event_queued(&s->timer_ev) || s->timer_ev.time != first)
+		gs_evq_schedule(&s->sim->q, &s->timer_ev, first);
+}
+
+/* Every timer due now, in id order; each expiry is one wake-up of the
+ * policy's kernel thread. */
+static void timers_fired(void *ctx, struct gs_event *ev)
+{
+	struct hal_sched *s = ctx;
+	gs_time_t now = s->sim->q.now;
+	uint32_t i;
 	(void)ev;
 
-	s->sim->policy_cpu += s->sim->sc->host.policy_wakeup;
-	if (s->ops->timer)
-		s->ops->timer(s, slot->id);
+	for (i = 0; i < HAL_MAX_TIMERS; i++) {
+		if (s->timer_when[i] > now)
+			continue;
+		s->timer_when[i] = GS_TIME_NEVER;
+		s->sim->policy_cpu += s->sim->sc->host.policy_wakeup;
+		if (s->ops->timer)
+			s->ops->timer(s, i);
+	}
+	schedule_timers(s);
 }
 
 static void poll_sample(void *ctx, struct gs_event *ev);
@@ -72,12 +95,9 @@ bool gs_hal_start(struct gs_sim *sim, GError **error)
 		s->params[idx] = parse_param(sim, &ops->params[idx],
 					     pc->params[i].value);
 	}
-	for (i = 0; i < HAL_MAX_TIMERS; i++) {
-		s->timers[i].s = s;
-		s->timers[i].id = i;
-		gs_event_init(&s->timers[i].ev, GS_EVC_POLICY, timer_fired,
-			      &s->timers[i]);
-	}
+	for (i = 0; i < HAL_MAX_TIMERS; i++)
+		s->timer_when[i] = GS_TIME_NEVER;
+	gs_event_init(&s->timer_ev, GS_EVC_POLICY, timers_fired, s);
 	gs_event_init(&s->poll.sample_ev, GS_EVC_POLICY, poll_sample, s);
 	gs_event_init(&s->poll.end_ev, GS_EVC_POLICY, poll_end, s);
 	stream = g_strdup_printf("policy/%s", ops->name);
@@ -93,14 +113,12 @@ bool gs_hal_start(struct gs_sim *sim, GError **error)
 void gs_hal_stop(struct gs_sim *sim)
 {
 	struct hal_sched *s = &sim->sched;
-	uint32_t i;
 
 	if (!s->ops)
 		return;
 	if (s->ops->fini)
 		s->ops->fini(s);
-	for (i = 0; i < HAL_MAX_TIMERS; i++)
-		gs_evq_cancel(&sim->q, &s->timers[i].ev);
+	gs_evq_cancel(&sim->q, &s->timer_ev);
 	gs_evq_cancel(&sim->q, &s->poll.sample_ev);
 	gs_evq_cancel(&sim->q, &s->poll.end_ev);
 	g_free(s->priv);
@@ -116,16 +134,18 @@ hal_u64 hal_now(struct hal_sched *s)
 
 void hal_timer_arm(struct hal_sched *s, hal_u32 id, hal_u64 when)
 {
-	struct gs_evq *q = &sim_of(s)->q;
+	gs_time_t now = sim_of(s)->q.now;
 
 	g_return_if_fail(id < HAL_MAX_TIMERS);
-	gs_evq_schedule(q, &s->timers[id].ev, when < q->now ? q->now : when);
+	s->timer_when[id] = when < now ? now : when;
+	schedule_timers(s);
 }
 
 void hal_timer_cancel(struct hal_sched *s, hal_u32 id)
 {
 	g_return_if_fail(id < HAL_MAX_TIMERS);
-	gs_evq_cancel(&sim_of(s)->q, &s->timers[id].ev);
+	s->timer_when[id] = GS_TIME_NEVER;
+	schedule_timers(s);
 }
 
 void *hal_zalloc(struct hal_sched *s, hal_u64 size)
@@ -385,7 +405,10 @@ void hal_poll_start(struct hal_sched *s, hal_u32 gpu, hal_u32 engine,
 	p->start = sim->q.now;
 	p->until = until > p->start ? until : p->start;
 	p->period = g->cfg.mmio_read ? g->cfg.mmio_read : 1;
-	read_status(g, engine, &p->last);
+	/* The loop's first read is reported too (as by the kernel HAL): no
+	 * earlier sample can equal it. */
+	p->last.ctx_status = 0xff;
+	gs_evq_schedule(&sim->q, &p->sample_ev, p->start);
 	gs_evq_schedule(&sim->q, &p->end_ev, p->until);
 }
 

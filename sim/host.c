@@ -96,6 +96,12 @@ static void task_finish(struct gs_task *t, enum gs_task_state final)
 		sim->stopped = true;
 }
 
+void gs_task_teardown(struct gs_task *t)
+{
+	if (t->state != GS_TASK_NOT_STARTED)
+		task_finish(t, GS_TASK_DONE);
+}
+
 void gs_task_kill(struct gs_task *t)
 {
 	if (t->state == GS_TASK_DONE || t->state == GS_TASK_KILLED)

@@ -103,6 +103,8 @@ void gs_sim_free(struct gs_sim *sim)
 
 	if (!sim)
 		return;
+	for (i = 0; sim->sched.ops && i < sim->n_tasks; i++)
+		gs_task_teardown(&sim->tasks[i]);
 	gs_hal_stop(sim);
 	for (i = 0; i < sim->n_tasks; i++)
 		gs_task_destroy(&sim->tasks[i]);

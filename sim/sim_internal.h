@@ -34,12 +34,6 @@ struct hal_task {
 	void *data;           /* the policy's per-task state */
 };
 
-struct hal_timer_slot {
-	struct gs_event ev;
-	struct hal_sched *s;
-	uint32_t id;
-};
-
 /* The status-register poll loop of hal_poll_start: instead of one event
  * per MMIO read, it samples only at the first read after each change of
  * the register, which gives exactly what the step-by-step loop would see
@@ -58,7 +52,11 @@ struct hal_sched {
 	const struct gs_policy_ops *ops;
 	void *priv;
 	uint64_t params[GS_MAX_PARAMS];
-	struct hal_timer_slot timers[HAL_MAX_TIMERS];
+	/* One-shot timers by id: their expiry times (GS_TIME_NEVER when not
+	 * armed) and one event at the earliest, so timers due at the same
+	 * time run in id order, as in the kernel HAL. */
+	gs_time_t timer_when[HAL_MAX_TIMERS];
+	struct gs_event timer_ev;
 	struct hal_poll poll;
 	struct gs_rng rng;
 };
@@ -126,6 +124,9 @@ void gs_host_cmd_complete(void *ctx, struct gs_channel *ch,
 			  const struct gs_cmd *cmd);
 void gs_host_ring_space(void *ctx, struct gs_channel *ch);
 void gs_task_kill(struct gs_task *t);
+/* The run is over: a task still alive exits (channels destroyed, the
+ * policy's task_exit called), so the policy can free what it holds. */
+void gs_task_teardown(struct gs_task *t);
 void gs_task_release(struct gs_task *t);
 /* Ground-truth GPU time including a command running right now. */
 gs_time_t gs_task_gpu_time_now(const struct gs_task *t);

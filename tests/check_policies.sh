@@ -16,7 +16,8 @@
 #   - no object may hold writable data (mutable static state), which also
 #     catches function-local statics a grep cannot see;
 #   - source rules: no '#include <...>', no float/double, no __KERNEL__,
-#     no file-scope non-const static variable, no direct mem*() calls.
+#     no file-scope non-const static variable, no direct mem*() calls, no
+#     identifier that is a macro in the kernel build.
 # The last line is "check-policies: N files, ok", or the number of problems
 # (and the exit status is 1).
 set -u
@@ -32,7 +33,8 @@ if [ ! -f "$dir/hal.h" ]; then
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-policies.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
 
 problems=0
 fail() {
@@ -47,6 +49,12 @@ strip_comments() {
 }
 
 # ---- source rules -----------------------------------------------------------
+
+# Macros that the kernel build defines in every policy file (Kbuild's
+# forced includes and <linux/types.h>, all policies/linux/hal_impl.h
+# includes) under names a policy might pick for its own function or
+# variable; fine here, a compile error in the module.
+kernel_macros='fallthrough|unreachable|notrace|noinline|noinline_for_stack|noinstr|compiletime_assert|sizeof_field|offsetofend|struct_group|asm_inline|rcu_head|barrier_before_unreachable|aligned_u64|aligned_be64|aligned_le64|small_const_nbits'
 
 srcs=$(ls "$dir"/*.c 2>/dev/null)
 hdrs=$(ls "$dir"/*.h 2>/dev/null)
@@ -68,7 +76,10 @@ for f in $srcs $hdrs; do
 		echo "$name:${l%%:*}: file-scope mutable static variable (state belongs in hal_priv)"
 	done
 	grep -nE '\bmem(cpy|set|move|cmp)[[:space:]]*\(' "$tmp/src" | while IFS= read -r l; do
-		echo "$name:${l%%:*}: ${l#*:} calls libc (not a HAL function)"
+		echo "$name:${l%%:*}: calls libc mem*() (not a HAL function)"
+	done
+	grep -nowE "$kernel_macros" "$tmp/src" | while IFS= read -r l; do
+		echo "$name:${l%%:*}: '${l#*:}' is a macro in the kernel build (rename it)"
 	done
 done > "$tmp/source-problems"
 while IFS= read -r l; do
@@ -93,8 +104,16 @@ printf '%s\n' memcpy memmove memset memcmp >> "$tmp/hal-syms"
 # ---- compile and inspect, per target ---------------------------------------
 
 CFLAGS_FS="-std=gnu11 -ffreestanding -fno-builtin -nostdinc -fno-pic \
-	-fno-common -I $fs_inc -I $dir -mno-sse -mno-mmx -mno-80387 -O2 \
+	-fno-common -fno-stack-protector -I $fs_inc -I $dir \
+	-mno-sse -mno-mmx -mno-80387 -O2 \
 	-Wall -Wundef -Wvla -Wstrict-prototypes -Werror"
+
+# The kernel also warns (and -Werror fails) on a switch case falling
+# through without __attribute__((__fallthrough__)): comments do not count.
+if $CC -Wimplicit-fallthrough=5 -Werror -x c -c /dev/null \
+	-o "$tmp/probe.o" 2>/dev/null; then
+	CFLAGS_FS="$CFLAGS_FS -Wimplicit-fallthrough=5"
+fi
 
 targets=m64
 if echo 'int x;' | $CC -m32 -ffreestanding -nostdinc -x c -c - \

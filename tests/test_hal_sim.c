@@ -292,9 +292,8 @@ static void poll_timer(struct hal_sched *s, hal_u32 id)
 		return;
 	}
 	hal_read_engine_status(s, 0, HAL_ENGINE_COMPUTE, &st);
-	if (hal_now(s) == 1000000)
-		p->last = st;
-	else if (!same(&st, &p->last)) {
+	/* the first read is reported, then every change */
+	if (hal_now(s) == 1000000 || !same(&st, &p->last)) {
 		p->last = st;
 		record_change(p, &st, hal_now(s));
 	}

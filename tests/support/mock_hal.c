@@ -146,6 +146,12 @@ struct mock_hal *mock_hal_new(const struct gs_policy_ops *ops,
 
 void mock_hal_free(struct mock_hal *m)
 {
+	uint32_t i;
+
+	/* tasks still alive exit first, as at the end of a simulation */
+	for (i = 0; i < m->n_tasks; i++)
+		if (!m->tasks[i].exited)
+			mock_task_exit(m, &m->tasks[i]);
 	if (m->s.ops->fini)
 		m->s.ops->fini(&m->s);
 	g_hash_table_destroy(m->phases);

@@ -1,0 +1,28 @@
+/* The kernel's side of policies/hal.h: integer types and the 64-bit math
+ * helpers. Chosen by the include path (-I policies/linux), so policy files
+ * never test __KERNEL__.
+ *
+ * Only <linux/types.h> is included, on purpose: every kernel header pulled
+ * in here puts its macros (barrier, abs, round_up, likely, ...) into the
+ * policies' namespace, and a policy with a function called barrier() would
+ * build in the simulator and fail here. So the math helpers are out of
+ * line (hal_math.c, via div64_u64 and mul_u64_u64_div_u64 from
+ * <linux/math64.h>) rather than inline: one call per division, which no
+ * policy does in a hot loop. */
+#ifndef GS_HAL_IMPL_H
+#define GS_HAL_IMPL_H
+
+#include <linux/types.h>
+
+typedef u8 hal_u8;
+typedef u16 hal_u16;
+typedef u32 hal_u32;
+typedef u64 hal_u64;
+typedef s32 hal_s32;
+typedef s64 hal_s64;
+
+hal_u64 hal_div64(hal_u64 a, hal_u64 b);
+/* a * b / c without overflowing the product (128-bit intermediate). */
+hal_u64 hal_mul_div64(hal_u64 a, hal_u64 b, hal_u64 c);
+
+#endif
