@@ -21,7 +21,7 @@ static void list_policies(void)
 		for (p = 0; p < ops->n_params; p++) {
 			const struct gs_param_desc *d = &ops->params[p];
 
-			printf("      %-16s %-8s default %-8s %s\n", d->name,
+			printf("      %-18s %-8s default %-8s %s\n", d->name,
 			       param_types[d->type], d->def, d->help);
 		}
 	}

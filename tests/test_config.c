@@ -252,6 +252,25 @@ static const struct bad_case bad_cases[] = {
 	{ "watts that are not a number",
 	  HEAD "gpu: {idle_watts: lots}\n" THROTTLE_TASK, { NULL },
 	  "bad.yaml:2:19: ", "expected a number of watts" },
+	{ "unknown policy parameter, with did-you-mean",
+	  HEAD "policy: {name: timeslice, params: {slcie: 10ms}}\n"
+	  THROTTLE_TASK, { NULL }, "bad.yaml:2:36: ",
+	  "unknown key 'slcie' in params of policy timeslice; did you mean 'slice'?" },
+	{ "boolean policy parameter that is not a boolean",
+	  HEAD "policy: {name: timeslice, params: {engaged: maybe}}\n"
+	  THROTTLE_TASK, { NULL }, "bad.yaml:2:45: ",
+	  "engaged: expected true or false, got 'maybe'" },
+	{ "duration policy parameter that is not a duration",
+	  HEAD "policy: {name: dfq, params: {sample: lots}}\n"
+	  THROTTLE_TASK, { NULL }, "bad.yaml:2:38: ",
+	  "expected a duration such as 25us, got 'lots'" },
+	{ "integer policy parameter that is not an integer",
+	  HEAD "policy: {name: dfq, params: {sample_requests: 9.5}}\n"
+	  THROTTLE_TASK, { NULL }, "bad.yaml:2:47: ", "expected" },
+	{ "ill-typed policy parameter through --set",
+	  HEAD "policy: {name: timeslice}\n" THROTTLE_TASK,
+	  { "policy.params.slice=soon", NULL }, "--set policy.params.slice=soon: ",
+	  "expected a duration" },
 	{ "expect entry without a pass range",
 	  HEAD THROTTLE_TASK "expect:\n  - {id: R9, quantity: q,"
 	  " value: tasks.a.slowdown}\n", { NULL },
