@@ -175,7 +175,7 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e)
 		return;
 	}
 	vals = select_values(r, e->value);
-	if (e->compare == GS_COMPARE_LOSS_VS_DIRECT) {
+	if (e->compare != GS_COMPARE_NONE) {
 		char **ref_set = with_direct(e->set);
 		const struct gs_results *ref;
 		GArray *ref_vals;
@@ -191,7 +191,8 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e)
 				double *v = &g_array_index(vals, double, i);
 				double d = g_array_index(ref_vals, double, i);
 
-				*v = (d - *v) / d;
+				*v = e->compare == GS_COMPARE_LOSS_VS_DIRECT
+					     ? (d - *v) / d : (*v - d) / d;
 			}
 			g_array_free(ref_vals, TRUE);
 		}

@@ -12,7 +12,8 @@ static const char *const expect_keys[] = {
 	"max", NULL,
 };
 
-static const char *const compare_names[] = { "none", "loss_vs_direct" };
+static const char *const compare_names[] = { "none", "loss_vs_direct",
+					      "increase_vs_direct" };
 
 /* Fields a value path may name. */
 static const char *const task_fields[] = {

@@ -71,6 +71,8 @@ enum gs_expect_compare {
 	/* report (v_direct - v) / v_direct, with v_direct from the same
 	 * scenario under policy direct: e.g. efficiency loss vs direct */
 	GS_COMPARE_LOSS_VS_DIRECT = 1,
+	/* report (v - v_direct) / v_direct: e.g. turnaround increase */
+	GS_COMPARE_INCREASE_VS_DIRECT = 2,
 };
 
 /* One paper target this scenario reproduces (`gpusim reproduce`). */
