@@ -39,7 +39,8 @@ MOCK_HAL_OBJ := $(BUILD)/tests/support/mock_hal.o
 
 .SECONDARY:
 
-.PHONY: all run test asan bench golden reproduce clean install deps check-deps
+.PHONY: all run test asan fuzz bench golden reproduce clean install deps \
+	check-deps
 
 all: $(BIN)
 
@@ -75,8 +76,9 @@ run: check-deps
 	./gpusim run configs/default.yaml --out results/default
 
 test: check-deps
-	$(MAKE) $(BIN) $(TEST_BINS)
+	$(MAKE) $(BIN) $(TEST_BINS) $(FUZZ_REPLAY)
 	sh tests/check_policies.sh
+	$(FUZZ_REPLAY) $(FUZZ_INPUTS)
 	sh tests/run_tests.sh $(BUILD)/tests ./$(BIN)
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
@@ -88,6 +90,34 @@ asan:
 # The paper targets (DESIGN section 9): one row per target, pass or FAIL.
 reproduce: gpusim
 	./gpusim reproduce
+
+# Fuzzing the scenario loader (and a short run of what loads) with
+# libFuzzer; seeded from configs/, crashers kept in tests/fuzz/regressions/,
+# which `make test` replays without libFuzzer.
+FUZZ_SECONDS ?= 600
+FUZZ_BUILD := build-fuzz
+FUZZ_REPLAY := $(BUILD)/tests/fuzz_replay
+FUZZ_INPUTS = $(wildcard tests/fuzz/regressions/*) \
+	      $(shell find configs -name '*.yaml' | sort)
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+
+$(FUZZ_REPLAY): tests/fuzz/replay_main.c tests/fuzz/fuzz_config.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ tests/fuzz/replay_main.c \
+	      tests/fuzz/fuzz_config.c $(LIB) $(LDLIBS)
+
+fuzz:
+	$(MAKE) CC=clang BUILD=$(FUZZ_BUILD) \
+		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
+		$(FUZZ_BUILD)/libgpusim.a
+	clang $(ALL_CFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) \
+	      -o $(FUZZ_BUILD)/fuzz_config tests/fuzz/fuzz_config.c \
+	      $(FUZZ_BUILD)/libgpusim.a $(LDLIBS)
+	mkdir -p $(FUZZ_BUILD)/corpus
+	cp $(FUZZ_INPUTS) $(FUZZ_BUILD)/corpus/
+	$(FUZZ_BUILD)/fuzz_config $(FUZZ_BUILD)/corpus -max_len=8192 \
+		-timeout=10 -rss_limit_mb=4096 -max_total_time=$(FUZZ_SECONDS) \
+		-artifact_prefix=tests/fuzz/regressions/
 
 # Regenerate the golden results after an intended change of the model.
 golden: gpusim
@@ -102,7 +132,7 @@ install: gpusim
 	cp -r configs/. $(DESTDIR)$(PREFIX)/share/gpusim/configs/
 
 clean:
-	rm -rf $(BUILD) build-asan build-clang build-kmod gpusim
+	rm -rf $(BUILD) build-asan build-clang build-kmod build-fuzz gpusim
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

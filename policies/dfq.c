@@ -107,6 +107,7 @@
  * about to be held cannot be released yet).
  */
 #include "hal.h"
+#include "engines.h"
 #include "policy.h"
 #include "util.h"
 #include "vtime.h"
@@ -158,6 +159,8 @@ struct dfq {
 	hal_u64 episode_start;  /* barrier time */
 	hal_u64 free_start;
 	hal_u64 free_prev;      /* length of the free run that just ended */
+	hal_u64 kill_clock;     /* the drain's stall clock: its start, or the
+				 * last kill (others get a fresh one then) */
 	/* parameters */
 	hal_u64 poll, sample, kill_after;
 	hal_u32 sample_requests, factor;
@@ -517,16 +520,24 @@ static void drain_check(struct hal_sched *s)
 	struct dfq *d = dfq_of(s);
 	hal_u64 now = hal_now(s);
 
-	if (!drained(s) && now - d->episode_start >= d->kill_after) {
+	if (d->kill_clock < d->episode_start)
+		d->kill_clock = d->episode_start;
+	if (!drained(s) && now - d->kill_clock >= d->kill_after) {
 		struct plist *pos = d->vt.tasks.next;
 
 		while (pos != &d->vt.tasks) {
 			struct dfq_task *dt = task_of(pos);
 
 			pos = pos->next; /* dt may be gone after the kill */
-			if (!dt->killed && task_outstanding(s, dt))
+			/* a task whose work waits behind another task's
+			 * running command is not the one that is stuck */
+			if (!dt->killed && task_outstanding(s, dt) &&
+			    engines_running(s, hal_task_gpu(dt->t), dt->t) !=
+			    ENGINES_RUN_OTHER) {
+				d->kill_clock = now;
 				kill_task(s, dt, "dfq: request ran past "
 					  "kill_after while draining");
+			}
 		}
 	}
 	if (!drained(s)) {

@@ -58,6 +58,7 @@
  *  - Accounting is an estimate (the policy does not time the engines):
  *    the holder is charged the time it held the token plus its overuse.
  */
+#include "engines.h"
 #include "policy.h"
 #include "util.h"
 
@@ -310,23 +311,8 @@ static int ts_chan_stuck(struct hal_sched *s, struct ts_chan *tc, hal_u64 now)
  * Two status-register reads, made only when a kill is due. */
 static int ts_blocked_by_other(struct hal_sched *s, const struct ts_chan *tc)
 {
-	hal_u32 gpu = hal_chan_gpu(tc->c);
-	hal_u32 e;
-	int other = 0;
-
-	for (e = HAL_ENGINE_COMPUTE; e <= HAL_ENGINE_COPY; e++) {
-		struct hal_engine_status es;
-		struct hal_chan *on;
-
-		hal_read_engine_status(s, gpu, e, &es);
-		if (!es.busy || es.cur_id == HAL_CHAN_NONE)
-			continue;
-		on = hal_chan_lookup(s, gpu, es.cur_id);
-		if (on && hal_chan_task(on) == hal_chan_task(tc->c))
-			return 0;
-		other = 1;
-	}
-	return other;
+	return engines_running(s, hal_chan_gpu(tc->c), hal_chan_task(tc->c)) ==
+	       ENGINES_RUN_OTHER;
 }
 
 /* The task to kill for a stuck request, if any. */

@@ -86,6 +86,8 @@ expect:
 YAML
 check "reproduce passes R1" sh -c \
 	"$GPUSIM reproduce configs/paper/neon_fig6_direct.yaml | grep -q '3 passed, 0 failed'"
+check "adversarial scenarios end sensibly under every policy" sh -c \
+	"$GPUSIM reproduce configs/adversarial/*.yaml > $tmp/adv && grep -q ' 0 failed' $tmp/adv"
 check "reproduce exits 1 on a missed target and says FAIL" sh -c \
 	"! $GPUSIM reproduce $tmp/failing.yaml > $tmp/rep && grep -q 'X1 .* 1 .*FAIL' $tmp/rep"
 cat >"$tmp/badexpect.yaml" <<'YAML'
