@@ -83,7 +83,7 @@ test: check-deps
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
-	     -fno-sanitize-recover=all
+	     -fno-sanitize-recover=all -DGS_CHECK_INVARIANTS
 asan:
 	$(MAKE) BUILD=build-asan BIN=build-asan/gpusim CFLAGS="$(SAN_FLAGS)" test
 

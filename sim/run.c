@@ -16,6 +16,19 @@ static bool run_one(const struct gs_scenario *sc,
 	if (!sim)
 		return false;
 	gs_sim_run(sim, &capped);
+	if (opt && opt->check_invariants) {
+		char *broken = gs_sim_check_invariants(sim);
+
+		if (broken) {
+			g_set_error(error, g_quark_from_static_string("gs-sim"),
+				    2, "%s: invariant broken at %"
+				    G_GUINT64_FORMAT " ns: %s", sc->name,
+				    sim->q.now, broken);
+			g_free(broken);
+			gs_sim_free(sim);
+			return false;
+		}
+	}
 	gs_sim_collect(sim, out);
 	out->event_capped = capped;
 	gs_sim_free(sim);
@@ -24,9 +37,11 @@ static bool run_one(const struct gs_scenario *sc,
 
 /* Mean round time of task definition `def` running alone. */
 static double alone_round_mean(const struct gs_scenario *sc, uint32_t def,
+			       const struct gs_sim_options *parent,
 			       GError **error)
 {
-	struct gs_sim_options opt = { 0 };
+	struct gs_sim_options opt = { .check_invariants =
+					      parent->check_invariants };
 	struct gs_scenario *alone = gs_scenario_alone(sc, def);
 	struct gs_results r;
 	double mean = NAN;
@@ -76,7 +91,7 @@ gboolean gs_run_scenario(const struct gs_scenario *sc,
 		return TRUE;
 	alone = g_new0(double, sc->n_tasks ? sc->n_tasks : 1);
 	for (d = 0; d < sc->n_tasks; d++) {
-		alone[d] = alone_round_mean(sc, d, error);
+		alone[d] = alone_round_mean(sc, d, opt, error);
 		if (error && *error) {
 			g_free(alone);
 			return FALSE;

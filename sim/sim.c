@@ -141,6 +141,15 @@ void gs_sim_run(struct gs_sim *sim, bool *capped)
 		}
 		if (!gs_evq_step(&sim->q))
 			break;
+#ifdef GS_CHECK_INVARIANTS
+		if (!(sim->q.dispatched & 4095)) {
+			char *err = gs_sim_check_invariants(sim);
+
+			if (err)
+				g_error("invariant broken at %" G_GUINT64_FORMAT
+					" ns: %s", sim->q.now, err);
+		}
+#endif
 		if (sim->opt.progress && sim->q.dispatched >= next_progress) {
 			next_progress += PROGRESS_EVERY;
 			sim->opt.progress(sim->opt.progress_ctx, sim->q.now,

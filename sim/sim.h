@@ -24,6 +24,10 @@ struct gs_sim_options {
 	bool standalone_runs;     /* run each task alone for slowdowns */
 	gs_progress_fn progress;  /* may be NULL */
 	void *progress_ctx;
+	/* Check gs_sim_check_invariants at the end of each run (and, in
+	 * GS_CHECK_INVARIANTS builds, every few thousand events): a broken
+	 * invariant fails the run with an error. */
+	bool check_invariants;
 	/* Tests: run this policy instead of the scenario's (its parameters
 	 * take their defaults). */
 	const struct gs_policy_ops *policy_ops;
@@ -40,6 +44,10 @@ void gs_sim_run(struct gs_sim *sim, bool *capped);
 /* Fill r with this run's figures; slowdown and the metrics that need the
  * standalone runs are left NAN. */
 void gs_sim_collect(struct gs_sim *sim, struct gs_results *r);
+/* NULL when the model's invariants hold (nothing published is lost, rings
+ * consistent, engines busy no longer than elapsed time, tasks' GPU time =
+ * engine time), else a description to g_free. */
+char *gs_sim_check_invariants(const struct gs_sim *sim);
 /* The event queue, for tests that drive a simulation step by step. */
 struct gs_evq *gs_sim_queue(struct gs_sim *sim);
 

@@ -370,6 +370,49 @@ static void test_poll_loop_sees_what_a_read_loop_sees(void **state)
 	g_array_free(step, TRUE);
 }
 
+/* The invariant checker holds on a real run and catches a lost command,
+ * crossed ring pointers and GPU time charged to nobody. */
+static void test_invariant_checker_catches_breakage(void **state)
+{
+	struct gs_scenario *sc;
+	struct gs_sim *sim = start(
+		"duration: 20ms\ntasks:\n  - name: a\n    behavior:"
+		" {throttle: {kernel: 100us}}\n",
+		NULL, &sc);
+	struct gs_channel *ch;
+	uint32_t saved;
+	char *err;
+	(void)state;
+
+	gs_sim_run(sim, NULL);
+	assert_null(gs_sim_check_invariants(sim));
+	ch = sim->tasks[0].chans[0].ch;
+
+	ch->completed++;                       /* a command vanished */
+	err = gs_sim_check_invariants(sim);
+	assert_non_null(err);
+	assert_non_null(strstr(err, "submitted"));
+	g_free(err);
+	ch->completed--;
+
+	saved = ch->put_visible;               /* GP_PUT ran past PUT */
+	ch->put_visible = (ch->put + 1) % ch->entries;
+	err = gs_sim_check_invariants(sim);
+	assert_non_null(err);
+	assert_non_null(strstr(err, "crossed"));
+	g_free(err);
+	ch->put_visible = saved;
+
+	sim->tasks[0].gpu_time += 1;           /* time charged to nobody */
+	err = gs_sim_check_invariants(sim);
+	assert_non_null(strstr(err, "engines ran"));
+	g_free(err);
+	sim->tasks[0].gpu_time -= 1;
+	assert_null(gs_sim_check_invariants(sim));
+	gs_sim_free(sim);
+	gs_scenario_free(sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_kill_leaves_others_running),
 		cmocka_unit_test(test_shadow_queue_forwards_on_demand),
 		cmocka_unit_test(test_poll_loop_sees_what_a_read_loop_sees),
+		cmocka_unit_test(test_invariant_checker_catches_breakage),
 	};
 	return cmocka_run_group_tests_name("hal_sim", tests, NULL, NULL);
 }

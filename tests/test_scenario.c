@@ -30,11 +30,13 @@ static void run(const char *yaml, bool standalone, struct gs_results *r)
 {
 	struct gs_scenario *sc = load(yaml);
 	struct gs_sim_options opt = { .timeline = true,
-				      .standalone_runs = standalone };
+				      .standalone_runs = standalone,
+				      .check_invariants = true };
 	GError *err = NULL;
 
 	gs_results_init(r);
-	assert_true(gs_run_scenario(sc, &opt, r, &err));
+	if (!gs_run_scenario(sc, &opt, r, &err))
+		fail_msg("%s", err->message);
 	gs_scenario_free(sc);
 }
 

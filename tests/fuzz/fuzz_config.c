@@ -7,6 +7,7 @@
 #include <glib.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sim/sim.h"
@@ -38,13 +39,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sc = gs_scenario_load_data("fuzz.yaml", p, size - (size_t)(p - text),
 				   (const char *const *)sets, n_sets, &err);
 	if (sc) {
-		struct gs_sim_options opt = { .timeline = true };
+		struct gs_sim_options opt = { .timeline = true,
+					      .check_invariants = true };
 		struct gs_results r;
 
 		sc->max_events = FUZZ_MAX_EVENTS;
 		gs_results_init(&r);
-		if (!gs_run_scenario(sc, &opt, &r, &err))
-			g_clear_error(&err);
+		if (!gs_run_scenario(sc, &opt, &r, &err)) {
+			/* only a broken invariant can fail a run */
+			fprintf(stderr, "%s\n", err->message);
+			__builtin_trap();
+		}
 		gs_results_clear(&r);
 		gs_scenario_free(sc);
 	} else {
