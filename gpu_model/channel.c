@@ -80,13 +80,14 @@ bool gs_chan_ring_full(const struct gs_channel *ch)
 }
 
 uint64_t gs_chan_write(struct gs_channel *ch, uint64_t duration,
-		       uint8_t engine, uint8_t flags)
+		       uint8_t engine, uint8_t flags, uint8_t cls)
 {
 	struct gs_cmd cmd = {
 		.duration = duration,
 		.remaining = duration,
 		.engine = engine,
 		.flags = flags,
+		.cls = cls,
 	};
 
 	if (!ch->open || gs_chan_ring_full(ch))
@@ -132,6 +133,18 @@ gs_time_t gs_chan_unpublished_head(const struct gs_channel *ch)
 		return 0;
 	cmd = gs_fifo_at(&ch->cmds, published);
 	return cmd->duration;
+}
+
+uint8_t gs_chan_unpublished_head_class(const struct gs_channel *ch)
+{
+	uint32_t published = gs_ring_distance(ch->get, ch->put_visible,
+					      ch->entries);
+	const struct gs_cmd *cmd;
+
+	if (!gs_chan_unpublished(ch))
+		return 0;
+	cmd = gs_fifo_at(&ch->cmds, published);
+	return cmd->cls;
 }
 
 uint64_t gs_chan_outstanding(const struct gs_channel *ch)

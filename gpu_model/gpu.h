@@ -31,6 +31,8 @@ struct gs_cmd {
 	uint64_t serial;     /* per-channel submission number, from 1 */
 	uint8_t engine;      /* enum gs_engine_kind */
 	uint8_t flags;       /* enum gs_cmd_flags */
+	uint8_t cls;         /* workload's class tag (stands in for what a
+			      * driver would read from the pushbuffer) */
 };
 
 /* ENGINE_STATUS context state. */
@@ -185,9 +187,9 @@ void gs_gpu_channel_close(struct gs_channel *ch);
 uint32_t gs_chan_ring_used(const struct gs_channel *ch);
 bool gs_chan_ring_full(const struct gs_channel *ch);
 /* Write one command at PUT (not yet visible); returns its serial, 0 if the
- * ring is full. */
+ * ring is full. cls is the command's class tag (0 when untagged). */
 uint64_t gs_chan_write(struct gs_channel *ch, uint64_t duration,
-		       uint8_t engine, uint8_t flags);
+		       uint8_t engine, uint8_t flags, uint8_t cls);
 /* Doorbell: publish everything written so far to the GPU. */
 void gs_chan_doorbell(struct gs_channel *ch);
 /* Publish only the next n written commands (a shadow queue forwarding
@@ -197,6 +199,8 @@ void gs_chan_publish(struct gs_channel *ch, uint32_t n);
 uint32_t gs_chan_unpublished(const struct gs_channel *ch);
 /* Engine time of the oldest unpublished command; 0 if none. */
 gs_time_t gs_chan_unpublished_head(const struct gs_channel *ch);
+/* Class tag of the oldest unpublished command; 0 if none. */
+uint8_t gs_chan_unpublished_head_class(const struct gs_channel *ch);
 /* Commands written and not yet completed: unpublished (a shadow queue),
  * queued, held by the dispatcher or running. */
 uint64_t gs_chan_outstanding(const struct gs_channel *ch);

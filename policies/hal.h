@@ -93,6 +93,11 @@ hal_u32 hal_shadow_pending(struct hal_sched *s, struct hal_chan *c);
 /* Engine time the oldest queued command will take, as a hint the
  * simulator can give exactly; the kernel gives 0 (unknown). */
 hal_u64 hal_shadow_peek_hint(struct hal_sched *s, struct hal_chan *c);
+/* Class (0..7) of the oldest queued command, 0 if none or unknown: what a
+ * driver learns by inspecting the command it queued (GERM's texture /
+ * buffer-swap / vertex / byte heuristics). The simulator returns the
+ * workload's `class:` tag; a kernel port classifies from the pushbuffer. */
+hal_u32 hal_shadow_peek_class(struct hal_sched *s, struct hal_chan *c);
 void hal_shadow_forward(struct hal_sched *s, struct hal_chan *c, hal_u32 n);
 
 /* ---- observing the GPU ------------------------------------------------- */

@@ -5,11 +5,15 @@
 
 extern const struct gs_policy_ops gs_policy_direct;
 extern const struct gs_policy_ops gs_policy_dfq;
+extern const struct gs_policy_ops gs_policy_drr;
+extern const struct gs_policy_ops gs_policy_loga;
 extern const struct gs_policy_ops gs_policy_timeslice;
 
 const struct gs_policy_ops *const gs_policy_registry[] = {
 	&gs_policy_direct,
 	&gs_policy_dfq,
+	&gs_policy_drr,
+	&gs_policy_loga,
 	&gs_policy_timeslice,
 	0,
 };

@@ -267,6 +267,12 @@ hal_u64 hal_shadow_peek_hint(struct hal_sched *s, struct hal_chan *c)
 	return gs_chan_unpublished_head(c->ch);
 }
 
+hal_u32 hal_shadow_peek_class(struct hal_sched *s, struct hal_chan *c)
+{
+	(void)s;
+	return gs_chan_unpublished_head_class(c->ch);
+}
+
 void hal_shadow_forward(struct hal_sched *s, struct hal_chan *c, hal_u32 n)
 {
 	(void)s;
@@ -277,7 +283,10 @@ void hal_shadow_forward(struct hal_sched *s, struct hal_chan *c, hal_u32 n)
 
 static void charge_mmio(struct hal_sched *s, struct gs_gpu *gpu)
 {
-	s->sim->policy_cpu += gpu->cfg.mmio_read;
+	/* a read made by the running poll loop's thread is already in the
+	 * loop's busy time */
+	if (!s->poll.active)
+		s->sim->policy_cpu += gpu->cfg.mmio_read;
 }
 
 static void read_status(struct gs_gpu *gpu, hal_u32 engine,
@@ -378,6 +387,22 @@ static void poll_finish(struct hal_sched *s)
 	p->active = false;
 	gs_evq_cancel(&sim->q, &p->sample_ev);
 	gs_evq_cancel(&sim->q, &p->end_ev);
+}
+
+/* Results are being collected: charge a loop still running up to now
+ * (it goes on from here, so it is not charged twice). */
+void gs_hal_flush(struct gs_sim *sim)
+{
+	struct hal_poll *p = &sim->sched.poll;
+	gs_time_t elapsed;
+
+	if (!p->active)
+		return;
+	/* whole periods, so the read grid stays where it was */
+	elapsed = (sim->q.now - p->start) / p->period * p->period;
+	sim->policy_cpu += elapsed;
+	sim->gpus[p->gpu]->mmio_reads += elapsed / p->period;
+	p->start += elapsed;
 }
 
 static void poll_end(void *ctx, struct gs_event *ev)

@@ -220,7 +220,7 @@ static void write_command(struct gs_task *t)
 	const struct gs_step *s = cur_step(t);
 	struct gs_channel *ch = t->chans[s->channel].ch;
 
-	if (!gs_chan_write(ch, t->launch_len, s->engine, s->flags)) {
+	if (!gs_chan_write(ch, t->launch_len, s->engine, s->flags, s->cls)) {
 		t->state = GS_TASK_RING_FULL;
 		return;
 	}

@@ -197,6 +197,7 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 	uint32_t i;
 	uint8_t k;
 
+	gs_hal_flush(sim);
 	r->config = g_strdup(sc->file);
 	r->name = g_strdup(sc->name);
 	r->seed = sc->seed;

@@ -134,6 +134,7 @@ gs_time_t gs_task_gpu_time_now(const struct gs_task *t);
 /* hal_sim.c: the policy instance */
 bool gs_hal_start(struct gs_sim *sim, GError **error);
 void gs_hal_stop(struct gs_sim *sim);
+void gs_hal_flush(struct gs_sim *sim);
 void gs_hal_status_change(void *ctx, struct gs_gpu *gpu, uint8_t engine);
 
 /* record.c: series and timeline */

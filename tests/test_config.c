@@ -271,6 +271,14 @@ static const struct bad_case bad_cases[] = {
 	  HEAD "policy: {name: timeslice}\n" THROTTLE_TASK,
 	  { "policy.params.slice=soon", NULL }, "--set policy.params.slice=soon: ",
 	  "expected a duration" },
+	{ "throttle class out of range",
+	  HEAD "tasks:\n  - name: a\n    behavior:\n"
+	  "      throttle: {kernel: 1ms, class: 8}\n", { NULL },
+	  "bad.yaml:5:38: ", "class must be between 0 and 7, got 8" },
+	{ "script launch class that is not an integer",
+	  HEAD "tasks:\n  - name: a\n    behavior:\n"
+	  "      script: [{launch: {kernel: 1ms, class: texture}}]\n", { NULL },
+	  "bad.yaml:5:46: ", "class: expected an integer, got 'texture'" },
 	{ "expect entry without a pass range",
 	  HEAD THROTTLE_TASK "expect:\n  - {id: R9, quantity: q,"
 	  " value: tasks.a.slowdown}\n", { NULL },
@@ -489,6 +497,35 @@ static void test_throttle_program(void **state)
 		     NULL, 0);
 	assert_program(&sc->tasks[0].program, nonblocking,
 		       G_N_ELEMENTS(nonblocking));
+	gs_scenario_free(sc);
+}
+
+/* class: on throttle and script launches reaches the LAUNCH step;
+ * untagged launches are class 0. */
+static void test_command_class(void **state)
+{
+	struct gs_scenario *sc;
+	const struct gs_program *p;
+
+	(void)state;
+	sc = load_ok(HEAD "tasks:\n  - name: a\n    behavior:\n"
+		     "      throttle: {kernel: 50us, class: 7}\n"
+		     "  - name: b\n    behavior:\n      script:\n"
+		     "        - launch: {kernel: 1ms, class: 2}\n"
+		     "        - launch: {kernel: 1ms}\n"
+		     "        - launch: 5us\n", NULL, 0);
+	p = &sc->tasks[0].program;
+	assert_int_equal(p->steps[1].op, GS_OP_LAUNCH);
+	assert_int_equal(p->steps[1].cls, 7);
+	p = &sc->tasks[1].program;
+	assert_int_equal(p->n_steps, 4);
+	assert_int_equal(p->steps[0].cls, 2);
+	assert_int_equal(p->steps[1].cls, 0);
+	assert_int_equal(p->steps[2].cls, 0);
+	gs_scenario_free(sc);
+
+	sc = load_ok(HEAD THROTTLE_TASK, NULL, 0);
+	assert_int_equal(sc->tasks[0].program.steps[1].cls, 0);
 	gs_scenario_free(sc);
 }
 
@@ -952,6 +989,7 @@ int main(void)
 	const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_throttle_program),
+		cmocka_unit_test(test_command_class),
 		cmocka_unit_test(test_dist_values),
 		cmocka_unit_test(test_app_dct),
 		cmocka_unit_test(test_app_ocl_particles),

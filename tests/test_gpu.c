@@ -39,7 +39,7 @@ static void on_complete(void *ctx, struct gs_channel *ch,
 
 	m->completions[ch->id]++;
 	if (ch->id < 8 && m->refill[ch->id]) {
-		gs_chan_write(ch, m->refill[ch->id], GS_ENGINE_COMPUTE, 0);
+		gs_chan_write(ch, m->refill[ch->id], GS_ENGINE_COMPUTE, 0, 0);
 		gs_chan_doorbell(ch);
 	}
 }
@@ -89,7 +89,7 @@ static void run_until(struct mock *m, gs_time_t t)
 
 static void submit(struct gs_channel *ch, gs_time_t len, uint8_t engine)
 {
-	assert_true(gs_chan_write(ch, len, engine, GS_CMD_FENCE) > 0);
+	assert_true(gs_chan_write(ch, len, engine, GS_CMD_FENCE, 0) > 0);
 	gs_chan_doorbell(ch);
 }
 
@@ -131,9 +131,9 @@ static void test_ring_fills_and_wraps(void **state)
 	m->gpu->cfg.ring_entries = 4;
 	ch = gs_gpu_channel_open(m->gpu, 0, NULL);
 	for (i = 0; i < 3; i++)
-		assert_true(gs_chan_write(ch, 10 * US, GS_ENGINE_COMPUTE, 0));
+		assert_true(gs_chan_write(ch, 10 * US, GS_ENGINE_COMPUTE, 0, 0));
 	assert_true(gs_chan_ring_full(ch));
-	assert_int_equal(gs_chan_write(ch, 10 * US, GS_ENGINE_COMPUTE, 0), 0);
+	assert_int_equal(gs_chan_write(ch, 10 * US, GS_ENGINE_COMPUTE, 0, 0), 0);
 	/* Nothing is visible before the doorbell. */
 	run_until(m, 1 * MS);
 	assert_int_equal(ch->completed, 0);
@@ -142,7 +142,7 @@ static void test_ring_fills_and_wraps(void **state)
 	/* one fetched and running, one fetched and stalled: two slots free */
 	assert_int_equal(gs_chan_ring_used(ch), 1);
 	for (i = 0; i < 2; i++)
-		assert_true(gs_chan_write(ch, 10 * US, GS_ENGINE_COMPUTE, 0));
+		assert_true(gs_chan_write(ch, 10 * US, GS_ENGINE_COMPUTE, 0, 0));
 	assert_true(gs_chan_ring_full(ch));
 	assert_true(ch->put < ch->get); /* wrapped */
 	gs_chan_doorbell(ch);
@@ -167,7 +167,7 @@ static void test_dispatcher_round_robin(void **state)
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < 3; i++)
 			assert_true(gs_chan_write(ch[i], 10 * US,
-						  GS_ENGINE_COMPUTE, 0));
+						  GS_ENGINE_COMPUTE, 0, 0));
 	for (i = 0; i < 3; i++)
 		gs_chan_doorbell(ch[i]);
 	run_until(m, 1 * MS);
@@ -317,6 +317,29 @@ static void test_close_drops_queued_commands(void **state)
 	mock_free(m);
 }
 
+/* The class tag rides with the command: the oldest unpublished command's
+ * class and length are what a shadow queue's head shows. */
+static void test_unpublished_head_class(void **state)
+{
+	struct mock *m = mock_new("kepler", 0);
+	struct gs_channel *ch = gs_gpu_channel_open(m->gpu, 0, NULL);
+	(void)state;
+
+	assert_int_equal(gs_chan_unpublished_head_class(ch), 0);
+	assert_true(gs_chan_write(ch, 10 * US, GS_ENGINE_COMPUTE, 0, 3));
+	assert_true(gs_chan_write(ch, 20 * US, GS_ENGINE_COMPUTE, 0, 5));
+	assert_int_equal(gs_chan_unpublished_head_class(ch), 3);
+	assert_int_equal(gs_chan_unpublished_head(ch), 10 * US);
+	gs_chan_publish(ch, 1);
+	assert_int_equal(gs_chan_unpublished_head_class(ch), 5);
+	assert_int_equal(gs_chan_unpublished_head(ch), 20 * US);
+	gs_chan_publish(ch, 1);
+	assert_int_equal(gs_chan_unpublished_head_class(ch), 0);
+	run_until(m, 1 * MS);
+	assert_int_equal(ch->completed, 2);
+	mock_free(m);
+}
+
 /* Modern preset: a long command is preempted when its slice ends and
  * another group waits; the context-load time is not charged to the slice. */
 static void test_timeslice_preemption(void **state)
@@ -405,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_status_registers_follow_the_engine),
 		cmocka_unit_test(test_fence_visible_copy_lags),
 		cmocka_unit_test(test_close_drops_queued_commands),
+		cmocka_unit_test(test_unpublished_head_class),
 		cmocka_unit_test(test_timeslice_preemption),
 		cmocka_unit_test(test_timeslice_keeps_engine_without_competition),
 		cmocka_unit_test(test_round_robin_unfairness),

@@ -61,12 +61,13 @@ static int step_launch(struct cfg *c, const yaml_node_t *v,
 		       struct script *sc)
 {
 	static const char *const keys[] = {
-		"kernel", "channel", "engine", "irq", NULL,
+		"kernel", "channel", "engine", "irq", "class", NULL,
 	};
 	struct gs_step s = cfg_step(GS_OP_LAUNCH);
 	const yaml_node_t *kernel = v, *n;
 	bool irq = false;
 	int engine = GS_ENGINE_COMPUTE;
+	uint32_t cls = 0;
 
 	if (v->type == YAML_MAPPING_NODE && !is_dist(c, v)) {
 		if (cfg_map_check(c, v, "launch", keys) < 0)
@@ -84,10 +85,14 @@ static int step_launch(struct cfg *c, const yaml_node_t *v,
 		n = cfg_map_get(c, v, "irq");
 		if (n && cfg_bool(c, n, "irq", &irq) < 0)
 			return -1;
+		n = cfg_map_get(c, v, "class");
+		if (n && cfg_u32(c, n, "class", 0, GS_MAX_CMD_CLASS, &cls) < 0)
+			return -1;
 	}
 	if (cfg_dist(c, kernel, "kernel", c->sc->gpu.clock_hz, &s.dur) < 0)
 		return -1;
 	s.engine = (uint8_t)engine;
+	s.cls = (uint8_t)cls;
 	s.flags = GS_CMD_FENCE | (irq ? GS_CMD_IRQ : 0);
 	if (!irq)
 		sc->launch_no_irq[s.channel] = true;

@@ -82,13 +82,14 @@ static int compile_throttle(struct cfg *c, const yaml_node_t *map,
 			    struct gs_task_config *t, struct cfg_prog *p)
 {
 	static const char *const keys[] = {
-		"kernel", "sleep", "blocking", "wait", "engine", NULL,
+		"kernel", "sleep", "blocking", "wait", "engine", "class", NULL,
 	};
 	struct gs_step launch = cfg_step(GS_OP_LAUNCH);
 	struct gs_step sleep = cfg_step(GS_OP_SLEEP);
 	struct gs_step s;
 	bool blocking = true;
 	int mode = GS_WAIT_SPIN, engine = GS_ENGINE_COMPUTE;
+	uint32_t cls = 0;
 	yaml_node_t *v;
 	g_autofree char *len = NULL;
 
@@ -116,12 +117,16 @@ static int compile_throttle(struct cfg *c, const yaml_node_t *map,
 	v = cfg_map_get(c, map, "engine");
 	if (v && cfg_enum(c, v, "engine", engine_names, 2, &engine) < 0)
 		goto fail;
+	v = cfg_map_get(c, map, "class");
+	if (v && cfg_u32(c, v, "class", 0, GS_MAX_CMD_CLASS, &cls) < 0)
+		goto fail;
 
 	len = format_ns(gs_dist_mean(&launch.dur));
 	t->behavior_label = g_strdup_printf("throttle %s%s",
 					    launch.dur.kind == GS_DIST_CONST ?
 					    "" : "~", len);
 	launch.engine = (uint8_t)engine;
+	launch.cls = (uint8_t)cls;
 	launch.flags = GS_CMD_FENCE | (mode == GS_WAIT_INTERRUPT ?
 				       GS_CMD_IRQ : 0);
 	s = cfg_step(GS_OP_LOOP);

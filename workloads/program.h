@@ -10,6 +10,7 @@
 
 #define GS_ALL_CHANNELS UINT16_MAX
 #define GS_MAX_LOOP_DEPTH 8
+#define GS_MAX_CMD_CLASS 7
 
 enum gs_op {
 	/* CPU launch cost, write a command to a ring (blocks while full),
@@ -38,6 +39,8 @@ struct gs_step {
 	uint8_t engine;    /* GS_OP_LAUNCH: enum gs_engine_kind */
 	uint8_t flags;     /* GS_OP_LAUNCH: enum gs_cmd_flags */
 	uint8_t wait_mode; /* GS_OP_WAIT */
+	uint8_t cls;       /* GS_OP_LAUNCH: command class 0..GS_MAX_CMD_CLASS,
+			    * carried to the command (policies may read it) */
 	uint16_t channel;  /* LAUNCH/WAIT: index among the task's channels */
 	uint32_t count;    /* GS_OP_LOOP */
 	uint32_t target;   /* GS_OP_END_LOOP: index of its GS_OP_LOOP */

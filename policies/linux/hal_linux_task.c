@@ -376,6 +376,14 @@ hal_u64 hal_shadow_peek_hint(struct hal_sched *s, struct hal_chan *c)
 	return 0;
 }
 
+/* No class without a driver hook: a port would classify the oldest queued
+ * command from its pushbuffer (GERM's heuristics). Class 0 makes a policy
+ * keep one running average per task. */
+hal_u32 hal_shadow_peek_class(struct hal_sched *s, struct hal_chan *c)
+{
+	return 0;
+}
+
 /* ---- killing --------------------------------------------------------------- */
 
 /* SIGKILL to the whole process. Its channels are torn down by the

@@ -14,6 +14,7 @@
 #define MOCK_MAX_CHANS 256
 #define MOCK_MAX_GPUS 8
 #define MOCK_MAX_VMS 32
+#define MOCK_MAX_QUEUED 1024 /* classes remembered per shadow queue */
 
 struct hal_task {
 	struct mock_hal *m;
@@ -41,6 +42,9 @@ struct hal_chan {
 	bool shadow;
 	bool open;
 	uint32_t shadow_queued;
+	uint8_t shadow_cls[MOCK_MAX_QUEUED]; /* class per queued command */
+	uint32_t shadow_head;                /* index of the oldest */
+	uint8_t next_cls;                    /* class of the next submissions */
 	uint64_t submitted;
 	uint64_t fence;
 	uint32_t chram;
@@ -235,6 +239,9 @@ int mock_submit(struct mock_hal *m, struct hal_chan *c)
 	if (c->t->held)
 		return MOCK_SUBMIT_HELD;
 	if (c->shadow) {
+		assert_true(c->shadow_queued < MOCK_MAX_QUEUED);
+		c->shadow_cls[(c->shadow_head + c->shadow_queued) %
+			      MOCK_MAX_QUEUED] = c->next_cls;
 		c->shadow_queued++;
 		if (m->s.ops->shadow_submit)
 			m->s.ops->shadow_submit(&m->s, c);
@@ -261,6 +268,13 @@ void mock_complete(struct mock_hal *m, struct hal_chan *c, uint64_t n)
 	(void)m;
 	c->fence += n;
 	assert_true(c->fence <= c->submitted);
+}
+
+void mock_set_next_class(struct mock_hal *m, struct hal_chan *c, uint8_t cls)
+{
+	(void)m;
+	assert_true(cls <= 7);
+	c->next_cls = cls;
 }
 
 void mock_set_engine_status(struct mock_hal *m, uint32_t gpu, uint32_t engine,
@@ -411,17 +425,25 @@ void hal_shadow_disable(struct hal_sched *s, struct hal_chan *c)
 	(void)s;
 	c->submitted += c->shadow_queued;
 	c->shadow_queued = 0;
+	c->shadow_head = 0;
 	c->shadow = false;
 }
 
 hal_u32 hal_shadow_pending(struct hal_sched *s, struct hal_chan *c) { (void)s; return c->shadow_queued; }
 hal_u64 hal_shadow_peek_hint(struct hal_sched *s, struct hal_chan *c) { (void)s; (void)c; return 0; }
 
+hal_u32 hal_shadow_peek_class(struct hal_sched *s, struct hal_chan *c)
+{
+	(void)s;
+	return c->shadow_queued ? c->shadow_cls[c->shadow_head] : 0;
+}
+
 void hal_shadow_forward(struct hal_sched *s, struct hal_chan *c, hal_u32 n)
 {
 	(void)s;
 	assert_true(n <= c->shadow_queued);
 	c->shadow_queued -= n;
+	c->shadow_head = (c->shadow_head + n) % MOCK_MAX_QUEUED;
 	c->submitted += n;
 }
 

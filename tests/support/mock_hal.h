@@ -50,6 +50,9 @@ enum mock_submit_result {
 	/* otherwise the policy's verdict: GS_SUBMIT_ALLOW / GS_SUBMIT_HOLD */
 };
 int mock_submit(struct mock_hal *m, struct hal_chan *c);
+/* The class tag (0..7) that c's submissions carry from now on (default 0);
+ * hal_shadow_peek_class returns the oldest queued command's. */
+void mock_set_next_class(struct mock_hal *m, struct hal_chan *c, uint8_t cls);
 /* n more of c's requests completed; the host-visible fence moves now. */
 void mock_complete(struct mock_hal *m, struct hal_chan *c, uint64_t n);
 /* What register reads return from now on. */

@@ -1,0 +1,507 @@
+/* loga: low-overhead GPU accounting by status-register polling (LoGA,
+ * Kehne et al., SYSTOR'17, sections 3-4), with NEON's disengaged fair
+ * queueing on top.
+ *
+ * Unlike dfq, nobody is stopped to be measured: all tasks keep running and
+ * a kernel thread watches the compute engine. Time is cut into epochs of
+ *
+ *   poll   hal_poll_start() reads the engine's status register back to
+ *          back (one MMIO read per iteration, the thread busy all along)
+ *          for event_T x the channels occupied on the GPU;
+ *   sleep  nothing is read for event_X x that (event_X = 0: poll all the
+ *          time, the setting of the paper's accuracy experiments 5.4).
+ *
+ * Both lengths grow with the number of channels so that each channel is
+ * seen switching often enough (paper 3.3); with `randomize` each is drawn
+ * uniformly from [mean/2, 3 mean/2), keeping the mean (paper 3.3: "the
+ * accounting thread can randomize the lengths of both intervals, while
+ * keeping the average interval lengths equal").
+ *
+ * Accounting (paper 3.3, 4.1). The poll loop reports the first sample and
+ * every change of the register. From each sample the policy works out
+ * which channel the engine is working for, its owner:
+ *
+ *   - nobody if no context is loaded (cur_id NONE) or one is being loaded
+ *     or saved (ctx_status LOADING / SAVING: no command runs);
+ *   - the loaded channel if the register says a command is executing;
+ *   - otherwise the loaded channel if its channel-RAM entry shows work
+ *     (pending, on the engine), nobody if it is idle (paper 4.1: "if no
+ *     commands are pending for the current channel ... LoGA considers the
+ *     GPU to be idle and does not account any computation time"). That
+ *     read is one MMIO read, made only when the busy bit is clear.
+ *
+ * When the owner changes (a context switch, or the channel going idle)
+ * the time since the previous change is charged to the task owning the
+ * previous channel: one segment. The last segment of a poll phase is
+ * closed at its end, so a command longer than the phase is charged the
+ * whole phase (paper 3.3). Nothing is measured while sleeping.
+ *
+ * Virtual time (paper 3.4; policies/vtime.h). At the end of each poll
+ * phase, with t_app the time measured for a task in it, t_total the sum
+ * over tasks and the epoch t_poll + t_nonpoll:
+ *
+ *   metric total (default, LoGA):   delta = t_app / t_total x epoch
+ *   mean_segment (LoGA-CL, Fig. 11): delta = m_app / sum m x epoch,
+ *                                    m = t_app / segments (mean time
+ *                                    between context switches)
+ *
+ * A task is active if it was measured in the poll phase or is held at a
+ * trap (a denied task that wants the GPU: without this a task denied while
+ * the others go idle would never be let go); only active tasks set the
+ * system vtime (paper: "the scheduler ignores applications that were not
+ * active in the preceding polling phase"), idle ones are pulled forward
+ * to it, and a task ahead of it by at least one epoch is denied: its
+ * channels' doorbells are trapped and its next submission held until a
+ * later decision lets it go. The others' traps are disarmed and held tasks
+ * released. With `account_only` nobody is denied (paper 5.3: scheduling
+ * off to show the accounting overhead alone).
+ *
+ * Accounted GPU time (hal_account): the time measured in the poll phase
+ * scaled up to the epoch, t_app x epoch / t_poll: LoGA's estimate of what
+ * the task used in the epoch. With event_X = 0 that is the measured time
+ * itself.
+ *
+ * Decisions where the paper leaves room (the published LoGA code is GPL;
+ * only facts and parameters were taken from it):
+ *
+ * - Epoch of the vtime rule: the measured time since the previous
+ *   decision (the sleep before the poll phase plus the poll phase), the
+ *   paper's "sum of the lengths of both polling and non-polling phase";
+ *   the first epoch is the first poll phase alone.
+ * - Deny: paper "ahead ... by more than (t_poll + t_nonpoll)" and
+ *   "suspends GPU access ... for the next non-polling phase". We use dfq's
+ *   rule (vt_decide: ahead by at least the nominal length of the next
+ *   epoch) and keep a denied task held until the next decision, so it is
+ *   not running while the next poll phase measures the others.
+ * - Occupied channels: the channels open on the polled GPU when the phase
+ *   starts (paper: "per allocated command submission channel"). With no
+ *   channel the thread sleeps until one is created (paper 4.2 wakes the
+ *   main thread on channel creation).
+ * - One GPU: the loop polls GPU 0. The paper's round robin of one thread
+ *   over several GPUs (5.6) is not modelled; tasks elsewhere are neither
+ *   measured nor denied.
+ * - The status register of the HAL carries a busy bit and the context
+ *   state; the paper's hardware needed channel RAM for both. We read
+ *   channel RAM only when the busy bit alone cannot tell (see above).
+ * - Randomised lengths: uniform on [mean/2, 3 mean/2); the paper gives no
+ *   distribution.
+ *
+ * Timers: 0 = end of the sleep phase.
+ */
+#include "hal.h"
+#include "policy.h"
+#include "util.h"
+#include "vtime.h"
+
+enum loga_timer { LOGA_TIMER_WAKE = 0 };
+
+enum loga_state {
+	LOGA_IDLE = 0,  /* no channel: waiting for one */
+	LOGA_POLL = 1,  /* the poll loop runs */
+	LOGA_SLEEP = 2, /* the non-poll phase */
+};
+
+/* The GPU the poll loop watches. */
+#define LOGA_GPU 0
+
+struct loga_task;
+
+struct loga_chan {
+	struct plist link; /* in loga_task.chans */
+	struct hal_chan *c;
+	struct loga_task *lt;
+	hal_u8 on_gpu;     /* on the polled GPU: counts as occupied */
+};
+
+struct loga_task {
+	struct vt_task vt;   /* links the task into loga.vt.tasks */
+	struct hal_task *t;
+	struct plist chans;  /* struct loga_chan */
+	hal_u64 poll_ns;     /* measured in the current poll phase */
+	hal_u32 segments;    /* segments closed in it */
+};
+
+struct loga {
+	struct vt_sys vt;
+	hal_u32 state;
+	hal_u32 n_chans;         /* occupied channels on the polled GPU */
+	hal_u64 phase_start;
+	hal_u64 epoch_start;     /* the previous decision */
+	/* the open segment: owner channel (0: nobody) since seg_start */
+	struct loga_chan *seg;
+	hal_u64 seg_start;
+	/* parameters */
+	hal_u64 event_t;
+	hal_u32 event_x;
+	hal_u8 randomize, account_only, mean_segment;
+};
+
+static const struct gs_param_desc loga_params[] = {
+	{ "event_T", GS_PARAM_DURATION, "1ms",
+	  "poll phase per occupied channel" },
+	{ "event_X", GS_PARAM_UINT, "5",
+	  "non-poll phase = event_X x the poll phase (0: poll all the time)" },
+	{ "randomize", GS_PARAM_BOOL, "false",
+	  "draw both phase lengths uniformly from [mean/2, 3 mean/2)" },
+	{ "account_only", GS_PARAM_BOOL, "false",
+	  "measure and keep virtual times but never deny a task" },
+	{ "mean_segment", GS_PARAM_BOOL, "false",
+	  "vtime by mean time between context switches (LoGA-CL) instead "
+	  "of total time per poll phase" },
+};
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static struct loga *loga_of(struct hal_sched *s)
+{
+	return hal_priv(s);
+}
+
+static struct loga_task *task_of(struct plist *pos)
+{
+	return plist_entry(plist_entry(pos, struct vt_task, link),
+			   struct loga_task, vt);
+}
+
+static void task_set_traps(struct hal_sched *s, struct loga_task *lt,
+			   int arm)
+{
+	struct plist *pos;
+
+	plist_for_each(pos, &lt->chans) {
+		struct hal_chan *c = plist_entry(pos, struct loga_chan, link)->c;
+
+		if (arm)
+			hal_trap_arm(s, c);
+		else
+			hal_trap_disarm(s, c);
+	}
+}
+
+/* A phase length with mean `mean`: fixed, or uniform on
+ * [mean/2, 3 mean/2) from the HAL's random source. */
+static hal_u64 phase_len(struct hal_sched *s, hal_u64 mean)
+{
+	struct loga *l = loga_of(s);
+	hal_u64 r;
+
+	if (!l->randomize || mean < 2)
+		return mean;
+	r = hal_random(s) >> 32;
+	return (mean >> 1) + hal_mul_div64(r, mean, (hal_u64)1 << 32);
+}
+
+static hal_u64 poll_mean(const struct loga *l)
+{
+	return l->event_t * (l->n_chans ? l->n_chans : 1);
+}
+
+/* ---- accounting --------------------------------------------------------- */
+
+/* Charge the open segment up to `end` to its owner and close it. */
+static void close_segment(struct loga *l, hal_u64 end)
+{
+	struct loga_chan *lc = l->seg;
+
+	l->seg = 0;
+	if (!lc || end <= l->seg_start)
+		return;
+	lc->lt->poll_ns += end - l->seg_start;
+	lc->lt->segments++;
+}
+
+/* The channel the engine works for in this sample, or 0 (see the top). */
+static struct loga_chan *sample_owner(struct hal_sched *s,
+				      const struct hal_engine_status *st)
+{
+	struct hal_chan *c;
+
+	if (st->cur_id == HAL_CHAN_NONE || st->ctx_status != HAL_CTX_VALID)
+		return 0;
+	c = hal_chan_lookup(s, LOGA_GPU, st->cur_id);
+	if (!c)
+		return 0;
+	if (!st->busy && hal_read_chram(s, c) == HAL_CHRAM_IDLE)
+		return 0;
+	return hal_chan_data(c);
+}
+
+/* ---- the epoch ---------------------------------------------------------- */
+
+static void start_poll(struct hal_sched *s)
+{
+	struct loga *l = loga_of(s);
+	hal_u64 now = hal_now(s), len;
+	struct plist *pos;
+
+	if (!l->n_chans) {
+		l->state = LOGA_IDLE;
+		return;
+	}
+	if (l->state == LOGA_IDLE)
+		l->epoch_start = now;
+	plist_for_each(pos, &l->vt.tasks) {
+		struct loga_task *lt = task_of(pos);
+
+		lt->poll_ns = 0;
+		lt->segments = 0;
+	}
+	len = phase_len(s, poll_mean(l));
+	if (!len)
+		len = 1;
+	l->state = LOGA_POLL;
+	l->phase_start = now;
+	l->seg = 0;
+	l->seg_start = now;
+	hal_poll_start(s, LOGA_GPU, HAL_ENGINE_COMPUTE, now + len);
+}
+
+/* The task's vtime usage in the epoch just ended. */
+static hal_u64 epoch_usage(const struct loga *l, const struct loga_task *lt,
+			   hal_u64 total, hal_u64 sum_mean, hal_u64 epoch)
+{
+	if (!lt->poll_ns)
+		return 0;
+	if (!l->mean_segment)
+		return vt_share(lt->poll_ns, total, epoch);
+	return vt_share(hal_div64(lt->poll_ns, lt->segments), sum_mean, epoch);
+}
+
+/* End of a poll phase: vtimes, deny decisions, then the sleep. */
+static void decide(struct hal_sched *s)
+{
+	struct loga *l = loga_of(s);
+	hal_u64 now = hal_now(s), total = 0, sum_mean = 0, epoch, t_poll;
+	hal_u64 sleep_mean, sleep, next_epoch;
+	struct plist *pos;
+
+	close_segment(l, now);
+	t_poll = now - l->phase_start;
+	epoch = now - l->epoch_start;
+	hal_trace_phase(s, "poll", l->phase_start, now);
+	plist_for_each(pos, &l->vt.tasks) {
+		struct loga_task *lt = task_of(pos);
+
+		total += lt->poll_ns;
+		if (lt->segments)
+			sum_mean += hal_div64(lt->poll_ns, lt->segments);
+	}
+	plist_for_each(pos, &l->vt.tasks) {
+		struct loga_task *lt = task_of(pos);
+
+		lt->vt.usage = epoch_usage(l, lt, total, sum_mean, epoch);
+		lt->vt.active = lt->poll_ns || hal_task_held(lt->t);
+		if (lt->poll_ns && t_poll)
+			hal_account(s, lt->t,
+				    hal_mul_div64(lt->poll_ns, epoch, t_poll));
+	}
+	vt_epoch_end(&l->vt);
+
+	sleep_mean = poll_mean(l) * l->event_x;
+	next_epoch = poll_mean(l) + sleep_mean;
+	vt_decide(&l->vt, next_epoch, !l->account_only);
+	plist_for_each(pos, &l->vt.tasks) {
+		struct loga_task *lt = task_of(pos);
+
+		hal_set_vtime(s, lt->t, lt->vt.vtime);
+		task_set_traps(s, lt, lt->vt.denied);
+		if (!lt->vt.denied)
+			hal_task_release(s, lt->t);
+	}
+	l->epoch_start = now;
+
+	sleep = phase_len(s, sleep_mean);
+	if (!sleep) {
+		start_poll(s);
+		return;
+	}
+	l->state = LOGA_SLEEP;
+	l->phase_start = now;
+	hal_timer_arm(s, LOGA_TIMER_WAKE, now + sleep);
+}
+
+/* ---- ops ---------------------------------------------------------------- */
+
+static int loga_init(struct hal_sched *s)
+{
+	struct loga *l = loga_of(s);
+
+	vt_init(&l->vt);
+	l->event_t = hal_param(s, "event_T");
+	l->event_x = (hal_u32)hal_param(s, "event_X");
+	l->randomize = (hal_u8)hal_param(s, "randomize");
+	l->account_only = (hal_u8)hal_param(s, "account_only");
+	l->mean_segment = (hal_u8)hal_param(s, "mean_segment");
+	if (!l->event_t)
+		l->event_t = 1;
+	l->state = LOGA_IDLE;
+	l->epoch_start = hal_now(s);
+	return 0;
+}
+
+static void loga_fini(struct hal_sched *s)
+{
+	struct loga *l = loga_of(s);
+	hal_u64 now = hal_now(s);
+
+	if (l->state == LOGA_POLL) {
+		hal_poll_stop(s);
+		if (now > l->phase_start)
+			hal_trace_phase(s, "poll", l->phase_start, now);
+	} else if (l->state == LOGA_SLEEP && now > l->phase_start) {
+		hal_trace_phase(s, "sleep", l->phase_start, now);
+	}
+	hal_timer_cancel(s, LOGA_TIMER_WAKE);
+	l->seg = 0;
+	while (!plist_empty(&l->vt.tasks)) {
+		struct loga_task *lt = task_of(l->vt.tasks.next);
+
+		while (!plist_empty(&lt->chans)) {
+			struct plist *c = lt->chans.next;
+
+			plist_del(c);
+			hal_free(s, plist_entry(c, struct loga_chan, link));
+		}
+		vt_task_del(&lt->vt);
+		hal_free(s, lt);
+	}
+}
+
+static void loga_task_create(struct hal_sched *s, struct hal_task *t)
+{
+	struct loga *l = loga_of(s);
+	struct loga_task *lt = hal_zalloc(s, sizeof(*lt));
+
+	if (!lt)
+		return;
+	lt->t = t;
+	plist_init(&lt->chans);
+	vt_task_add(&l->vt, &lt->vt, hal_task_weight(t));
+	hal_task_set_data(t, lt);
+	hal_set_vtime(s, t, lt->vt.vtime);
+}
+
+static void loga_task_exit(struct hal_sched *s, struct hal_task *t)
+{
+	struct loga_task *lt = hal_task_data(t);
+
+	if (!lt)
+		return;
+	/* what it was measured using in the unfinished poll phase */
+	if (loga_of(s)->state == LOGA_POLL && lt->poll_ns)
+		hal_account(s, t, lt->poll_ns);
+	while (!plist_empty(&lt->chans)) {
+		struct plist *c = lt->chans.next;
+
+		plist_del(c);
+		hal_free(s, plist_entry(c, struct loga_chan, link));
+	}
+	vt_task_del(&lt->vt);
+	hal_task_set_data(t, 0);
+	hal_free(s, lt);
+}
+
+static void loga_channel_create(struct hal_sched *s, struct hal_chan *c)
+{
+	struct loga *l = loga_of(s);
+	struct loga_task *lt = hal_task_data(hal_chan_task(c));
+	struct loga_chan *lc;
+
+	if (!lt)
+		return;
+	lc = hal_zalloc(s, sizeof(*lc));
+	if (!lc)
+		return;
+	lc->c = c;
+	lc->lt = lt;
+	lc->on_gpu = hal_chan_gpu(c) == LOGA_GPU;
+	plist_add_tail(&lt->chans, &lc->link);
+	hal_chan_set_data(c, lc);
+	if (lt->vt.denied)
+		hal_trap_arm(s, c);
+	else
+		hal_trap_disarm(s, c);
+	if (lc->on_gpu) {
+		l->n_chans++;
+		if (l->state == LOGA_IDLE)
+			start_poll(s);
+	}
+}
+
+static void loga_channel_destroy(struct hal_sched *s, struct hal_chan *c)
+{
+	struct loga *l = loga_of(s);
+	struct loga_chan *lc = hal_chan_data(c);
+
+	if (!lc)
+		return;
+	/* its open segment ends now */
+	if (l->seg == lc)
+		close_segment(l, hal_now(s));
+	if (lc->on_gpu && l->n_chans)
+		l->n_chans--;
+	plist_del(&lc->link);
+	hal_chan_set_data(c, 0);
+	hal_free(s, lc);
+}
+
+static int loga_submit(struct hal_sched *s, struct hal_chan *c)
+{
+	struct loga_task *lt = hal_task_data(hal_chan_task(c));
+
+	if (lt && lt->vt.denied)
+		return GS_SUBMIT_HOLD;
+	hal_trap_disarm(s, c); /* a stray trap: run free */
+	return GS_SUBMIT_ALLOW;
+}
+
+static void loga_timer(struct hal_sched *s, hal_u32 id)
+{
+	struct loga *l = loga_of(s);
+
+	if (id != LOGA_TIMER_WAKE || l->state != LOGA_SLEEP)
+		return;
+	hal_trace_phase(s, "sleep", l->phase_start, hal_now(s));
+	start_poll(s);
+}
+
+static void loga_poll_change(struct hal_sched *s,
+			     const struct hal_engine_status *st, hal_u64 when)
+{
+	struct loga *l = loga_of(s);
+	struct loga_chan *owner;
+
+	if (l->state != LOGA_POLL)
+		return;
+	owner = sample_owner(s, st);
+	if (owner == l->seg)
+		return; /* the same channel goes on (or the GPU stays idle) */
+	close_segment(l, when);
+	l->seg = owner;
+	l->seg_start = when;
+}
+
+static void loga_poll_end(struct hal_sched *s)
+{
+	if (loga_of(s)->state == LOGA_POLL)
+		decide(s);
+}
+
+const struct gs_policy_ops gs_policy_loga = {
+	.name = "loga",
+	.summary = "LoGA (SYSTOR'17): account GPU time by polling the engine "
+		   "status register in short phases; DFQ vtime and deny rule",
+	.params = loga_params,
+	.n_params = sizeof(loga_params) / sizeof(loga_params[0]),
+	.priv_size = sizeof(struct loga),
+	.init = loga_init,
+	.fini = loga_fini,
+	.task_create = loga_task_create,
+	.task_exit = loga_task_exit,
+	.channel_create = loga_channel_create,
+	.channel_destroy = loga_channel_destroy,
+	.submit = loga_submit,
+	.timer = loga_timer,
+	.poll_change = loga_poll_change,
+	.poll_end = loga_poll_end,
+};
