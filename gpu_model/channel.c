@@ -123,28 +123,14 @@ uint32_t gs_chan_unpublished(const struct gs_channel *ch)
 	return gs_ring_distance(ch->put_visible, ch->put, ch->entries);
 }
 
-gs_time_t gs_chan_unpublished_head(const struct gs_channel *ch)
+const struct gs_cmd *gs_chan_unpublished_head(const struct gs_channel *ch)
 {
 	uint32_t published = gs_ring_distance(ch->get, ch->put_visible,
 					      ch->entries);
-	const struct gs_cmd *cmd;
 
 	if (!gs_chan_unpublished(ch))
-		return 0;
-	cmd = gs_fifo_at(&ch->cmds, published);
-	return cmd->duration;
-}
-
-uint8_t gs_chan_unpublished_head_class(const struct gs_channel *ch)
-{
-	uint32_t published = gs_ring_distance(ch->get, ch->put_visible,
-					      ch->entries);
-	const struct gs_cmd *cmd;
-
-	if (!gs_chan_unpublished(ch))
-		return 0;
-	cmd = gs_fifo_at(&ch->cmds, published);
-	return cmd->cls;
+		return NULL;
+	return gs_fifo_at(&ch->cmds, published);
 }
 
 uint64_t gs_chan_outstanding(const struct gs_channel *ch)

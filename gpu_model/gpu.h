@@ -197,10 +197,8 @@ void gs_chan_doorbell(struct gs_channel *ch);
 void gs_chan_publish(struct gs_channel *ch, uint32_t n);
 /* Written but not yet published commands. */
 uint32_t gs_chan_unpublished(const struct gs_channel *ch);
-/* Engine time of the oldest unpublished command; 0 if none. */
-gs_time_t gs_chan_unpublished_head(const struct gs_channel *ch);
-/* Class tag of the oldest unpublished command; 0 if none. */
-uint8_t gs_chan_unpublished_head_class(const struct gs_channel *ch);
+/* The oldest unpublished command (a shadow queue's head), or NULL. */
+const struct gs_cmd *gs_chan_unpublished_head(const struct gs_channel *ch);
 /* Commands written and not yet completed: unpublished (a shadow queue),
  * queued, held by the dispatcher or running. */
 uint64_t gs_chan_outstanding(const struct gs_channel *ch);

@@ -263,14 +263,18 @@ hal_u32 hal_shadow_pending(struct hal_sched *s, struct hal_chan *c)
 
 hal_u64 hal_shadow_peek_hint(struct hal_sched *s, struct hal_chan *c)
 {
+	const struct gs_cmd *head = gs_chan_unpublished_head(c->ch);
+
 	(void)s;
-	return gs_chan_unpublished_head(c->ch);
+	return head ? head->duration : 0;
 }
 
 hal_u32 hal_shadow_peek_class(struct hal_sched *s, struct hal_chan *c)
 {
+	const struct gs_cmd *head = gs_chan_unpublished_head(c->ch);
+
 	(void)s;
-	return gs_chan_unpublished_head_class(c->ch);
+	return head ? head->cls : 0;
 }
 
 void hal_shadow_forward(struct hal_sched *s, struct hal_chan *c, hal_u32 n)

@@ -325,16 +325,16 @@ static void test_unpublished_head_class(void **state)
 	struct gs_channel *ch = gs_gpu_channel_open(m->gpu, 0, NULL);
 	(void)state;
 
-	assert_int_equal(gs_chan_unpublished_head_class(ch), 0);
+	assert_null(gs_chan_unpublished_head(ch));
 	assert_true(gs_chan_write(ch, 10 * US, GS_ENGINE_COMPUTE, 0, 3));
 	assert_true(gs_chan_write(ch, 20 * US, GS_ENGINE_COMPUTE, 0, 5));
-	assert_int_equal(gs_chan_unpublished_head_class(ch), 3);
-	assert_int_equal(gs_chan_unpublished_head(ch), 10 * US);
+	assert_int_equal(gs_chan_unpublished_head(ch)->cls, 3);
+	assert_int_equal(gs_chan_unpublished_head(ch)->duration, 10 * US);
 	gs_chan_publish(ch, 1);
-	assert_int_equal(gs_chan_unpublished_head_class(ch), 5);
-	assert_int_equal(gs_chan_unpublished_head(ch), 20 * US);
+	assert_int_equal(gs_chan_unpublished_head(ch)->cls, 5);
+	assert_int_equal(gs_chan_unpublished_head(ch)->duration, 20 * US);
 	gs_chan_publish(ch, 1);
-	assert_int_equal(gs_chan_unpublished_head_class(ch), 0);
+	assert_null(gs_chan_unpublished_head(ch));
 	run_until(m, 1 * MS);
 	assert_int_equal(ch->completed, 2);
 	mock_free(m);
