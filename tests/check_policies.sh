@@ -58,26 +58,30 @@ kernel_macros='fallthrough|unreachable|notrace|noinline|noinline_for_stack|noins
 
 srcs=$(ls "$dir"/*.c 2>/dev/null)
 hdrs=$(ls "$dir"/*.h 2>/dev/null)
+# Each input line "LINE:text" becomes "FILE:LINE: message".
+report() {
+	while IFS= read -r l; do
+		echo "$name:${l%%:*}: $1"
+	done
+}
+# flag GREP-OPTIONS PATTERN MESSAGE: report the lines of $tmp/src that match.
+flag() {
+	grep "$1" "$2" "$tmp/src" | report "$3"
+}
 nfiles=0
 for f in $srcs $hdrs; do
 	nfiles=$((nfiles + 1))
 	name=${f#"$root"/}
 	strip_comments "$f" > "$tmp/src"
-	grep -n '#[[:space:]]*include[[:space:]]*<' "$tmp/src" | while IFS= read -r l; do
-		echo "$name:${l%%:*}: system header include (policies include only hal.h, policy.h and their own helpers)"
-	done
-	grep -nwE 'float|double|_Complex' "$tmp/src" | while IFS= read -r l; do
-		echo "$name:${l%%:*}: floating point type (integers only)"
-	done
-	grep -n '__KERNEL__' "$tmp/src" | while IFS= read -r l; do
-		echo "$name:${l%%:*}: __KERNEL__ test (the include path picks the environment)"
-	done
-	grep -nE '^static[[:space:]][^(]*[;=]' "$tmp/src" | grep -vw const | while IFS= read -r l; do
-		echo "$name:${l%%:*}: file-scope mutable static variable (state belongs in hal_priv)"
-	done
-	grep -nE '\bmem(cpy|set|move|cmp)[[:space:]]*\(' "$tmp/src" | while IFS= read -r l; do
-		echo "$name:${l%%:*}: calls libc mem*() (not a HAL function)"
-	done
+	flag -n '#[[:space:]]*include[[:space:]]*<' \
+		"system header include (policies include only hal.h, policy.h and their own helpers)"
+	flag -nwE 'float|double|_Complex' "floating point type (integers only)"
+	flag -n '__KERNEL__' \
+		"__KERNEL__ test (the include path picks the environment)"
+	grep -nE '^static[[:space:]][^(]*[;=]' "$tmp/src" | grep -vw const |
+		report "file-scope mutable static variable (state belongs in hal_priv)"
+	flag -nE '\bmem(cpy|set|move|cmp)[[:space:]]*\(' \
+		"calls libc mem*() (not a HAL function)"
 	grep -nowE "$kernel_macros" "$tmp/src" | while IFS= read -r l; do
 		echo "$name:${l%%:*}: '${l#*:}' is a macro in the kernel build (rename it)"
 	done
