@@ -136,6 +136,17 @@ clean:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
+# The commit a sweep's manifest records: regenerated on every build but
+# rewritten only when it changes, so only sim/sweep_files.o rebuilds.
+GS_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null)
+.PHONY: FORCE
+$(BUILD)/gs_commit.h: FORCE
+	@mkdir -p $(BUILD)
+	@echo '#define GS_COMMIT "$(GS_COMMIT)"' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+$(BUILD)/sim/sweep_files.o: $(BUILD)/gs_commit.h
+$(BUILD)/sim/sweep_files.o: ALL_CFLAGS += -include $(BUILD)/gs_commit.h
+
 # Kernel module and kernel rules
 #
 # check-policies: every policies/*.c builds freestanding (no libc, no FPU,

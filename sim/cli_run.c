@@ -8,6 +8,7 @@
 #include "sim/cli.h"
 #include "sim/sim.h"
 #include "workloads/config_load.h"
+#include "workloads/sweep.h"
 
 struct run_args {
 	char *out;
@@ -146,6 +147,10 @@ int gs_cmd_run(int argc, char **argv)
 		}
 		sc->seed = seed;
 	}
+	if (sc->sweep.line)
+		fprintf(stderr, "gpusim: note: %s has a sweep block; running "
+				"its base scenario only (gpusim sweep runs the "
+				"grid)\n", files[0]);
 	opt.timeline = sc->output.timeline && !a.no_timeline;
 	opt.standalone_runs = !a.no_standalone;
 	if (isatty(STDERR_FILENO)) {
@@ -203,6 +208,13 @@ int gs_cmd_validate(int argc, char **argv)
 	       files[0], n, n == 1 ? "" : "s", sc->n_gpus,
 	       sc->n_gpus == 1 ? "" : "s", sc->gpu.preset, sc->policy.name,
 	       (double)sc->duration / 1e9);
+	if (sc->sweep.line) {
+		GPtrArray *points = gs_sweep_expand(sc);
+
+		printf("%s: sweep of %u point%s\n", files[0], points->len,
+		       points->len == 1 ? "" : "s");
+		g_ptr_array_unref(points);
+	}
 	gs_scenario_free(sc);
 	return GS_EXIT_OK;
 }

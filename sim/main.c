@@ -15,6 +15,8 @@ static const struct {
 	{ "list", gs_cmd_list, "list policies, GPU presets and built-in apps" },
 	{ "reproduce", gs_cmd_reproduce,
 	  "check the paper targets of configs/paper/*.yaml" },
+	{ "sweep", gs_cmd_sweep,
+	  "run a scenario's sweep grid, or export it as jobs" },
 	{ "bench", gs_cmd_bench, "measure simulated events per second" },
 };
 

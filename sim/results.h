@@ -101,6 +101,11 @@ uint32_t gs_results_intern(struct gs_results *r, const char *s);
 gboolean gs_results_write_dir(const struct gs_results *r, const char *dir,
 			      gboolean with_timeline, GError **error);
 
+/* The run as one row for sweep.csv: appends column names and cell texts
+ * (both newly allocated strings; give the arrays g_free as free func). */
+void gs_results_row(const struct gs_results *r, GPtrArray *columns,
+		    GPtrArray *cells);
+
 /* The human-readable summary table printed by `gpusim run`. */
 void gs_results_print_table(const struct gs_results *r, FILE *out);
 

@@ -151,6 +151,9 @@ int cfg_apply_overrides(struct cfg *c, const char *const *overrides,
 int cfg_load_tasks(struct cfg *c, const yaml_node_t *tasks);
 /* config_expect.c */
 int cfg_load_expect(struct cfg *c, const yaml_node_t *list);
+/* config_sweep.c: `key` is the `sweep` key, for its position. */
+int cfg_load_sweep(struct cfg *c, const yaml_node_t *key,
+		   const yaml_node_t *map);
 
 /* A growing program; cfg_prog_finish appends GS_OP_END. */
 struct cfg_prog {

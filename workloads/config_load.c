@@ -425,7 +425,8 @@ static char *default_name(const char *file)
 
 static const char *const top_keys[] = {
 	"name", "seed", "duration", "max_events", "gpu", "node", "host",
-	"policy", "vms", "tasks", "output", "expect", NULL,
+	"policy", "vms", "tasks", "output", "expect",
+	"sweep", NULL,
 };
 
 static int load_scenario(struct cfg *c, const yaml_node_t *root)
@@ -490,7 +491,11 @@ static int load_scenario(struct cfg *c, const yaml_node_t *root)
 	if (load_output(c, cfg_map_get(c, root, "output")) < 0)
 		return -1;
 	v = cfg_map_get(c, root, "expect");
-	return v && !cfg_is_null(v) ? cfg_load_expect(c, v) : 0;
+	if (v && !cfg_is_null(v) && cfg_load_expect(c, v) < 0)
+		return -1;
+	v = cfg_map_get(c, root, "sweep");
+	return v && !cfg_is_null(v) ?
+	       cfg_load_sweep(c, cfg_map_key(c, root, "sweep"), v) : 0;
 }
 
 /* --- entry points --- */

@@ -59,6 +59,21 @@ void gs_expect_clear(struct gs_expect *e)
 	memset(e, 0, sizeof(*e));
 }
 
+void gs_sweep_config_clear(struct gs_sweep_config *sw)
+{
+	uint32_t i;
+
+	for (i = 0; sw->axes && i < sw->n_axes; i++) {
+		g_free(sw->axes[i].key);
+		g_strfreev(sw->axes[i].values);
+		g_free(sw->axes[i].lines);
+		g_free(sw->axes[i].columns);
+	}
+	g_free(sw->axes);
+	g_free(sw->seeds);
+	memset(sw, 0, sizeof(*sw));
+}
+
 void gs_scenario_free(struct gs_scenario *sc)
 {
 	uint32_t i;
@@ -75,6 +90,7 @@ void gs_scenario_free(struct gs_scenario *sc)
 	for (i = 0; sc->expect && i < sc->n_expect; i++)
 		gs_expect_clear(&sc->expect[i]);
 	g_free(sc->expect);
+	gs_sweep_config_clear(&sc->sweep);
 	g_free(sc->file);
 	g_free(sc->name);
 	g_free(sc);
@@ -92,6 +108,7 @@ struct gs_scenario *gs_scenario_alone(const struct gs_scenario *sc,
 	*out = *sc;
 	out->expect = NULL; /* a reference run checks nothing */
 	out->n_expect = 0;
+	memset(&out->sweep, 0, sizeof(out->sweep)); /* nor sweeps */
 	out->file = g_strdup(sc->file);
 	out->name = g_strdup(sc->name);
 	out->vms = sc->n_vms ? g_new(struct gs_vm_config, sc->n_vms) : NULL;

@@ -89,6 +89,27 @@ struct gs_expect {
 	uint32_t line;     /* where it is written */
 };
 
+/* One axis of a `sweep:` grid: a key path, as --set takes it, and the
+ * values it runs through, each as --set value text ("dfq", "19us",
+ * "{uniform: [50us, 150us]}") with the position it is written at. */
+struct gs_sweep_axis {
+	char *key;
+	char **values;       /* n_values strings, NULL-terminated */
+	uint32_t *lines;     /* 1-based line and column of each value */
+	uint32_t *columns;
+	uint32_t n_values;
+};
+
+/* The `sweep:` block: axes in file order (the first varies slowest), then
+ * the seeds (fastest). n_seeds 0: the scenario's own seed. */
+struct gs_sweep_config {
+	struct gs_sweep_axis *axes;
+	uint32_t n_axes;
+	uint64_t *seeds;
+	uint32_t n_seeds;
+	uint32_t line, column; /* of the `sweep` key; 0: no sweep block */
+};
+
 struct gs_scenario {
 	char *file;         /* path as given */
 	char *name;
@@ -106,6 +127,7 @@ struct gs_scenario {
 	struct gs_output_config output;
 	struct gs_expect *expect;
 	uint32_t n_expect;
+	struct gs_sweep_config sweep;
 };
 
 /* Default host costs. */
@@ -113,6 +135,7 @@ void gs_host_defaults(struct gs_host_config *host);
 
 void gs_scenario_free(struct gs_scenario *sc);
 void gs_expect_clear(struct gs_expect *e);
+void gs_sweep_config_clear(struct gs_sweep_config *sw);
 /* A deep copy holding only task `task_index` (count 1, replica 0: same
  * name and random stream), policy "direct": the standalone reference run. */
 struct gs_scenario *gs_scenario_alone(const struct gs_scenario *sc,
