@@ -180,11 +180,21 @@ static char *self_path(void)
 	return exe ? exe : g_strdup("gpusim");
 }
 
+/* A shell word: as is when it is plainly safe, else quoted. */
 static void append_quoted(GString *line, const char *before, const char *s)
 {
-	g_autofree char *quoted = g_shell_quote(s);
+	g_autofree char *quoted = NULL;
+	const char *p;
 
 	g_string_append(line, before);
+	for (p = s; *p; p++)
+		if (!g_ascii_isalnum(*p) && !strchr("/._-+=:,@%", *p))
+			break;
+	if (*s && !*p) {
+		g_string_append(line, s);
+		return;
+	}
+	quoted = g_shell_quote(s);
 	g_string_append(line, quoted);
 }
 
@@ -217,8 +227,7 @@ static void emit_jobs(const struct gs_sweep_job *job)
 
 	for (i = 0; i < job->points->len; i++) {
 		const struct gs_sweep_point *p = job->points->pdata[i];
-		g_autofree char *id = g_shell_quote(p->id);
-		g_autofree char *line = job_line(job, id);
+		g_autofree char *line = job_line(job, p->id);
 
 		printf("%s\n", line);
 	}

@@ -1,0 +1,151 @@
+#!/bin/sh
+# gpusim sweep as a user meets it: results that do not depend on -j,
+# resuming after an interruption, jobs for GNU parallel and Slurm, and
+# --collect. Usage: tests/sweep_test.sh [path/to/gpusim]
+GPUSIM=${1:-./gpusim}
+case $GPUSIM in /*) ;; *) GPUSIM=$(pwd)/$GPUSIM ;; esac
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+check() { # description, then a command that must succeed
+	desc=$1
+	shift
+	if "$@" >"$tmp/out" 2>&1; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "FAIL: $desc"
+		sed 's/^/    /' "$tmp/out" | head -20
+	fi
+}
+
+cat >"$tmp/grid.yaml" <<'YAML'
+name: grid
+duration: 300ms
+output: {timeline: false}
+policy: {name: direct}
+tasks:
+  - name: app
+    behavior: {app: DCT}
+  - name: throttle
+    behavior: {throttle: {kernel: 300us}}
+sweep:
+  policy.name: [direct, dfq, timeslice]
+  tasks.1.behavior.throttle.kernel: [19us, {uniform: [100us, 500us]}]
+  seeds: [1, 2]
+YAML
+n=12
+
+check "sweep -j1 runs every point" sh -c \
+	"$GPUSIM sweep $tmp/grid.yaml -j1 --out $tmp/j1 > $tmp/j1.txt &&
+	 grep -q '12 points, 12 run now, 0 already finished, 0 missing' $tmp/j1.txt &&
+	 test \$(ls $tmp/j1/points | wc -l) -eq $n &&
+	 test \$(wc -l < $tmp/j1/sweep.csv) -eq $((n + 1))"
+check "each point has the usual outputs and point.json" sh -c \
+	"for d in $tmp/j1/points/*; do
+	   test -s \$d/summary.json && test -s \$d/tasks.csv &&
+	   test -s \$d/series.csv && test -s \$d/point.json || exit 1; done"
+check "sweep.csv has the swept values, metrics and per-task columns" sh -c \
+	"head -1 $tmp/j1/sweep.csv | grep -q '^point,seed,policy.name,tasks.1.behavior.throttle.kernel,policy,.*jain_index,.*app.slowdown,.*throttle.gpu_share' &&
+	 grep -q '^dfq_19us_s2,2,dfq,19us,dfq,' $tmp/j1/sweep.csv"
+check "-j2 gives a byte-identical sweep.csv and manifest" sh -c \
+	"$GPUSIM sweep $tmp/grid.yaml -j2 -q --out $tmp/j2 &&
+	 cmp $tmp/j1/sweep.csv $tmp/j2/sweep.csv &&
+	 cmp $tmp/j1/manifest.json $tmp/j2/manifest.json &&
+	 cmp $tmp/j1/points/timeslice_19us_s1/summary.json $tmp/j2/points/timeslice_19us_s1/summary.json"
+check "a point equals gpusim run with the same overrides" sh -c \
+	"$GPUSIM run $tmp/grid.yaml -q --no-timeline --out $tmp/one --set policy.name=dfq \
+	   --set tasks.1.behavior.throttle.kernel=19us --seed 2 2>/dev/null &&
+	 cmp $tmp/one/tasks.csv $tmp/j1/points/dfq_19us_s2/tasks.csv"
+check "the manifest records config hash, version, seeds" sh -c \
+	"grep -q '\"config_hash\" : \"[0-9a-f]\\{64\\}\"' $tmp/j1/manifest.json &&
+	 grep -q '\"gpusim_version\"' $tmp/j1/manifest.json &&
+	 grep -q '\"seed\" : 2' $tmp/j1/manifest.json"
+
+# Resume: a point without point.json (interrupted while writing) and a
+# missing folder are run again; nothing else is.
+cp -r "$tmp/j1" "$tmp/re"
+rm "$tmp/re/points/dfq_19us_s1/point.json"
+rm -r "$tmp/re/points/timeslice_uniform-100us-500us_s2-"*
+check "a rerun runs only unfinished points" sh -c \
+	"$GPUSIM sweep $tmp/grid.yaml -j2 --out $tmp/re > $tmp/re.txt &&
+	 grep -q '2 run now, 10 already finished' $tmp/re.txt &&
+	 cmp $tmp/j1/sweep.csv $tmp/re/sweep.csv"
+check "a rerun of a finished sweep runs nothing" sh -c \
+	"$GPUSIM sweep $tmp/grid.yaml --out $tmp/re | grep -q '0 run now, 12 already finished'"
+check "another --set makes every point stale" sh -c \
+	"$GPUSIM sweep $tmp/grid.yaml -j2 --out $tmp/re --set duration=200ms |
+	 grep -q '12 run now, 0 already finished'"
+
+# Kill a sweep and its workers mid-way: every point.json left is a
+# complete point, and the rerun keeps them and completes the same table.
+sed 's/duration: 300ms/duration: 40s/' "$tmp/grid.yaml" >"$tmp/long.yaml"
+setsid "$GPUSIM" sweep "$tmp/long.yaml" -j1 -q --out "$tmp/killed" \
+	>/dev/null 2>&1 &
+pid=$!
+tries=0 # kill once the first point is finished
+while [ "$tries" -lt 300 ] &&
+      ! ls "$tmp"/killed/points/*/point.json >/dev/null 2>&1; do
+	sleep 0.1
+	tries=$((tries + 1))
+done
+kill -9 "-$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+kept=$(ls "$tmp"/killed/points/*/point.json 2>/dev/null | wc -l)
+check "the kill left $kept of $n points finished" test "$kept" -ge 1 -a "$kept" -lt "$n"
+check "after a kill, finished points are complete" sh -c \
+	"for f in $tmp/killed/points/*/point.json; do
+	   [ -e \"\$f\" ] || continue; d=\$(dirname \$f)
+	   test -s \$d/summary.json && test -s \$d/tasks.csv && test -s \$d/series.csv || exit 1
+	 done; ! ls $tmp/killed/points/*/.point.json.* 2>/dev/null | grep -q ."
+check "the rerun after a kill keeps the $kept finished points" sh -c \
+	"$GPUSIM sweep $tmp/long.yaml -j2 --out $tmp/killed > $tmp/k.txt &&
+	 grep -q '$((n - kept)) run now, $kept already finished' $tmp/k.txt &&
+	 $GPUSIM sweep $tmp/long.yaml -j2 -q --out $tmp/fresh &&
+	 cmp $tmp/killed/sweep.csv $tmp/fresh/sweep.csv"
+
+# Jobs for other machines.
+check "--emit-jobs prints one absolute command per point" sh -c \
+	"$GPUSIM sweep $tmp/grid.yaml --emit-jobs --out $tmp/par > $tmp/jobs &&
+	 test \$(wc -l < $tmp/jobs) -eq $n && ! test -e $tmp/par &&
+	 grep -q \"^/.* sweep $tmp/grid.yaml --out $tmp/par -q --point dfq_19us_s1\\$\" $tmp/jobs"
+check "--point runs one point only" sh -c \
+	"$GPUSIM sweep $tmp/grid.yaml --out $tmp/pt --point 3 -q &&
+	 test \$(ls $tmp/pt/points | wc -l) -eq 1 && test -s $tmp/pt/points/direct_uniform-100us-500us_s2-*/point.json &&
+	 ! test -e $tmp/pt/sweep.csv"
+check "--collect of an incomplete folder says so and exits 1" sh -c \
+	"! $GPUSIM sweep $tmp/grid.yaml --collect $tmp/pt > $tmp/c.txt 2>&1 &&
+	 grep -q '11 missing' $tmp/c.txt && test \$(wc -l < $tmp/pt/sweep.csv) -eq 2"
+check "--emit-slurm writes an array of all points" sh -c \
+	"$GPUSIM sweep $tmp/grid.yaml --emit-slurm -j 4 --out $tmp/sl > $tmp/sl.sh &&
+	 grep -q '^#SBATCH --array=0-11%4\$' $tmp/sl.sh &&
+	 SLURM_ARRAY_TASK_ID=4 sh $tmp/sl.sh && test -s $tmp/sl/points/dfq_19us_s1/point.json"
+if command -v parallel >/dev/null 2>&1; then
+	check "jobs run by GNU parallel collect to the same sweep.csv" sh -c \
+		"parallel -j2 < $tmp/jobs &&
+		 $GPUSIM sweep $tmp/grid.yaml -q --collect $tmp/par &&
+		 cmp $tmp/j1/sweep.csv $tmp/par/sweep.csv"
+	echo : >"$tmp/hosts"
+	check "jobs run through parallel --sshloginfile collect the same" sh -c \
+		"parallel --sshloginfile $tmp/hosts -j2 < $tmp/jobs &&
+		 $GPUSIM sweep $tmp/grid.yaml -q --collect $tmp/par &&
+		 cmp $tmp/j1/sweep.csv $tmp/par/sweep.csv"
+else
+	echo "skip: GNU parallel is not installed"
+fi
+
+check "a sweep error is positioned, exits 2 and writes nothing" sh -c \
+	"sed 's/\\[direct, dfq, timeslice\\]/[direct, dfk]/' $tmp/grid.yaml > $tmp/bad.yaml;
+	 $GPUSIM sweep $tmp/bad.yaml --out $tmp/bad 2> $tmp/bad.txt; test \$? -eq 2 &&
+	 grep -q 'bad.yaml:11:25: sweep policy.name: ' $tmp/bad.txt && ! test -e $tmp/bad"
+check "run on a sweep file runs the base scenario and says so" sh -c \
+	"$GPUSIM run $tmp/grid.yaml -q --out $tmp/base 2> $tmp/note.txt &&
+	 grep -q 'sweep block; running its base scenario' $tmp/note.txt &&
+	 grep -q '\"policy\" : \"direct\"' $tmp/base/summary.json"
+check "validate counts the points" sh -c \
+	"$GPUSIM validate $tmp/grid.yaml | grep -q 'sweep of 12 points'"
+
+echo "sweep: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
