@@ -119,6 +119,13 @@ fuzz:
 		-timeout=10 -rss_limit_mb=4096 -max_total_time=$(FUZZ_SECONDS) \
 		-artifact_prefix=tests/fuzz/regressions/
 
+# The paper figures (README, "Reproducing the papers"): the sweeps of
+# configs/paper/sweeps/ into results/sweeps/, then results/plots/*.png and
+# *.svg with gnuplot.
+.PHONY: plots
+plots: gpusim
+	sh plots/make_plots.sh ./gpusim
+
 # Regenerate the golden results after an intended change of the model.
 golden: gpusim
 	sh tests/golden_test.sh --update ./gpusim

@@ -63,7 +63,7 @@ void gs_results_row(const struct gs_results *r, GPtrArray *columns,
 	const struct gs_metrics *m = &r->metrics;
 	uint32_t i;
 
-	add(columns, cells, g_strdup("policy"), g_string_new(r->policy));
+	add(columns, cells, g_strdup("policy_name"), g_string_new(r->policy));
 	add_u64(columns, cells, g_strdup("sim_time_ns"),
 		(uint64_t)r->sim_time_ns);
 	add_u64(columns, cells, g_strdup("events"), r->events);

@@ -48,7 +48,7 @@ check "each point has the usual outputs and point.json" sh -c \
 	   test -s \$d/summary.json && test -s \$d/tasks.csv &&
 	   test -s \$d/series.csv && test -s \$d/point.json || exit 1; done"
 check "sweep.csv has the swept values, metrics and per-task columns" sh -c \
-	"head -1 $tmp/j1/sweep.csv | grep -q '^point,seed,policy.name,tasks.1.behavior.throttle.kernel,policy,.*jain_index,.*app.slowdown,.*throttle.gpu_share' &&
+	"head -1 $tmp/j1/sweep.csv | grep -q '^point,seed,policy.name,tasks.1.behavior.throttle.kernel,policy_name,.*jain_index,.*app.slowdown,.*throttle.gpu_share' &&
 	 grep -q '^dfq_19us_s2,2,dfq,19us,dfq,' $tmp/j1/sweep.csv"
 check "-j2 gives a byte-identical sweep.csv and manifest" sh -c \
 	"$GPUSIM sweep $tmp/grid.yaml -j2 -q --out $tmp/j2 &&

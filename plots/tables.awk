@@ -1,0 +1,75 @@
+# Pivots a sweep.csv into a whitespace table for gnuplot. Which one is
+# chosen by -v table=NAME:
+#   slowdown   rows: throttle request size; columns: policies; cells:
+#              slowdown of task `task` (NEON Fig. 6)
+#   efficiency rows: throttle request size (us); cells: concurrency
+#              efficiency (NEON Fig. 7)
+#   offratio   rows: the throttle's off time in % of its alone round;
+#              cells: concurrency efficiency (NEON Fig. 10)
+#   overhead   rows: number of throttles; columns: policy and app; cells:
+#              the app's round time over direct's, minus one, in % (LoGA
+#              Fig. 8)
+#   point      prints the id of the point whose policy label is `policy`
+#              and whose throttle kernel is `kernel`
+BEGIN {
+	FS = "\n"
+	size_key = "tasks.1.behavior.throttle.kernel"
+}
+NR == 1 {
+	csv_header($0)
+	next
+}
+{
+	csv_split($0, f)
+	pol = policy_label(f[col["policy"]])
+}
+table == "slowdown" {
+	k = f[col[size_key]]
+	if (k != "19us" && k != "300us" && k != "1700us")
+		next
+	add_key(k == "1700us" ? "1.7ms" : k)
+	add_series(pol)
+	v[k == "1700us" ? "1.7ms" : k, pol] = f[col[task ".slowdown"]]
+}
+table == "efficiency" {
+	k = us(f[col[size_key]])
+	add_key(k)
+	add_series(pol)
+	v[k, pol] = f[col["concurrency_efficiency"]]
+}
+table == "offratio" {
+	# alone round = shared round / slowdown
+	alone = f[col["throttle.round_mean_ns"]] / f[col["throttle.slowdown"]]
+	k = int(100 * us(f[col["tasks.1.behavior.throttle.sleep"]]) * 1000 / \
+		alone + 0.5)
+	add_key(k)
+	add_series(pol)
+	v[k, pol] = f[col["concurrency_efficiency"]]
+}
+table == "overhead" {
+	app = f[col["tasks.0.behavior.app"]]
+	k = f[col["tasks.1.count"]] + 0
+	add_key(k)
+	round[app, k, pol] = f[col["app.round_mean_ns"]]
+	if (pol != "Direct") {
+		add_series(pol " " app)
+		who[pol " " app] = app SUBSEP pol
+	}
+}
+table == "point" && pol == policy && f[col[size_key]] == kernel {
+	print f[col["point"]]
+}
+END {
+	if (table == "overhead")
+		for (i = 1; i <= n_keys; i++)
+			for (j = 1; j <= n_series; j++) {
+				split(who[series[j]], ap, SUBSEP)
+				d = round[ap[1], keys[i], "Direct"]
+				s = round[ap[1], keys[i], ap[2]]
+				if (d > 0 && s != "")
+					v[keys[i], series[j]] = \
+						sprintf("%.3f", 100 * (s / d - 1))
+			}
+	if (table != "point")
+		print_table(table == "overhead" ? "throttles" : "x")
+}
