@@ -3,6 +3,9 @@
 #ifndef GS_CLI_H
 #define GS_CLI_H
 
+#include <glib.h>
+#include <stdbool.h>
+
 #define GS_EXIT_OK 0
 #define GS_EXIT_FAILURE 1
 #define GS_EXIT_USAGE 2
@@ -10,6 +13,11 @@
 #ifndef GS_VERSION
 #define GS_VERSION "0.1.0"
 #endif
+
+/* Parses a subcommand's options; exactly one file must remain (into
+ * *files). Prints the problem and returns false otherwise. */
+bool gs_cli_parse(int argc, char **argv, const char *what,
+		  const char *summary, GOptionEntry *entries, char ***files);
 
 int gs_cmd_run(int argc, char **argv);
 int gs_cmd_validate(int argc, char **argv);

@@ -70,30 +70,10 @@ static struct gs_scenario *load(const char *file, char **sets)
 static bool parse_args(int argc, char **argv, const char *what,
 		       GOptionEntry *entries, char ***files)
 {
-	g_autoptr(GOptionContext) ctx = g_option_context_new(what);
-	g_autoptr(GError) err = NULL;
-	GOptionEntry rest[] = {
-		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, files,
-		  NULL, NULL },
-		G_OPTION_ENTRY_NULL
-	};
-
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	g_option_context_add_main_entries(ctx, rest, NULL);
-	g_option_context_set_summary(ctx,
+	return gs_cli_parse(argc, argv, what,
 		"Exit status: 0 success, 1 failure while running or writing, "
 		"2 bad\nusage or an invalid scenario (reported as "
-		"FILE:LINE:COLUMN: message).");
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-		fprintf(stderr, "gpusim: %s\n", err->message);
-		return false;
-	}
-	if (!*files || !(*files)[0] || (*files)[1]) {
-		fprintf(stderr, "gpusim: expected one scenario file (see "
-				"--help)\n");
-		return false;
-	}
-	return true;
+		"FILE:LINE:COLUMN: message).", entries, files);
 }
 
 static char *default_out_dir(const struct gs_scenario *sc)

@@ -79,35 +79,15 @@ static bool parse(int argc, char **argv, struct sweep_args *a, char ***files)
 		  "Print no closing line", NULL },
 		G_OPTION_ENTRY_NULL
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new(
-		"FILE - run the sweep grid of a scenario");
-	g_autoptr(GError) err = NULL;
-	GOptionEntry rest[] = {
-		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, files,
-		  NULL, NULL },
-		G_OPTION_ENTRY_NULL
-	};
+	g_autofree char **args = split_jobs_flag(&argc, argv);
 
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	g_option_context_add_main_entries(ctx, rest, NULL);
-	g_option_context_set_summary(ctx,
+	if (!gs_cli_parse(argc, args, "FILE - run the sweep grid of a scenario",
 		"Each point goes into DIR/points/ID; DIR/sweep.csv has one row "
 		"per point\nand DIR/manifest.json describes the sweep. A rerun "
 		"runs only the\nunfinished points.\n\n"
 		"Exit status: 0 success, 1 a point failed or is missing, 2 bad "
-		"usage or an\ninvalid scenario.");
-	g_autofree char **args = split_jobs_flag(&argc, argv);
-
-	argv = args;
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-		fprintf(stderr, "gpusim: %s\n", err->message);
+		"usage or an\ninvalid scenario.", entries, files))
 		return false;
-	}
-	if (!*files || !(*files)[0] || (*files)[1]) {
-		fprintf(stderr, "gpusim: expected one scenario file (see "
-				"--help)\n");
-		return false;
-	}
 	if (a->jobs < 0 || a->jobs > 1024) {
 		fprintf(stderr, "gpusim: -j expects 1 to 1024\n");
 		return false;

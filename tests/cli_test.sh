@@ -2,30 +2,7 @@
 # The command line as a user meets it: exit codes, error positions, output
 # files, byte-identical reruns. Usage: tests/cli_test.sh [path/to/gpusim]
 GPUSIM=${1:-./gpusim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	if "$@" >"$tmp/out" 2>&1; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $desc"
-		sed 's/^/    /' "$tmp/out" | head -20
-	fi
-}
-
-expect_status() { # status, command...
-	want=$1
-	shift
-	"$@" >"$tmp/stdout" 2>"$tmp/stderr"
-	got=$?
-	[ "$got" -eq "$want" ] || { echo "exit $got, wanted $want"; cat "$tmp/stderr"; return 1; }
-}
+. "$(dirname "$0")/check_lib.sh"
 
 check "--version prints the version" sh -c "$GPUSIM --version | grep -q '^gpusim [0-9]'"
 check "--help lists the commands" sh -c "$GPUSIM --help | grep -q 'validate'"

@@ -4,22 +4,7 @@
 # --collect. Usage: tests/sweep_test.sh [path/to/gpusim]
 GPUSIM=${1:-./gpusim}
 case $GPUSIM in /*) ;; *) GPUSIM=$(pwd)/$GPUSIM ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	if "$@" >"$tmp/out" 2>&1; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $desc"
-		sed 's/^/    /' "$tmp/out" | head -20
-	fi
-}
+. "$(dirname "$0")/check_lib.sh"
 
 cat >"$tmp/grid.yaml" <<'YAML'
 name: grid
