@@ -122,6 +122,7 @@ unsigned gs_sweep_run_pool(const struct gs_sweep_job *job,
 		.on = progress, .total = n,
 		.started = g_get_monotonic_time(),
 	};
+	g_autoptr(GHashTable) by_pid = g_hash_table_new(NULL, NULL);
 	unsigned next = 0, running = 0;
 
 	if (!jobs)
@@ -132,11 +133,16 @@ unsigned gs_sweep_run_pool(const struct gs_sweep_job *job,
 		pid_t pid;
 
 		while (running < jobs && next < n) {
-			if (start_worker(job, todo[next++]) < 0) {
+			const struct gs_sweep_point *p = todo[next++];
+
+			pid = start_worker(job, p);
+			if (pid < 0) {
 				pr.failed++;
 				pr.done++;
 				continue;
 			}
+			g_hash_table_insert(by_pid, GINT_TO_POINTER(pid),
+					    (gpointer)p);
 			running++;
 		}
 		if (!running)
@@ -149,6 +155,14 @@ unsigned gs_sweep_run_pool(const struct gs_sweep_job *job,
 		}
 		running--;
 		pr.done++;
+		if (WIFSIGNALED(status)) {
+			const struct gs_sweep_point *p = g_hash_table_lookup(
+				by_pid, GINT_TO_POINTER(pid));
+
+			fprintf(stderr, "\ngpusim: point %s: killed by signal "
+					"%d\n", p ? p->id : "?",
+				WTERMSIG(status));
+		}
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 			pr.failed++;
 		draw(&pr);
