@@ -37,7 +37,7 @@ table $fig6 efficiency >"$tmp/eff.dat"
 gnuplot -c plots/lines.gp "$tmp/eff.dat" "$out/neon_fig7_efficiency" \
 	"Concurrency efficiency, DCT + saturating Throttle (NEON Fig. 7)" \
 	"Throttle request size (us)" \
-	"Concurrency efficiency (sum of alone/shared)" 1 0.6 1.05 "bottom right"
+	"Concurrency efficiency (sum of alone/shared)" 1 0.75 1.05 "bottom right"
 
 table neon_fig10 offratio >"$tmp/off.dat"
 gnuplot -c plots/lines.gp "$tmp/off.dat" "$out/neon_fig10_efficiency" \

@@ -59,7 +59,7 @@ static bool parse(int argc, char **argv, struct sweep_args *a, char ***files)
 {
 	GOptionEntry entries[] = {
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs,
-		  "Run N points at once (default 1)", "N" },
+		  "Run N points at once (default 1; with --emit-slurm, the array's limit)", "N" },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &a->out,
 		  "Write into DIR (default: results/NAME)", "DIR" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->sets,
