@@ -121,6 +121,23 @@ else
 	echo "skip: GNU parallel is not installed"
 fi
 
+cat >"$tmp/count.yaml" <<'YAML'
+duration: 100ms
+output: {timeline: false}
+tasks:
+  - name: app
+    behavior: {app: DCT}
+  - name: t
+    behavior: {throttle: {kernel: 100us}}
+sweep:
+  tasks.1.count: [1, 2]
+YAML
+check "points with different tasks share one header, empty where absent" sh -c \
+	"$GPUSIM sweep $tmp/count.yaml -j2 -q --out $tmp/count &&
+	 head -1 $tmp/count/sweep.csv | grep -q ',t.gpu_share,.*,t#1.gpu_share,' &&
+	 test \$(awk -F, 'NR == 2 { print NF }' $tmp/count/sweep.csv) -eq \$(awk -F, 'NR == 1 { print NF }' $tmp/count/sweep.csv) &&
+	 grep -q '^1_s1,.*,,,,,,,\$' $tmp/count/sweep.csv"
+
 check "a sweep error is positioned, exits 2 and writes nothing" sh -c \
 	"sed 's/\\[direct, dfq, timeslice\\]/[direct, dfk]/' $tmp/grid.yaml > $tmp/bad.yaml;
 	 $GPUSIM sweep $tmp/bad.yaml --out $tmp/bad 2> $tmp/bad.txt; test \$? -eq 2 &&
