@@ -40,6 +40,16 @@ static struct gs_scenario *bench_scenario(uint32_t tasks, uint32_t channels,
 				     error);
 }
 
+static void point_init(struct gs_bench_point *p, const char *scenario,
+		       const char *policy, uint32_t channels)
+{
+	memset(p, 0, sizeof(*p));
+	p->scenario = scenario;
+	p->policy = policy;
+	p->channels = channels;
+	p->cpu_s = p->bytes_per_idle_channel = -1;
+}
+
 static double seconds_since(gint64 t0)
 {
 	return (double)(g_get_monotonic_time() - t0) / 1e6;
@@ -55,11 +65,7 @@ bool gs_bench_throttle(uint32_t channels, gs_time_t duration, unsigned repeat,
 
 	if (!sc)
 		return false;
-	memset(p, 0, sizeof(*p));
-	p->scenario = "throttle";
-	p->policy = "direct";
-	p->channels = channels;
-	p->cpu_s = p->bytes_per_idle_channel = -1;
+	point_init(p, "throttle", "direct", channels);
 	for (i = 0; i < MAX(repeat, 1u); i++) {
 		gint64 t0 = g_get_monotonic_time();
 		struct gs_sim *sim = gs_sim_new(sc, NULL, error);
@@ -140,11 +146,8 @@ bool gs_bench_idle_memory(uint32_t channels, bool per_task,
 	uint32_t tasks = per_task ? channels : 1, ch = per_task ? 1 : channels;
 	size_t one, two;
 
-	memset(p, 0, sizeof(*p));
-	p->scenario = per_task ? "idle-tasks" : "idle-channels";
-	p->policy = "direct";
-	p->channels = channels;
-	p->cpu_s = -1;
+	point_init(p, per_task ? "idle-tasks" : "idle-channels", "direct",
+		   channels);
 	if (!idle_heap_bytes(tasks, ch, &one, error) ||
 	    !idle_heap_bytes(tasks * (per_task ? 2 : 1), ch * (per_task ? 1 : 2),
 			     &two, error))
@@ -165,10 +168,7 @@ bool gs_bench_reproduce(struct gs_bench_point *p, GError **error)
 
 	if (!self)
 		return false;
-	memset(p, 0, sizeof(*p));
-	p->scenario = "reproduce";
-	p->policy = "paper configs";
-	p->bytes_per_idle_channel = -1;
+	point_init(p, "reproduce", "paper configs", 0);
 	times(&before);
 	t0 = g_get_monotonic_time();
 	if (!g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
