@@ -168,6 +168,13 @@ static inline uint64_t fnv_mix(uint64_t h, uint64_t v)
 	return h * fnv_prime_pow[8 - i];
 }
 
+/* fnv_mix of a value below 256 (an event class): the XOR, then the eight
+ * multiplies in one. */
+static inline uint64_t fnv_mix_byte(uint64_t h, uint8_t v)
+{
+	return (h ^ v) * fnv_prime_pow[8];
+}
+
 struct gs_event *gs_evq_pop(struct gs_evq *q)
 {
 	struct gs_event *ev;
@@ -178,7 +185,7 @@ struct gs_event *gs_evq_pop(struct gs_evq *q)
 	remove_at(q, 0);
 	q->now = ev->time;
 	q->dispatched++;
-	q->checksum = fnv_mix(fnv_mix(q->checksum, ev->time), ev->cls);
+	q->checksum = fnv_mix_byte(fnv_mix(q->checksum, ev->time), ev->cls);
 	return ev;
 }
 
