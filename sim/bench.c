@@ -25,7 +25,7 @@ static struct gs_scenario *bench_scenario(uint32_t tasks, uint32_t channels,
 
 	g_string_append_printf(
 		y, "name: bench\nseed: 1\nduration: %" G_GUINT64_FORMAT "\n"
-		"gpu: {preset: kepler, max_channels: %u}\n"
+		"gpu: {preset: kepler, max_channels: %u, ring_entries: 16}\n"
 		"output: {timeline: false, series_interval: %" G_GUINT64_FORMAT
 		"}\ntasks:\n", duration, MAX(tasks * channels, 16u), duration);
 	while (left) {

@@ -154,7 +154,16 @@ static int load_node(struct cfg *c, const yaml_node_t *map)
 				 "node: missing required key 'gpus' (the number of GPUs)");
 	if (cfg_u32(c, v, "gpus", 1, CFG_MAX_GPUS, &c->sc->n_gpus) < 0)
 		return -1;
-	return load_gpu(c, cfg_map_get(c, map, "gpu"), &c->sc->gpu);
+	if (load_gpu(c, cfg_map_get(c, map, "gpu"), &c->sc->gpu) < 0)
+		return -1;
+	/* Every GPU's channel table is allocated up front. */
+	if ((uint64_t)c->sc->n_gpus * c->sc->gpu.max_channels >
+	    CFG_MAX_CHANNELS)
+		return cfg_error(c, v,
+				 "%u GPUs of %u channels are more than %u channel slots in all; lower gpu.max_channels",
+				 c->sc->n_gpus, c->sc->gpu.max_channels,
+				 CFG_MAX_CHANNELS);
+	return 0;
 }
 
 /* --- host --- */
@@ -405,7 +414,7 @@ static int load_output(struct cfg *c, const yaml_node_t *map)
 	if (v && cfg_bool(c, v, "timeline", &o->timeline) < 0)
 		return -1;
 	v = cfg_map_get(c, map, "timeline_max_spans");
-	if (v && cfg_u64(c, v, "timeline_max_spans", 0, UINT64_MAX,
+	if (v && cfg_u64(c, v, "timeline_max_spans", 0, CFG_MAX_SPANS,
 			 &o->timeline_max_spans) < 0)
 		return -1;
 	return 0;
