@@ -152,8 +152,15 @@ bool gs_bench_idle_memory(uint32_t channels, bool per_task,
 	    !idle_heap_bytes(tasks * (per_task ? 2 : 1), ch * (per_task ? 1 : 2),
 			     &two, error))
 		return false;
-	p->bytes_per_idle_channel =
-		two > one ? (double)(two - one) / (double)channels : 0;
+	/* An allocator that mallinfo2 does not see (a sanitizer's) reports
+	 * no growth at all: say so rather than claim zero bytes. */
+	if (two <= one)
+		g_printerr("gpusim bench: the allocator reports no heap use "
+			   "(a sanitizer build?); bytes per idle channel not "
+			   "measured\n");
+	else
+		p->bytes_per_idle_channel =
+			(double)(two - one) / (double)channels;
 	return true;
 }
 
