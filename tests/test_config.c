@@ -289,6 +289,15 @@ static const struct bad_case bad_cases[] = {
 	  HEAD "policy: {name: dfq, params: {sample: lots}}\n"
 	  THROTTLE_TASK, { NULL }, "bad.yaml:2:38: ",
 	  "expected a duration such as 25us, got 'lots'" },
+	{ "policy parameter over the policy's bound",
+	  HEAD "policy: {name: drr, params: {avg_shift: 64}}\n" THROTTLE_TASK,
+	  { NULL }, "bad.yaml:2:41: ",
+	  "avg_shift must be between 0 and 16, got 64" },
+	{ "policy parameter over its bound, through --set",
+	  HEAD "policy: {name: dfq}\n" THROTTLE_TASK,
+	  { "policy.params.sample_requests=4294967296", NULL },
+	  "--set policy.params.sample_requests=4294967296: ",
+	  "sample_requests must be between 0 and 1000000, got 4294967296" },
 	{ "integer policy parameter that is not an integer",
 	  HEAD "policy: {name: dfq, params: {sample_requests: 9.5}}\n"
 	  THROTTLE_TASK, { NULL }, "bad.yaml:2:47: ", "expected" },
