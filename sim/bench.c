@@ -144,13 +144,15 @@ bool gs_bench_idle_memory(uint32_t channels, bool per_task,
 			  struct gs_bench_point *p, GError **error)
 {
 	uint32_t tasks = per_task ? channels : 1, ch = per_task ? 1 : channels;
+	/* twice the channels: twice the tasks, or twice one task's */
+	uint32_t tasks2 = per_task ? 2 * tasks : tasks;
+	uint32_t ch2 = per_task ? ch : 2 * ch;
 	size_t one, two;
 
 	point_init(p, per_task ? "idle-tasks" : "idle-channels", "direct",
 		   channels);
 	if (!idle_heap_bytes(tasks, ch, &one, error) ||
-	    !idle_heap_bytes(tasks * (per_task ? 2 : 1), ch * (per_task ? 1 : 2),
-			     &two, error))
+	    !idle_heap_bytes(tasks2, ch2, &two, error))
 		return false;
 	/* An allocator that mallinfo2 does not see (a sanitizer's) reports
 	 * no growth at all: say so rather than claim zero bytes. */

@@ -26,7 +26,8 @@ static void list_policies(void)
 			printf("      %-18s %-8s default %-8s %s", d->name,
 			       param_types[d->type], d->def, d->help);
 			if (d->type == GS_PARAM_UINT)
-				printf(" (at most %llu)", (unsigned long long)max);
+				printf(" (at most %llu)",
+				       (unsigned long long)max);
 			printf("\n");
 		}
 	}

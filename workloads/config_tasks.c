@@ -516,7 +516,8 @@ int cfg_load_tasks(struct cfg *c, const yaml_node_t *tasks)
 			rc = cfg_error(c, m,
 				       "more than %u tasks in all (counting each count)",
 				       CFG_MAX_TASKS);
-		channels += (uint64_t)sc->tasks[i].count * sc->tasks[i].channels;
+		channels += (uint64_t)sc->tasks[i].count *
+			    sc->tasks[i].channels;
 		if (rc == 0)
 			rc = check_channel_totals(c, m, channels);
 	}
