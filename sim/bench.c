@@ -1,9 +1,16 @@
 /* The measurements of `gpusim bench` (see bench.h). */
 #include <glib.h>
-#include <malloc.h>
 #include <string.h>
 #include <sys/times.h>
 #include <unistd.h>
+
+/* mallinfo2 is glibc's (2.33 and later); elsewhere the idle-memory figure
+ * is reported as not measured. */
+#if defined(__GLIBC__) && \
+	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+#include <malloc.h>
+#define HAVE_MALLINFO2 1
+#endif
 
 #include "sim/bench.h"
 #include "sim/sim.h"
@@ -103,9 +110,13 @@ bool gs_bench_throttle(uint32_t channels, gs_time_t duration, unsigned repeat,
  * included. */
 static size_t heap_in_use(void)
 {
+#ifdef HAVE_MALLINFO2
 	struct mallinfo2 mi = mallinfo2();
 
 	return mi.uordblks + mi.hblkhd;
+#else
+	return 0;
+#endif
 }
 
 /* Heap growth from building a simulation of `tasks` idle tasks of
@@ -154,12 +165,13 @@ bool gs_bench_idle_memory(uint32_t channels, bool per_task,
 	if (!idle_heap_bytes(tasks, ch, &one, error) ||
 	    !idle_heap_bytes(tasks2, ch2, &two, error))
 		return false;
-	/* An allocator that mallinfo2 does not see (a sanitizer's) reports
-	 * no growth at all: say so rather than claim zero bytes. */
+	/* An allocator that mallinfo2 does not see (a sanitizer's), or no
+	 * mallinfo2, shows no growth at all: say so rather than claim zero
+	 * bytes. */
 	if (two <= one)
 		g_printerr("gpusim bench: the allocator reports no heap use "
-			   "(a sanitizer build?); bytes per idle channel not "
-			   "measured\n");
+			   "(a sanitizer build, or no mallinfo2); bytes per "
+			   "idle channel not measured\n");
 	else
 		p->bytes_per_idle_channel =
 			(double)(two - one) / (double)channels;
