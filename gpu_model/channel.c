@@ -33,8 +33,8 @@ struct gs_channel *gs_gpu_channel_open(struct gs_gpu *gpu, uint32_t group,
 		ch->open = true;
 		ch->enabled = true;
 		ch->entries = gpu->cfg.ring_entries;
-		gs_fifo_init(&ch->cmds, sizeof(struct gs_cmd));
-		gs_fifo_init(&ch->fence_lag, sizeof(struct fence_entry));
+		gs_fifo_init(&ch->cmds);
+		gs_fifo_init(&ch->fence_lag);
 		gpu->next_free_hint = (id + 1) % n;
 		gpu->n_open++;
 		return ch;
@@ -61,7 +61,7 @@ void gs_gpu_channel_close(struct gs_channel *ch)
 		ch->in_flight--;
 	ch->has_preempted = false;
 	while (ch->cmds.len)
-		gs_fifo_pop(&ch->cmds, NULL);
+		gs_fifo_pop(&ch->cmds, sizeof(struct gs_cmd), NULL);
 	ch->get = ch->put = ch->put_visible = 0;
 	ch->open = false;
 	ch->enabled = false;
@@ -93,7 +93,7 @@ uint64_t gs_chan_write(struct gs_channel *ch, uint64_t duration,
 	if (!ch->open || gs_chan_ring_full(ch))
 		return 0;
 	cmd.serial = ++ch->next_serial;
-	gs_fifo_push(&ch->cmds, &cmd);
+	gs_fifo_push(&ch->cmds, sizeof(cmd), &cmd);
 	ch->put = gs_ring_advance(ch->put, ch->entries);
 	return cmd.serial;
 }
@@ -130,7 +130,7 @@ const struct gs_cmd *gs_chan_unpublished_head(const struct gs_channel *ch)
 
 	if (!gs_chan_unpublished(ch))
 		return NULL;
-	return gs_fifo_at(&ch->cmds, published);
+	return gs_fifo_at(&ch->cmds, sizeof(struct gs_cmd), published);
 }
 
 uint64_t gs_chan_outstanding(const struct gs_channel *ch)
@@ -151,7 +151,7 @@ void gs_chan_fetch(struct gs_channel *ch, struct gs_cmd *out)
 		ch->has_preempted = false;
 		return;
 	}
-	gs_fifo_pop(&ch->cmds, out);
+	gs_fifo_pop(&ch->cmds, sizeof(*out), out);
 	ch->get = gs_ring_advance(ch->get, ch->entries);
 	ch->in_flight++;
 	if (ch->gpu->hooks.ring_space)
@@ -173,7 +173,7 @@ void gs_chan_write_fence(struct gs_channel *ch, uint64_t serial)
 	/* Entries become visible in completion order; fold the ones already
 	 * visible so the FIFO stays as short as the lag window. */
 	(void)gs_chan_fence_visible(ch);
-	gs_fifo_push(&ch->fence_lag, &e);
+	gs_fifo_push(&ch->fence_lag, sizeof(e), &e);
 }
 
 uint64_t gs_chan_fence_visible(struct gs_channel *ch)
@@ -181,12 +181,13 @@ uint64_t gs_chan_fence_visible(struct gs_channel *ch)
 	gs_time_t now = ch->gpu->q->now;
 
 	while (ch->fence_lag.len) {
-		struct fence_entry *e = gs_fifo_at(&ch->fence_lag, 0);
+		struct fence_entry *e =
+			gs_fifo_at(&ch->fence_lag, sizeof(*e), 0);
 
 		if (e->visible_at > now)
 			break;
 		ch->fence_visible = e->serial;
-		gs_fifo_pop(&ch->fence_lag, NULL);
+		gs_fifo_pop(&ch->fence_lag, sizeof(struct fence_entry), NULL);
 	}
 	return ch->fence_visible;
 }

@@ -1,6 +1,10 @@
 /* A growable FIFO of fixed-size elements, allocated on first use. Channel
  * rings keep their commands here rather than in a full ring_entries array,
- * so an idle channel costs no ring memory. */
+ * so an idle channel costs no ring memory.
+ *
+ * The element size is an argument of every call rather than a field: the
+ * callers pass sizeof, so each copy is a fixed-size move the compiler
+ * inlines instead of a call to memcpy. */
 #ifndef GS_FIFO_H
 #define GS_FIFO_H
 
@@ -10,53 +14,51 @@
 
 struct gs_fifo {
 	uint8_t *buf;
-	uint32_t elem;   /* element size in bytes */
 	uint32_t cap;    /* power of two, or 0 */
 	uint32_t head;   /* index of the oldest element */
 	uint32_t len;
 };
 
-static inline void gs_fifo_init(struct gs_fifo *f, uint32_t elem)
+static inline void gs_fifo_init(struct gs_fifo *f)
 {
 	f->buf = NULL;
-	f->elem = elem;
 	f->cap = f->head = f->len = 0;
 }
 
 static inline void gs_fifo_free(struct gs_fifo *f)
 {
 	g_free(f->buf);
-	f->buf = NULL;
-	f->cap = f->head = f->len = 0;
+	gs_fifo_init(f);
 }
 
-static inline void *gs_fifo_at(const struct gs_fifo *f, uint32_t i)
+static inline void *gs_fifo_at(const struct gs_fifo *f, size_t elem,
+			       uint32_t i)
 {
-	return f->buf + (size_t)((f->head + i) & (f->cap - 1)) * f->elem;
+	return f->buf + (size_t)((f->head + i) & (f->cap - 1)) * elem;
 }
 
-static inline void gs_fifo_push(struct gs_fifo *f, const void *e)
+static inline void gs_fifo_push(struct gs_fifo *f, size_t elem, const void *e)
 {
 	if (f->len == f->cap) {
 		uint32_t ncap = f->cap ? f->cap * 2 : 4, i;
-		uint8_t *nbuf = g_malloc((size_t)ncap * f->elem);
+		uint8_t *nbuf = g_malloc((size_t)ncap * elem);
 
 		for (i = 0; i < f->len; i++)
-			memcpy(nbuf + (size_t)i * f->elem, gs_fifo_at(f, i),
-			       f->elem);
+			memcpy(nbuf + (size_t)i * elem, gs_fifo_at(f, elem, i),
+			       elem);
 		g_free(f->buf);
 		f->buf = nbuf;
 		f->cap = ncap;
 		f->head = 0;
 	}
-	memcpy(gs_fifo_at(f, f->len), e, f->elem);
+	memcpy(gs_fifo_at(f, elem, f->len), e, elem);
 	f->len++;
 }
 
-static inline void gs_fifo_pop(struct gs_fifo *f, void *out)
+static inline void gs_fifo_pop(struct gs_fifo *f, size_t elem, void *out)
 {
 	if (out)
-		memcpy(out, gs_fifo_at(f, 0), f->elem);
+		memcpy(out, gs_fifo_at(f, elem, 0), elem);
 	f->head = (f->head + 1) & (f->cap - 1);
 	f->len--;
 }

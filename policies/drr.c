@@ -756,12 +756,19 @@ static void drr_timer(struct hal_sched *s, hal_u32 id)
 		drr_start_ticking(s);
 }
 
+/* A shift count; drr_init refuses more than 16 too. */
+static const struct gs_param_max drr_param_max[] = {
+	{ "avg_shift", 16 },
+};
+
 const struct gs_policy_ops gs_policy_drr = {
 	.name = "drr",
 	.summary = "GERM deficit round robin over per-task shadow queues, "
 		   "costs estimated per class and corrected from the fences",
 	.params = drr_params,
 	.n_params = sizeof(drr_params) / sizeof(drr_params[0]),
+	.param_max = drr_param_max,
+	.n_param_max = sizeof(drr_param_max) / sizeof(drr_param_max[0]),
 	.priv_size = sizeof(struct drr_state),
 	.init = drr_init,
 	.task_create = drr_task_create,

@@ -45,12 +45,15 @@
  *                                    m = t_app / segments (mean time
  *                                    between context switches)
  *
- * A task is active if it was measured in the poll phase or is held at a
+ * A task is active if it was measured in the poll phase, is held at a
  * trap (a denied task that wants the GPU: without this a task denied while
- * the others go idle would never be let go); only active tasks set the
- * system vtime (paper: "the scheduler ignores applications that were not
- * active in the preceding polling phase"), idle ones are pulled forward
- * to it, and a task ahead of it by at least one epoch is denied: its
+ * the others go idle would never be let go), or has work waiting on the
+ * polled GPU when the phase ends (channel RAM not idle: the paper's own
+ * "active" channel, 4.1, "executing a command, or contains commands
+ * awaiting execution"). Only active tasks set the system vtime (paper:
+ * "the scheduler ignores applications that were not active in the
+ * preceding polling phase"), idle ones are pulled forward to it, and a
+ * task ahead of it by at least one epoch is denied: its
  * channels' doorbells are trapped and its next submission held until a
  * later decision lets it go. The others' traps are disarmed and held tasks
  * released. With `account_only` nobody is denied (paper 5.3: scheduling
@@ -85,6 +88,12 @@
  *   channel RAM only when the busy bit alone cannot tell (see above).
  * - Randomised lengths: uniform on [mean/2, 3 mean/2); the paper gives no
  *   distribution.
+ * - Activity: "measured in the poll phase" alone would call a task idle
+ *   while its commands wait behind another task's command that outlasts
+ *   the poll phase (a 10 ms kernel against a 2 ms phase), pull it forward
+ *   to the hog's vtime every epoch, and never deny the hog. Pending work
+ *   in channel RAM counts too; it costs one MMIO read per channel of a
+ *   task that was not measured, once per decision.
  *
  * Timers: 0 = end of the sleep phase.
  */
@@ -226,6 +235,21 @@ static struct loga_chan *sample_owner(struct hal_sched *s,
 	return hal_chan_data(c);
 }
 
+/* Whether one of the task's channels on the polled GPU has a command
+ * running or waiting (channel RAM, one MMIO read per channel). */
+static int task_has_work(struct hal_sched *s, const struct loga_task *lt)
+{
+	struct plist *pos;
+
+	plist_for_each(pos, &lt->chans) {
+		struct loga_chan *lc = plist_entry(pos, struct loga_chan, link);
+
+		if (lc->on_gpu && hal_read_chram(s, lc->c) != HAL_CHRAM_IDLE)
+			return 1;
+	}
+	return 0;
+}
+
 /* ---- the epoch ---------------------------------------------------------- */
 
 static void start_poll(struct hal_sched *s)
@@ -290,7 +314,8 @@ static void decide(struct hal_sched *s)
 		struct loga_task *lt = task_of(pos);
 
 		lt->vt.usage = epoch_usage(l, lt, total, sum_mean, epoch);
-		lt->vt.active = lt->poll_ns || hal_task_held(lt->t);
+		lt->vt.active = lt->poll_ns || hal_task_held(lt->t) ||
+				task_has_work(s, lt);
 		if (lt->poll_ns && t_poll)
 			hal_account(s, lt->t,
 				    hal_mul_div64(lt->poll_ns, epoch, t_poll));
@@ -487,12 +512,19 @@ static void loga_poll_end(struct hal_sched *s)
 		decide(s);
 }
 
+/* event_X multiplies the poll phase. */
+static const struct gs_param_max loga_param_max[] = {
+	{ "event_X", 1000 },
+};
+
 const struct gs_policy_ops gs_policy_loga = {
 	.name = "loga",
 	.summary = "LoGA (SYSTOR'17): account GPU time by polling the engine "
 		   "status register in short phases; DFQ vtime and deny rule",
 	.params = loga_params,
 	.n_params = sizeof(loga_params) / sizeof(loga_params[0]),
+	.param_max = loga_param_max,
+	.n_param_max = sizeof(loga_param_max) / sizeof(loga_param_max[0]),
 	.priv_size = sizeof(struct loga),
 	.init = loga_init,
 	.fini = loga_fini,

@@ -21,6 +21,17 @@ struct gs_param_desc {
 
 #define GS_MAX_PARAMS 16
 
+/* Every GS_PARAM_UINT parameter is at most 2^32 - 1 (GS_PARAM_UINT_MAX);
+ * a policy lowers that for the ones its arithmetic needs smaller (a shift
+ * count, a factor that multiplies durations). The loader rejects larger
+ * values with their position. */
+#define GS_PARAM_UINT_MAX 0xffffffffULL
+
+struct gs_param_max {
+	const char *name;
+	hal_u64 max;
+};
+
 /* What a trapped doorbell write does. */
 enum gs_submit_verdict {
 	GS_SUBMIT_ALLOW = 0, /* let the write through now */
@@ -32,6 +43,8 @@ struct gs_policy_ops {
 	const char *summary;
 	const struct gs_param_desc *params; /* n_params entries */
 	hal_u32 n_params;
+	const struct gs_param_max *param_max; /* n_param_max entries */
+	hal_u32 n_param_max;
 	hal_u32 priv_size;
 
 	int (*init)(struct hal_sched *s);
@@ -59,6 +72,9 @@ extern const struct gs_policy_ops *const gs_policy_registry[];
 const struct gs_policy_ops *gs_policy_find(const char *name);
 const struct gs_param_desc *gs_policy_param(const struct gs_policy_ops *ops,
 					    const char *name);
+/* The largest value an integer parameter takes. */
+hal_u64 gs_policy_param_max(const struct gs_policy_ops *ops,
+			    const char *name);
 /* Index of a parameter in ops->params, or -1. */
 int gs_policy_param_index(const struct gs_policy_ops *ops, const char *name);
 

@@ -143,15 +143,36 @@ gs_time_t gs_evq_peek_time(const struct gs_evq *q)
 	return q->len ? q->heap[0]->time : GS_TIME_NEVER;
 }
 
+#define FNV_PRIME 0x100000001b3ULL
+
+/* FNV_PRIME^k mod 2^64, k = 0..8. */
+static const uint64_t fnv_prime_pow[9] = {
+	0x1ULL, 0x100000001b3ULL, 0x366000002e329ULL, 0x8a97b0004e7feabULL,
+	0x9ffaac085635bc91ULL, 0xcaee32a7d4f6a63ULL, 0xdc966432edf1c639ULL,
+	0xc5527b8a51d3d2dbULL, 0x1efac7090aef4a21ULL,
+};
+
+/* FNV-1a over the eight little-endian bytes of v. XOR with a zero byte
+ * changes nothing, so the run of zero high bytes (five of eight for an
+ * event time under 18 minutes, seven for a class) folds into a single
+ * multiply by a power of the prime: the same value as the byte loop with
+ * half the dependent multiplies, which dominated the cost of a pop. */
 static inline uint64_t fnv_mix(uint64_t h, uint64_t v)
 {
-	int i;
+	unsigned i;
 
-	for (i = 0; i < 8; i++) {
-		h ^= (v >> (8 * i)) & 0xff;
-		h *= 0x100000001b3ULL;
+	for (i = 0; v; i++, v >>= 8) {
+		h ^= v & 0xff;
+		h *= FNV_PRIME;
 	}
-	return h;
+	return h * fnv_prime_pow[8 - i];
+}
+
+/* fnv_mix of a value below 256 (an event class): the XOR, then the eight
+ * multiplies in one. */
+static inline uint64_t fnv_mix_byte(uint64_t h, uint8_t v)
+{
+	return (h ^ v) * fnv_prime_pow[8];
 }
 
 struct gs_event *gs_evq_pop(struct gs_evq *q)
@@ -164,7 +185,7 @@ struct gs_event *gs_evq_pop(struct gs_evq *q)
 	remove_at(q, 0);
 	q->now = ev->time;
 	q->dispatched++;
-	q->checksum = fnv_mix(fnv_mix(q->checksum, ev->time), ev->cls);
+	q->checksum = fnv_mix_byte(fnv_mix(q->checksum, ev->time), ev->cls);
 	return ev;
 }
 

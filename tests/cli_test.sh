@@ -81,5 +81,18 @@ YAML
 check "a bad expect value path is a positioned error" sh -c \
 	"$GPUSIM validate $tmp/badexpect.yaml 2>&1 | grep -q 'badexpect.yaml:8:[0-9]*: value: expected'"
 
+# make bench: a quick point (no reproduce) still writes every field.
+check "bench writes bench.json with speed and idle-memory rows" sh -c \
+	"$GPUSIM bench --channels 16 --sim-seconds 1 --repeat 1 --no-reproduce \
+	   --out $tmp/bench/bench.json > $tmp/bench.txt 2> $tmp/bench.err &&
+	 grep -q '^throttle .* 16 ' $tmp/bench.txt &&
+	 for k in scenario channels policy commands_per_s events_per_s \
+		  ns_per_event bytes_per_idle_channel; do
+	   grep -q \"\\\"\$k\\\" :\" $tmp/bench/bench.json || exit 1; done &&
+	 grep -q '\"idle-tasks\"' $tmp/bench/bench.json &&
+	 { grep -q '\"bytes_per_idle_channel\" : [1-9]' $tmp/bench/bench.json ||
+	   grep -q 'not measured' $tmp/bench.err; }"
+check "bench rejects a bad channel list" expect_status 2 "$GPUSIM" bench --channels 16,x
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

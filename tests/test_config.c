@@ -138,6 +138,31 @@ static const struct bad_case bad_cases[] = {
 	{ "ring_entries out of range",
 	  HEAD "gpu: {ring_entries: 1}\n" THROTTLE_TASK, { NULL },
 	  "bad.yaml:2:21: ", "ring_entries must be between 2 and 1048576, got 1" },
+	/* Memory bounds: configs a fuzzer would find that load fine and then
+	 * ask for gigabytes at once or as the rings fill. */
+	{ "channel slots of a node over the bound",
+	  HEAD "node: {gpus: 64, gpu: {max_channels: 32768}}\n" THROTTLE_TASK,
+	  { NULL }, "bad.yaml:2:14: ",
+	  "64 GPUs of 32768 channels are more than 1048576 channel slots" },
+	{ "channels of all tasks over the bound",
+	  HEAD "gpu: {max_channels: 1048576, ring_entries: 2}\ntasks:\n"
+	  "  - {name: a, count: 5000, channels: 100, behavior: {throttle: {kernel: 1ms}}}\n"
+	  "  - {name: b, count: 5000, channels: 200, behavior: {throttle: {kernel: 1ms}}}\n",
+	  { NULL }, "bad.yaml:5:5: ", "more than 1048576 channels in all" },
+	{ "ring slots the channels could fill over the bound",
+	  HEAD "gpu: {ring_entries: 1048576}\ntasks:\n"
+	  "  - {name: a, count: 64, behavior: {throttle: {kernel: 1ms}}}\n"
+	  "  - {name: b, count: 64, behavior: {throttle: {kernel: 1ms}}}\n",
+	  { NULL }, "bad.yaml:5:5: ",
+	  "128 channels of 1048576 ring entries could queue more than 67108864 commands" },
+	{ "ring bound counts only the channels the GPU can open",
+	  HEAD "gpu: {ring_entries: 65536, max_channels: 1025}\ntasks:\n"
+	  "  - {name: a, count: 2000, behavior: {throttle: {kernel: 1ms}}}\n",
+	  { NULL }, "bad.yaml:4:5: ", "1025 channels of 65536 ring entries" },
+	{ "timeline_max_spans over the bound",
+	  HEAD "output: {timeline_max_spans: 1000000000}\n" THROTTLE_TASK,
+	  { NULL }, "bad.yaml:2:30: ",
+	  "timeline_max_spans must be between 0 and 100000000" },
 	{ "sched value misspelt",
 	  HEAD "gpu: {sched: timeslise}\n" THROTTLE_TASK, { NULL },
 	  "bad.yaml:2:14: ", "did you mean 'timeslice'?" },
@@ -264,6 +289,15 @@ static const struct bad_case bad_cases[] = {
 	  HEAD "policy: {name: dfq, params: {sample: lots}}\n"
 	  THROTTLE_TASK, { NULL }, "bad.yaml:2:38: ",
 	  "expected a duration such as 25us, got 'lots'" },
+	{ "policy parameter over the policy's bound",
+	  HEAD "policy: {name: drr, params: {avg_shift: 64}}\n" THROTTLE_TASK,
+	  { NULL }, "bad.yaml:2:41: ",
+	  "avg_shift must be between 0 and 16, got 64" },
+	{ "policy parameter over its bound, through --set",
+	  HEAD "policy: {name: dfq}\n" THROTTLE_TASK,
+	  { "policy.params.sample_requests=4294967296", NULL },
+	  "--set policy.params.sample_requests=4294967296: ",
+	  "sample_requests must be between 0 and 1000000, got 4294967296" },
 	{ "integer policy parameter that is not an integer",
 	  HEAD "policy: {name: dfq, params: {sample_requests: 9.5}}\n"
 	  THROTTLE_TASK, { NULL }, "bad.yaml:2:47: ", "expected" },

@@ -195,6 +195,45 @@ static void test_checksum_depends_on_order(void **state)
 	gs_evq_destroy(&b);
 }
 
+/* FNV-1a, one byte at a time, as results/README.md defines the checksum. */
+static uint64_t fnv1a_bytes(uint64_t h, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		h ^= (v >> (8 * i)) & 0xff;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* The queue's folded FNV-1a gives the byte loop's value, for times with
+ * zero bytes inside them, at the top of the range, and for every class. */
+static void test_checksum_is_fnv1a_of_time_and_class(void **state)
+{
+	static const gs_time_t times[] = {
+		0, 1, 0xff, 0x100, 0x10000, 0x1000000ff, 20 * GS_NS_PER_S,
+		0x00ff00ff00ff00ffULL, UINT64_MAX - 1,
+	};
+	struct gs_evq q;
+	struct probe p[G_N_ELEMENTS(times)];
+	int log[G_N_ELEMENTS(times)], n = 0;
+	uint64_t want = 0xcbf29ce484222325ULL;
+	size_t i;
+	(void)state;
+
+	gs_evq_init(&q);
+	for (i = 0; i < G_N_ELEMENTS(times); i++) {
+		init_probes(&p[i], 1, log, &n,
+			    (enum gs_event_class)(i % (GS_EVC_STOP + 1)));
+		gs_evq_schedule(&q, &p[i].ev, times[i]);
+		assert_true(gs_evq_step(&q));
+		want = fnv1a_bytes(fnv1a_bytes(want, times[i]), p[i].ev.cls);
+		assert_true(q.checksum == want);
+	}
+	gs_evq_destroy(&q);
+}
+
 static void test_rng_streams_are_independent(void **state)
 {
 	struct gs_rng a1, a2, b, other_seed;
@@ -258,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_cancel_and_reschedule),
 		cmocka_unit_test(test_heap_against_reference),
 		cmocka_unit_test(test_checksum_depends_on_order),
+		cmocka_unit_test(test_checksum_is_fnv1a_of_time_and_class),
 		cmocka_unit_test(test_rng_streams_are_independent),
 		cmocka_unit_test(test_rng_below_and_unit_ranges),
 		cmocka_unit_test(test_ln_matches_libm),

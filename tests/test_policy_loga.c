@@ -91,6 +91,18 @@ static void two_tasks(struct mock_hal *m, struct hal_task **a,
 	*cb = mock_chan_add(m, *b);
 }
 
+/* two_tasks, then on to the first poll phase that sees both channels:
+ * [11ms,13ms), closing a 12ms epoch. */
+static void two_tasks_second_phase(struct mock_hal *m, struct hal_task **a,
+				   struct hal_task **b, struct hal_chan **ca,
+				   struct hal_chan **cb)
+{
+	two_tasks(m, a, b, ca, cb);
+	end_poll(m);
+	wake(m);
+	assert_int_equal(mock_now(m), 11 * MS);
+}
+
 /* ---- phases --------------------------------------------------------- */
 
 static void test_idle_until_first_channel(void **state)
@@ -242,10 +254,7 @@ static void test_vtime_delta_two_tasks(void **state)
 	struct hal_chan *ca, *cb;
 
 	(void)state;
-	two_tasks(m, &a, &b, &ca, &cb);
-	end_poll(m);
-	wake(m);
-	assert_int_equal(mock_now(m), 11 * MS);
+	two_tasks_second_phase(m, &a, &b, &ca, &cb);
 	sample(m, 11 * MS, ca, 1);
 	sample(m, 12500 * US, cb, 1);
 	end_poll(m);
@@ -283,6 +292,31 @@ static void test_inactive_task_not_minimum(void **state)
 	assert_int_equal(mock_vtime(m, b), 6 * MS);
 	/* the minimum is b's, not idle c's 0; c is pulled up to it */
 	assert_int_equal(mock_vtime(m, c), 6 * MS);
+	mock_hal_free(m);
+}
+
+/* A task whose command waits behind another's command that outlasts the
+ * poll phase is never measured, but it is not idle: channel RAM shows its
+ * work pending. It keeps its vtime instead of being pulled up to the
+ * hog's, so the hog, ahead by a whole epoch, is denied. (Counting only
+ * measured tasks as active, the hog was never denied: the adversarial
+ * greedy batcher.) */
+static void test_waiting_behind_long_command_is_active(void **state)
+{
+	struct mock_hal *m = loga_new(NULL);
+	struct hal_task *a, *b;
+	struct hal_chan *ca, *cb;
+
+	(void)state;
+	two_tasks_second_phase(m, &a, &b, &ca, &cb);
+	mock_set_chram(m, cb, HAL_CHRAM_PENDING);
+	sample(m, mock_now(m), ca, 1);    /* a's long command, all along */
+	end_poll(m);
+	assert_int_equal(mock_vtime(m, a), 12 * MS);
+	assert_int_equal(mock_vtime(m, b), 0);
+	assert_true(mock_trap_armed(m, ca));
+	assert_int_equal(mock_submit(m, ca), GS_SUBMIT_HOLD);
+	assert_false(mock_trap_armed(m, cb));
 	mock_hal_free(m);
 }
 
@@ -532,6 +566,7 @@ int main(void)
 		cmocka_unit_test(test_long_command_charged_whole_phase),
 		cmocka_unit_test(test_vtime_delta_two_tasks),
 		cmocka_unit_test(test_inactive_task_not_minimum),
+		cmocka_unit_test(test_waiting_behind_long_command_is_active),
 		cmocka_unit_test(test_deny_and_release),
 		cmocka_unit_test(test_denied_alone_released),
 		cmocka_unit_test(test_account_only_never_denies),

@@ -22,6 +22,13 @@
 #define CFG_MAX_STEPS (1u << 22)        /* steps of one compiled program */
 #define CFG_MAX_EMPIRICAL 100000u       /* values of one empirical dist */
 #define CFG_MAX_GPUS 64u
+/* Memory bounds (see REFERENCE.md, "Limits"): channel slots over all GPUs
+ * and channels opened by all tasks (a slot is a few hundred bytes); ring
+ * slots those channels could fill (a queued command is 32 bytes, so at
+ * most 2 GiB); recorded timeline spans. */
+#define CFG_MAX_CHANNELS (1u << 20)
+#define CFG_MAX_RING_SLOTS (1ULL << 26)
+#define CFG_MAX_SPANS 100000000ULL
 
 /* One --set override and the YAML nodes it added (indexes first..last). */
 struct cfg_override {

@@ -154,7 +154,16 @@ static int load_node(struct cfg *c, const yaml_node_t *map)
 				 "node: missing required key 'gpus' (the number of GPUs)");
 	if (cfg_u32(c, v, "gpus", 1, CFG_MAX_GPUS, &c->sc->n_gpus) < 0)
 		return -1;
-	return load_gpu(c, cfg_map_get(c, map, "gpu"), &c->sc->gpu);
+	if (load_gpu(c, cfg_map_get(c, map, "gpu"), &c->sc->gpu) < 0)
+		return -1;
+	/* Every GPU's channel table is allocated up front. */
+	if ((uint64_t)c->sc->n_gpus * c->sc->gpu.max_channels >
+	    CFG_MAX_CHANNELS)
+		return cfg_error(c, v,
+				 "%u GPUs of %u channels are more than %u channel slots in all; lower gpu.max_channels",
+				 c->sc->n_gpus, c->sc->gpu.max_channels,
+				 CFG_MAX_CHANNELS);
+	return 0;
 }
 
 /* --- host --- */
@@ -218,9 +227,9 @@ static int unknown_policy(struct cfg *c, const yaml_node_t *n)
 	return -1;
 }
 
-static int load_param(struct cfg *c, const struct gs_param_desc *d,
-		      const yaml_node_t *kn, const yaml_node_t *v,
-		      struct gs_policy_param *out)
+static int load_param(struct cfg *c, const struct gs_policy_ops *ops,
+		      const struct gs_param_desc *d, const yaml_node_t *kn,
+		      const yaml_node_t *v, struct gs_policy_param *out)
 {
 	const struct cfg_override *ov = NULL;
 	gs_time_t t;
@@ -235,7 +244,8 @@ static int load_param(struct cfg *c, const struct gs_param_desc *d,
 				  CFG_MAX_DURATION, &t);
 		break;
 	case GS_PARAM_UINT:
-		rc = cfg_u64(c, v, d->name, 0, UINT64_MAX, &u);
+		rc = cfg_u64(c, v, d->name, 0,
+			     gs_policy_param_max(ops, d->name), &u);
 		break;
 	case GS_PARAM_BOOL:
 		rc = cfg_bool(c, v, d->name, &b);
@@ -288,7 +298,7 @@ static int load_params(struct cfg *c, const struct gs_policy_ops *ops,
 		const struct gs_param_desc *d =
 			gs_policy_param(ops, cfg_text(kn));
 
-		if (load_param(c, d, kn, cfg_node(c, p->value),
+		if (load_param(c, ops, d, kn, cfg_node(c, p->value),
 			       &pc->params[pc->n_params]) < 0)
 			return -1;
 		pc->n_params++;
@@ -405,7 +415,7 @@ static int load_output(struct cfg *c, const yaml_node_t *map)
 	if (v && cfg_bool(c, v, "timeline", &o->timeline) < 0)
 		return -1;
 	v = cfg_map_get(c, map, "timeline_max_spans");
-	if (v && cfg_u64(c, v, "timeline_max_spans", 0, UINT64_MAX,
+	if (v && cfg_u64(c, v, "timeline_max_spans", 0, CFG_MAX_SPANS,
 			 &o->timeline_max_spans) < 0)
 		return -1;
 	return 0;

@@ -466,12 +466,35 @@ static int load_task(struct cfg *c, const yaml_node_t *m,
 	return compile_behavior(c, m, t, cfg_map_get(c, m, "channels") != NULL);
 }
 
+/* Bounds on what all tasks together make the simulator allocate: the
+ * channels they open (each task's table of them is allocated when it is
+ * built), and the ring slots those channels could fill, as the first
+ * `channels` tasks' channels get slots on the GPUs. */
+static int check_channel_totals(struct cfg *c, const yaml_node_t *m,
+				uint64_t channels)
+{
+	const struct gs_scenario *sc = c->sc;
+	uint64_t slots = (uint64_t)sc->gpu.max_channels * sc->n_gpus;
+	uint64_t open = MIN(channels, slots);
+
+	if (channels > CFG_MAX_CHANNELS)
+		return cfg_error(c, m,
+				 "more than %u channels in all (counting count x channels)",
+				 CFG_MAX_CHANNELS);
+	if (open * (sc->gpu.ring_entries - 1) > CFG_MAX_RING_SLOTS)
+		return cfg_error(c, m,
+				 "%" G_GUINT64_FORMAT " channels of %u ring entries could queue more than %" G_GUINT64_FORMAT " commands; lower gpu.ring_entries or the channels",
+				 open, sc->gpu.ring_entries,
+				 (guint64)CFG_MAX_RING_SLOTS);
+	return 0;
+}
+
 int cfg_load_tasks(struct cfg *c, const yaml_node_t *tasks)
 {
 	struct gs_scenario *sc = c->sc;
 	GHashTable *names;
 	size_t n = cfg_seq_len(tasks), i;
-	uint64_t total = 0;
+	uint64_t total = 0, channels = 0;
 	int rc = 0;
 
 	if (cfg_expect_seq(c, tasks, "tasks") < 0)
@@ -493,6 +516,10 @@ int cfg_load_tasks(struct cfg *c, const yaml_node_t *tasks)
 			rc = cfg_error(c, m,
 				       "more than %u tasks in all (counting each count)",
 				       CFG_MAX_TASKS);
+		channels += (uint64_t)sc->tasks[i].count *
+			    sc->tasks[i].channels;
+		if (rc == 0)
+			rc = check_channel_totals(c, m, channels);
 	}
 	g_hash_table_destroy(names);
 	return rc;

@@ -150,6 +150,13 @@ int gs_linux_parse_params(const struct gs_policy_ops *ops, const char *text,
 			pr_err("gpusim: %s: params: bad value '%s' for '%s'\n",
 			       ops->name, val, name);
 			err = -EINVAL;
+		} else if (ops->params[idx].type == GS_PARAM_UINT &&
+			   out[idx] > gs_policy_param_max(ops, name)) {
+			unsigned long long max = gs_policy_param_max(ops, name);
+
+			pr_err("gpusim: %s: params: '%s' is at most %llu\n",
+			       ops->name, name, max);
+			err = -EINVAL;
 		} else {
 			given[idx] = true;
 		}
