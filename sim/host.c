@@ -21,6 +21,15 @@ static const struct gs_host_config *host_cfg(const struct gs_task *t)
 	return &t->sim->sc->host;
 }
 
+/* A trapped or shadowed doorbell write: a host fault, or for a task in a
+ * VM an EPT violation and VM exit (the VM's `trap`). */
+static gs_time_t trap_cost(const struct gs_task *t)
+{
+	int32_t vm = t->cfg->vm;
+
+	return vm >= 0 ? t->sim->sc->vms[vm].trap : host_cfg(t)->trap;
+}
+
 static struct gs_gpu *task_gpu(const struct gs_task *t)
 {
 	return t->sim->gpus[t->gpu];
@@ -192,7 +201,7 @@ static void ring_doorbell(struct gs_task *t)
 			sim->sched.ops->shadow_submit(&sim->sched, hc);
 		t->pc++;
 		t->state = GS_TASK_READY;
-		wake_at(t, sim->q.now + host_cfg(t)->trap);
+		wake_at(t, sim->q.now + trap_cost(t));
 		return;
 	}
 	if (hc->trap_armed && sim->sched.ops->submit) {
@@ -205,7 +214,7 @@ static void ring_doorbell(struct gs_task *t)
 		/* The write goes through once the fault handler has
 		 * single-stepped it: the GPU sees it host.trap later. */
 		t->state = GS_TASK_TRAPPED;
-		wake_at(t, sim->q.now + host_cfg(t)->trap);
+		wake_at(t, sim->q.now + trap_cost(t));
 		return;
 	}
 	gs_chan_doorbell(hc->ch);
@@ -235,7 +244,7 @@ void gs_task_release(struct gs_task *t)
 		return;
 	/* The held fault handler resumes and completes the write. */
 	t->state = GS_TASK_TRAPPED;
-	wake_at(t, sim->q.now + host_cfg(t)->trap);
+	wake_at(t, sim->q.now + trap_cost(t));
 }
 
 /* Run steps until one takes time. */

@@ -37,6 +37,7 @@ struct hal_task {
 struct hal_chan {
 	struct hal_task *t;
 	uint32_t id;
+	uint32_t guest_id;
 	void *data;
 	bool trap;
 	bool shadow;
@@ -193,11 +194,18 @@ void mock_task_set_vm(struct mock_hal *m, struct hal_task *t, int32_t vm)
 
 struct hal_chan *mock_chan_add(struct mock_hal *m, struct hal_task *t)
 {
+	return mock_chan_add_guest(m, t, HAL_GUEST_NONE);
+}
+
+struct hal_chan *mock_chan_add_guest(struct mock_hal *m, struct hal_task *t,
+				     uint32_t guest_id)
+{
 	struct hal_chan *c;
 
 	assert_true(m->n_chans < MOCK_MAX_CHANS);
 	c = &m->chans[m->n_chans];
 	c->t = t;
+	c->guest_id = guest_id;
 	c->id = m->n_chans++;
 	c->open = true;
 	if (m->s.ops->channel_create)
@@ -385,6 +393,7 @@ void hal_task_set_data(struct hal_task *t, void *data) { t->data = data; }
 struct hal_task *hal_chan_task(const struct hal_chan *c) { return c->t; }
 hal_u32 hal_chan_id(const struct hal_chan *c) { return c->id; }
 hal_u32 hal_chan_gpu(const struct hal_chan *c) { return c->t->gpu; }
+hal_u32 hal_chan_guest_id(const struct hal_chan *c) { return c->guest_id; }
 void *hal_chan_data(const struct hal_chan *c) { return c->data; }
 void hal_chan_set_data(struct hal_chan *c, void *data) { c->data = data; }
 

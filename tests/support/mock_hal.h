@@ -37,6 +37,9 @@ struct hal_task *mock_task_add(struct mock_hal *m, const char *name,
 			       uint32_t weight);
 void mock_task_set_vm(struct mock_hal *m, struct hal_task *t, int32_t vm);
 struct hal_chan *mock_chan_add(struct mock_hal *m, struct hal_task *t);
+/* A channel with a paravirtual hint: the guest task id its VM gave. */
+struct hal_chan *mock_chan_add_guest(struct mock_hal *m, struct hal_task *t,
+				     uint32_t guest_id);
 /* ops->channel_destroy for each channel, then ops->task_exit. */
 void mock_task_exit(struct mock_hal *m, struct hal_task *t);
 /* VM tree for hal_vm_*: returns the new VM's index. */
