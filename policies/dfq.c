@@ -106,90 +106,11 @@
  * to run a state change outside a submission callback, where the task
  * about to be held cannot be released yet).
  */
-#include "hal.h"
+#include "dfq.h"
 #include "engines.h"
-#include "policy.h"
-#include "util.h"
-#include "vtime.h"
-
-enum dfq_timer { DFQ_TIMER_PHASE = 0, DFQ_TIMER_POLL = 1 };
-
-enum dfq_state {
-	DFQ_FREE = 0,        /* disengaged free run */
-	DFQ_DRAIN = 1,       /* barrier up, waiting for outstanding work */
-	DFQ_SAMPLE = 2,      /* `cur` runs alone, its requests counted */
-	DFQ_SAMPLE_WAIT = 3, /* cur's sample is over; wait for its requests */
-};
-
-#define DFQ_LABEL_LEN 48
-
-struct dfq_chan {
-	struct plist link; /* in dfq_task.chans */
-	struct hal_chan *c;
-	hal_u64 done_hint; /* requests known done from a held submission */
-};
-
-struct dfq_task {
-	struct vt_task vt;      /* links the task into dfq.vt.tasks */
-	struct hal_task *t;
-	struct plist chans;     /* struct dfq_chan */
-	hal_u64 snap_submitted; /* sum of submitted counts at free-run start */
-	hal_u64 free_requests;  /* requests it published in the last free run */
-	hal_u8 busy_at_barrier; /* outstanding or held work at the barrier */
-	hal_u8 had_work;        /* requests since the free run began */
-	hal_u8 ran_free;        /* allowed in the free run that just ended */
-	hal_u8 sampled;         /* had its sample this episode */
-	hal_u8 killed;          /* kill requested; its work is ignored */
-	/* this episode's sample */
-	hal_u64 s_start;
-	hal_u32 s_requests;     /* requests it was allowed to submit */
-	hal_u64 s_completed;    /* requests seen completed */
-	hal_u64 s_busy;         /* ns with outstanding requests */
-	hal_u64 s_fence;        /* sum of fences at the last observation */
-	hal_u64 s_obs;          /* time of the last observation */
-	hal_u64 s_out;          /* outstanding after the last observation */
-	hal_u64 avg;            /* average request size; 0: no sample */
-	char label[DFQ_LABEL_LEN]; /* "sample <task>" */
-};
-
-struct dfq {
-	struct vt_sys vt;
-	hal_u32 state;
-	struct dfq_task *cur;   /* sampled task (SAMPLE, SAMPLE_WAIT) */
-	hal_u64 episode_start;  /* barrier time */
-	hal_u64 free_start;
-	hal_u64 free_prev;      /* length of the free run that just ended */
-	hal_u64 kill_clock;     /* the drain's stall clock: its start, or the
-				 * last kill (others get a fresh one then) */
-	/* parameters */
-	hal_u64 poll, sample, kill_after;
-	hal_u32 sample_requests, factor;
-	hal_u8 account_only, measured, check_chram, by_count, status_at_barrier;
-};
 
 static const struct gs_param_desc dfq_params[] = {
-	{ "poll", GS_PARAM_DURATION, "1ms",
-	  "fence polling period while draining and sampling" },
-	{ "sample", GS_PARAM_DURATION, "5ms",
-	  "sampling time per active task" },
-	{ "sample_requests", GS_PARAM_UINT, "96",
-	  "a task's sample ends early after this many requests" },
-	{ "free_run_factor", GS_PARAM_UINT, "5",
-	  "free run = factor x the engagement (nominal sampling time)" },
-	{ "measure_episode", GS_PARAM_BOOL, "false",
-	  "base the free run on the measured episode (drain + sampling)" },
-	{ "check_chram", GS_PARAM_BOOL, "true",
-	  "at a held submission, an idle channel (RAM status) is drained" },
-	{ "charge_by_count", GS_PARAM_BOOL, "true",
-	  "charge requests run in the free run x average size (false: split "
-	  "the free run by average request size)" },
-	{ "active_at_barrier", GS_PARAM_BOOL, "true",
-	  "a task is active if it has work at the barrier (false: if it "
-	  "submitted anything in the free run)" },
-	{ "account_only", GS_PARAM_BOOL, "false",
-	  "keep sampling and accounting but never deny a task" },
-	{ "kill_after", GS_PARAM_DURATION, "60s",
-	  "kill a task whose request runs longer while the scheduler waits" },
+	DFQ_PARAM_DESCS
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -270,18 +191,100 @@ static void note_held(struct hal_sched *s, struct hal_chan *c)
 		dc->done_hint = sub;
 }
 
+/* Stop (`arm`) or let go a channel's submissions: a held entity's by its
+ * doorbell trap (its next write faults and is held), a shadow-gated one's
+ * by its shadow channel (writes queue in software, every one seen by
+ * dfq_shadow_submit; letting go forwards what is queued). */
+static void chan_gate(struct hal_sched *s, struct dfq_task *dt,
+		      struct hal_chan *c, int arm)
+{
+	if (dt->shadow_gate) {
+		hal_trap_disarm(s, c);
+		if (arm)
+			hal_shadow_enable(s, c);
+		else
+			hal_shadow_disable(s, c);
+	} else if (arm) {
+		hal_trap_arm(s, c);
+	} else {
+		hal_trap_disarm(s, c);
+	}
+}
+
 static void task_set_traps(struct hal_sched *s, struct dfq_task *dt, int arm)
 {
 	struct plist *pos;
 
+	plist_for_each(pos, &dt->chans)
+		chan_gate(s, dt, plist_entry(pos, struct dfq_chan, link)->c,
+			  arm);
+}
+
+/* Submissions stopped and waiting: the task held at a trap, or requests
+ * in the entity's shadow channels. */
+static hal_u32 entity_waiting(struct hal_sched *s, struct dfq_task *dt)
+{
+	struct plist *pos;
+	hal_u32 n = 0;
+
+	if (!dt->shadow_gate)
+		return (hal_u32)hal_task_held(dt->t);
+	plist_for_each(pos, &dt->chans)
+		n += hal_shadow_pending(s,
+			plist_entry(pos, struct dfq_chan, link)->c);
+	return n;
+}
+
+/* The sampled entity's waiting submissions go through as its first
+ * requests: the held write, or up to `limit` shadowed ones (Fleig 4.3.2:
+ * forwarded and counted, the rest stay queued). Below the limit, a
+ * shadow-gated entity's channels go back to the GPU with their traps
+ * armed (EPT traps, at the VM's trap cost) so that its further
+ * submissions are counted as a held task's are. Returns how many. */
+static hal_u32 let_waiting_in(struct hal_sched *s, struct dfq_task *dt,
+			      hal_u32 limit)
+{
+	struct plist *pos;
+	hal_u32 n = 0;
+
+	if (!dt->shadow_gate) {
+		if (!hal_task_held(dt->t))
+			return 0;
+		hal_task_release(s, dt->t);
+		return 1;
+	}
 	plist_for_each(pos, &dt->chans) {
 		struct hal_chan *c = plist_entry(pos, struct dfq_chan, link)->c;
+		hal_u32 q = hal_shadow_pending(s, c);
 
-		if (arm)
-			hal_trap_arm(s, c);
-		else
-			hal_trap_disarm(s, c);
+		if (q > limit - n)
+			q = limit - n;
+		hal_shadow_forward(s, c, q);
+		n += q;
 	}
+	if (n < limit) {
+		plist_for_each(pos, &dt->chans) {
+			struct hal_chan *c =
+				plist_entry(pos, struct dfq_chan, link)->c;
+
+			hal_shadow_disable(s, c);
+			hal_trap_arm(s, c);
+		}
+	}
+	return n;
+}
+
+/* The sampled entity's sample is over (time or request count): nothing
+ * more of it is let through. A shadow-gated one is shadowed again; a held
+ * one's traps are armed already. */
+static void stop_sample_counting(struct hal_sched *s, struct dfq_task *dt)
+{
+	struct dfq *d = dfq_of(s);
+
+	d->state = DFQ_SAMPLE_WAIT;
+	hal_timer_cancel(s, DFQ_TIMER_PHASE);
+	if (dt->shadow_gate)
+		task_set_traps(s, dt, 1);
 }
 
 /* An observation point of the sampled task: credit the busy time since the
@@ -345,7 +348,8 @@ static void start_free_run(struct hal_sched *s, hal_u64 len)
 		if (dt->vt.denied)
 			continue;
 		task_set_traps(s, dt, 0);
-		hal_task_release(s, dt->t);
+		if (!dt->shadow_gate)
+			hal_task_release(s, dt->t);
 	}
 	hal_timer_arm(s, DFQ_TIMER_PHASE, d->free_start + len);
 }
@@ -404,6 +408,8 @@ static void decide(struct hal_sched *s)
 		if (dt->ran_free && dt->avg)
 			usage = free_run_usage(d, dt, sum_avg, sum_count);
 		dt->vt.usage = usage;
+		if (d->charge_sample && dt->sampled)
+			dt->vt.usage += dt->s_busy;
 		dt->vt.active = dt->avg || (dt->vt.denied && dt->had_work);
 		if (d->status_at_barrier)
 			dt->vt.active = dt->busy_at_barrier;
@@ -445,8 +451,7 @@ static void sample_over(struct hal_sched *s)
 {
 	struct dfq *d = dfq_of(s);
 
-	d->state = DFQ_SAMPLE_WAIT;
-	hal_timer_cancel(s, DFQ_TIMER_PHASE);
+	stop_sample_counting(s, d->cur);
 	observe(s, d->cur);
 	if (!d->cur->s_out)
 		finish_sample(s);
@@ -487,16 +492,13 @@ static void next_sample(struct hal_sched *s)
 	dt->s_out = task_outstanding(s, dt);
 	hal_timer_arm(s, DFQ_TIMER_PHASE, now + d->sample);
 	hal_timer_arm(s, DFQ_TIMER_POLL, now + d->poll);
-	if (hal_task_held(dt->t)) {
-		/* its trapped submission goes through: its first request */
-		dt->s_requests = 1;
-		dt->s_out++;
-		hal_task_release(s, dt->t);
-		if (dt->s_requests >= d->sample_requests) {
+	dt->s_requests = let_waiting_in(s, dt, d->sample_requests);
+	if (dt->s_requests) {
+		/* its stopped submissions go through: its first requests */
+		dt->s_out += dt->s_requests;
+		if (dt->s_requests >= d->sample_requests)
 			/* the poll tick finishes it (no call cycle here) */
-			d->state = DFQ_SAMPLE_WAIT;
-			hal_timer_cancel(s, DFQ_TIMER_PHASE);
-		}
+			stop_sample_counting(s, dt);
 	}
 }
 
@@ -563,10 +565,10 @@ static void barrier(struct hal_sched *s)
 
 		task_set_traps(s, dt, 1);
 		dt->free_requests = task_submitted(s, dt) - dt->snap_submitted;
-		dt->busy_at_barrier = hal_task_held(dt->t) ||
+		dt->busy_at_barrier = entity_waiting(s, dt) ||
 				      task_outstanding(s, dt);
 		if (task_submitted(s, dt) != dt->snap_submitted ||
-		    hal_task_held(dt->t) || task_outstanding(s, dt))
+		    entity_waiting(s, dt) || task_outstanding(s, dt))
 			dt->had_work = 1;
 		dt->sampled = 0;
 		/* With the status taken at the barrier, a task idle there is
@@ -580,7 +582,7 @@ static void barrier(struct hal_sched *s)
 
 /* ---- ops ---------------------------------------------------------------- */
 
-static int dfq_init(struct hal_sched *s)
+int dfq_init(struct hal_sched *s)
 {
 	struct dfq *d = dfq_of(s);
 
@@ -611,7 +613,7 @@ static int dfq_init(struct hal_sched *s)
 	return 0;
 }
 
-static void dfq_fini(struct hal_sched *s)
+void dfq_fini(struct hal_sched *s)
 {
 	struct dfq *d = dfq_of(s);
 
@@ -632,7 +634,8 @@ static void dfq_fini(struct hal_sched *s)
 	}
 }
 
-static void dfq_task_create(struct hal_sched *s, struct hal_task *t)
+struct dfq_task *dfq_entity_new(struct hal_sched *s, struct hal_task *t,
+				hal_u32 weight)
 {
 	struct dfq *d = dfq_of(s);
 	struct dfq_task *dt = hal_zalloc(s, sizeof(*dt));
@@ -641,27 +644,32 @@ static void dfq_task_create(struct hal_sched *s, struct hal_task *t)
 	hal_u32 i = 0;
 
 	if (!dt)
-		return;
+		return 0;
 	dt->t = t;
 	plist_init(&dt->chans);
 	while (*prefix)
 		dt->label[i++] = *prefix++;
 	while (*name && i < DFQ_LABEL_LEN - 1)
 		dt->label[i++] = *name++;
-	vt_task_add(&d->vt, &dt->vt, hal_task_weight(t));
+	vt_task_add(&d->vt, &dt->vt, weight);
 	/* a task that appears during a free run takes part in it */
 	dt->ran_free = d->state == DFQ_FREE;
-	hal_task_set_data(t, dt);
 	hal_set_vtime(s, t, dt->vt.vtime);
+	return dt;
 }
 
-static void dfq_task_exit(struct hal_sched *s, struct hal_task *t)
+static void dfq_task_create(struct hal_sched *s, struct hal_task *t)
+{
+	struct dfq_task *dt = dfq_entity_new(s, t, hal_task_weight(t));
+
+	if (dt)
+		hal_task_set_data(t, dt);
+}
+
+void dfq_entity_free(struct hal_sched *s, struct dfq_task *dt)
 {
 	struct dfq *d = dfq_of(s);
-	struct dfq_task *dt = hal_task_data(t);
 
-	if (!dt)
-		return;
 	if (d->cur == dt) {
 		trace(s, dt->label, dt->s_start);
 		d->cur = 0;
@@ -673,39 +681,59 @@ static void dfq_task_exit(struct hal_sched *s, struct hal_task *t)
 		struct plist *c = dt->chans.next;
 
 		plist_del(c);
+		hal_chan_set_data(plist_entry(c, struct dfq_chan, link)->c, 0);
 		hal_free(s, plist_entry(c, struct dfq_chan, link));
 	}
 	vt_task_del(&dt->vt);
-	hal_task_set_data(t, 0);
 	hal_free(s, dt);
 }
 
-static void dfq_channel_create(struct hal_sched *s, struct hal_chan *c)
+static void dfq_task_exit(struct hal_sched *s, struct hal_task *t)
 {
-	struct dfq *d = dfq_of(s);
-	struct dfq_task *dt = hal_task_data(hal_chan_task(c));
-	struct dfq_chan *dc;
+	struct dfq_task *dt = hal_task_data(t);
 
 	if (!dt)
 		return;
-	dc = hal_zalloc(s, sizeof(*dc));
+	dfq_entity_free(s, dt);
+	hal_task_set_data(t, 0);
+}
+
+void dfq_chan_attach(struct hal_sched *s, struct dfq_task *dt,
+		     struct hal_chan *c)
+{
+	struct dfq *d = dfq_of(s);
+	struct dfq_chan *dc = hal_zalloc(s, sizeof(*dc));
+
 	if (!dc)
 		return;
 	dc->c = c;
+	dc->dt = dt;
 	plist_add_tail(&dt->chans, &dc->link);
 	hal_chan_set_data(c, dc);
-	if (d->state != DFQ_FREE || dt->vt.denied)
-		hal_trap_arm(s, c);
-	else
-		hal_trap_disarm(s, c);
+	chan_gate(s, dt, c, d->state != DFQ_FREE || dt->vt.denied);
 	/* requests published before this call would count as work */
 	dt->snap_submitted += hal_chan_submitted(s, c);
 }
 
-static void dfq_channel_destroy(struct hal_sched *s, struct hal_chan *c)
+static void dfq_channel_create(struct hal_sched *s, struct hal_chan *c)
+{
+	struct dfq_task *dt = hal_task_data(hal_chan_task(c));
+
+	if (dt)
+		dfq_chan_attach(s, dt, c);
+}
+
+struct dfq_task *dfq_chan_entity(struct hal_chan *c)
 {
 	struct dfq_chan *dc = hal_chan_data(c);
-	struct dfq_task *dt = hal_task_data(hal_chan_task(c));
+
+	return dc ? dc->dt : 0;
+}
+
+void dfq_chan_detach(struct hal_sched *s, struct hal_chan *c)
+{
+	struct dfq_chan *dc = hal_chan_data(c);
+	struct dfq_task *dt = dfq_chan_entity(c);
 	hal_u64 sub;
 
 	if (!dc)
@@ -729,29 +757,28 @@ static void dfq_channel_destroy(struct hal_sched *s, struct hal_chan *c)
 		dt->s_out = task_outstanding(s, dt);
 }
 
-static int dfq_submit(struct hal_sched *s, struct hal_chan *c)
+/* A submission on c that the scheduler sees (a trapped doorbell write, or
+ * one that went into a shadow channel): 1 if it may reach the GPU now, 0
+ * if it must wait (held, or left in the shadow queue). */
+static int on_submission(struct hal_sched *s, struct dfq_task *dt,
+			 struct hal_chan *c)
 {
 	struct dfq *d = dfq_of(s);
-	struct dfq_task *dt = hal_task_data(hal_chan_task(c));
 
-	if (!dt)
-		return GS_SUBMIT_ALLOW;
 	dt->had_work = 1;
 	if (d->state == DFQ_FREE && !dt->vt.denied) {
-		hal_trap_disarm(s, c); /* a stray trap: run free */
-		return GS_SUBMIT_ALLOW;
+		chan_gate(s, dt, c, 0); /* a stray trap or shadow: run free */
+		return 1;
 	}
 	if (d->state == DFQ_SAMPLE && dt == d->cur) {
 		observe(s, dt);
 		dt->s_requests++;
 		dt->s_out++;
-		if (dt->s_requests >= d->sample_requests) {
-			d->state = DFQ_SAMPLE_WAIT;
-			hal_timer_cancel(s, DFQ_TIMER_PHASE);
-		}
-		return GS_SUBMIT_ALLOW;
+		if (dt->s_requests >= d->sample_requests)
+			stop_sample_counting(s, dt);
+		return 1;
 	}
-	/* held: does that end what the scheduler waits for? */
+	/* stopped: does that end what the scheduler waits for? */
 	note_held(s, c);
 	if (d->state == DFQ_DRAIN && drained(s))
 		kick(s);
@@ -760,7 +787,28 @@ static int dfq_submit(struct hal_sched *s, struct hal_chan *c)
 		if (!dt->s_out)
 			kick(s);
 	}
-	return GS_SUBMIT_HOLD;
+	return 0;
+}
+
+int dfq_submit(struct hal_sched *s, struct hal_chan *c)
+{
+	struct dfq_task *dt = dfq_chan_entity(c);
+
+	if (!dt)
+		return GS_SUBMIT_ALLOW;
+	return on_submission(s, dt, c) ? GS_SUBMIT_ALLOW : GS_SUBMIT_HOLD;
+}
+
+void dfq_shadow_submit(struct hal_sched *s, struct hal_chan *c)
+{
+	struct dfq_task *dt = dfq_chan_entity(c);
+
+	if (!dt) {
+		hal_shadow_disable(s, c); /* not ours: let it through */
+		return;
+	}
+	if (on_submission(s, dt, c) && hal_shadow_pending(s, c))
+		hal_shadow_forward(s, c, 1);
 }
 
 static void dfq_poll(struct hal_sched *s)
@@ -803,7 +851,7 @@ static void dfq_poll(struct hal_sched *s)
 	}
 }
 
-static void dfq_timer(struct hal_sched *s, hal_u32 id)
+void dfq_timer(struct hal_sched *s, hal_u32 id)
 {
 	struct dfq *d = dfq_of(s);
 
@@ -829,7 +877,8 @@ const struct gs_policy_ops gs_policy_dfq = {
 	.task_create = dfq_task_create,
 	.task_exit = dfq_task_exit,
 	.channel_create = dfq_channel_create,
-	.channel_destroy = dfq_channel_destroy,
+	.channel_destroy = dfq_chan_detach,
 	.submit = dfq_submit,
+	.shadow_submit = dfq_shadow_submit,
 	.timer = dfq_timer,
 };
