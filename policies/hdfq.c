@@ -37,6 +37,7 @@
  *   scheduling decision").
  */
 #include "dfq.h"
+#include "loga.h"
 #include "vmtree.h"
 
 struct hdfq_entity;
@@ -50,7 +51,9 @@ struct hdfq_member {
 
 struct hdfq_entity {
 	struct plist link;       /* in hdfq.entities */
-	struct dfq_task *dt;
+	struct dfq_task *dt;     /* the engine's record: dt or lt */
+	struct loga_task *lt;
+	struct vt_task *vt;      /* its virtual time, in either */
 	struct plist members;    /* struct hdfq_member */
 	hal_s32 vm;              /* VMT_ROOT: a host task */
 	hal_u32 guest;           /* guest task id, HAL_GUEST_NONE: none */
@@ -58,13 +61,22 @@ struct hdfq_entity {
 };
 
 struct hdfq {
-	struct dfq d;            /* first: the engine's hal_priv */
+	union {                  /* first: the engine's hal_priv */
+		struct dfq d;
+		struct loga l;
+	} eng;
+	hal_u8 loga;             /* accounting by LoGA, not DFQ sampling */
 	struct vmtree tree;
 	struct plist entities;   /* struct hdfq_entity */
 };
 
 static const struct gs_param_desc hdfq_params[] = {
 	DFQ_PARAM_DESCS
+	LOGA_PHASE_PARAM_DESCS
+	LOGA_METRIC_PARAM_DESCS
+	{ "loga", GS_PARAM_BOOL, "false",
+	  "account by polling the engine status register (LoGA, with the "
+	  "event_T/event_X phases) instead of DFQ's exclusive sampling" },
 };
 
 static struct hdfq *hdfq_of(struct hal_sched *s)
@@ -86,7 +98,7 @@ static void reweigh(struct hal_sched *s)
 	plist_for_each(pos, &h->entities) {
 		struct hdfq_entity *e = entity_of(pos);
 
-		vt_task_set_weight_fp(&e->dt->vt,
+		vt_task_set_weight_fp(e->vt,
 				      vmtree_vt_weight(&h->tree, e->vm,
 						       e->weight));
 	}
@@ -101,12 +113,23 @@ static struct hdfq_entity *entity_new(struct hal_sched *s, struct hal_task *t,
 
 	if (!e)
 		return 0;
-	e->dt = dfq_entity_new(s, t, weight);
-	if (!e->dt) {
+	if (h->loga) {
+		e->lt = loga_entity_new(s, t, weight);
+		if (e->lt) {
+			e->lt->shadow_gate = vm != VMT_ROOT;
+			e->vt = &e->lt->vt;
+		}
+	} else {
+		e->dt = dfq_entity_new(s, t, weight);
+		if (e->dt) {
+			e->dt->shadow_gate = vm != VMT_ROOT;
+			e->vt = &e->dt->vt;
+		}
+	}
+	if (!e->vt) {
 		hal_free(s, e);
 		return 0;
 	}
-	e->dt->shadow_gate = vm != VMT_ROOT;
 	e->vm = vm;
 	e->guest = guest;
 	e->weight = weight;
@@ -139,6 +162,35 @@ static void member_bind(struct hdfq_member *m, struct hdfq_entity *e)
 	plist_add_tail(&e->members, &m->link);
 }
 
+/* The entity's last task is gone. */
+static void entity_free(struct hal_sched *s, struct hdfq_entity *e)
+{
+	struct hdfq *h = hdfq_of(s);
+
+	if (e->lt)
+		loga_entity_free(s, e->lt);
+	else
+		dfq_entity_free(s, e->dt);
+	vmtree_leaf_del(&h->tree, e->vm, e->weight);
+	plist_del(&e->link);
+	hal_free(s, e);
+	reweigh(s);
+}
+
+/* The task the entity's figures are reported on. */
+static struct hal_task *entity_reporter(struct hdfq_entity *e)
+{
+	return e->lt ? e->lt->t : e->dt->t;
+}
+
+static void entity_set_reporter(struct hdfq_entity *e, struct hal_task *t)
+{
+	if (e->lt)
+		e->lt->t = t;
+	else
+		e->dt->t = t;
+}
+
 /* ---- ops ---------------------------------------------------------------- */
 
 static int hdfq_init(struct hal_sched *s)
@@ -146,9 +198,16 @@ static int hdfq_init(struct hal_sched *s)
 	struct hdfq *h = hdfq_of(s);
 
 	plist_init(&h->entities);
-	if (vmtree_init(s, &h->tree) < 0 || dfq_init(s) < 0)
+	h->loga = (hal_u8)hal_param(s, "loga");
+	if (vmtree_init(s, &h->tree) < 0)
 		return -1;
-	h->d.charge_sample = 1;
+	if (h->loga)
+		return loga_init(s);
+	if (dfq_init(s) < 0)
+		return -1;
+	/* the exclusive samples are GPU time given out equally; charging
+	 * them keeps the weighted shares (dfq leaves them out) */
+	h->eng.d.charge_sample = 1;
 	return 0;
 }
 
@@ -156,8 +215,11 @@ static void hdfq_fini(struct hal_sched *s)
 {
 	struct hdfq *h = hdfq_of(s);
 
-	/* the engine frees the dfq records; members go with their tasks */
-	dfq_fini(s);
+	/* the engine frees its records; members go with their tasks */
+	if (h->loga)
+		loga_fini(s);
+	else
+		dfq_fini(s);
 	while (!plist_empty(&h->entities)) {
 		struct hdfq_entity *e = entity_of(h->entities.next);
 
@@ -194,7 +256,6 @@ static void hdfq_task_create(struct hal_sched *s, struct hal_task *t)
 
 static void hdfq_task_exit(struct hal_sched *s, struct hal_task *t)
 {
-	struct hdfq *h = hdfq_of(s);
 	struct hdfq_member *m = hal_task_data(t);
 	struct hdfq_entity *e;
 
@@ -204,17 +265,12 @@ static void hdfq_task_exit(struct hal_sched *s, struct hal_task *t)
 	hal_task_set_data(t, 0);
 	if (e) {
 		plist_del(&m->link);
-		if (plist_empty(&e->members)) {
-			dfq_entity_free(s, e->dt);
-			vmtree_leaf_del(&h->tree, e->vm, e->weight);
-			plist_del(&e->link);
-			hal_free(s, e);
-			reweigh(s);
-		} else if (e->dt->t == t) {
+		if (plist_empty(&e->members))
+			entity_free(s, e);
+		else if (entity_reporter(e) == t)
 			/* report on a task that is still there */
-			e->dt->t = plist_entry(e->members.next,
-					       struct hdfq_member, link)->t;
-		}
+			entity_set_reporter(e, plist_entry(e->members.next,
+						struct hdfq_member, link)->t);
 	}
 	hal_free(s, m);
 }
@@ -239,7 +295,53 @@ static void hdfq_channel_create(struct hal_sched *s, struct hal_chan *c)
 			return;
 		member_bind(m, e);
 	}
-	dfq_chan_attach(s, m->e->dt, c);
+	if (m->e->lt)
+		loga_chan_attach(s, m->e->lt, c);
+	else
+		dfq_chan_attach(s, m->e->dt, c);
+}
+
+/* The rest goes to the engine. */
+static void hdfq_channel_destroy(struct hal_sched *s, struct hal_chan *c)
+{
+	if (hdfq_of(s)->loga)
+		loga_chan_detach(s, c);
+	else
+		dfq_chan_detach(s, c);
+}
+
+static int hdfq_submit(struct hal_sched *s, struct hal_chan *c)
+{
+	return hdfq_of(s)->loga ? loga_submit(s, c) : dfq_submit(s, c);
+}
+
+static void hdfq_shadow_submit(struct hal_sched *s, struct hal_chan *c)
+{
+	if (hdfq_of(s)->loga)
+		loga_shadow_submit(s, c);
+	else
+		dfq_shadow_submit(s, c);
+}
+
+static void hdfq_timer(struct hal_sched *s, hal_u32 id)
+{
+	if (hdfq_of(s)->loga)
+		loga_timer(s, id);
+	else
+		dfq_timer(s, id);
+}
+
+static void hdfq_poll_change(struct hal_sched *s,
+			     const struct hal_engine_status *st, hal_u64 when)
+{
+	if (hdfq_of(s)->loga)
+		loga_poll_change(s, st, when);
+}
+
+static void hdfq_poll_end(struct hal_sched *s)
+{
+	if (hdfq_of(s)->loga)
+		loga_poll_end(s);
 }
 
 const struct gs_policy_ops gs_policy_hdfq = {
@@ -255,8 +357,10 @@ const struct gs_policy_ops gs_policy_hdfq = {
 	.task_create = hdfq_task_create,
 	.task_exit = hdfq_task_exit,
 	.channel_create = hdfq_channel_create,
-	.channel_destroy = dfq_chan_detach,
-	.submit = dfq_submit,
-	.shadow_submit = dfq_shadow_submit,
-	.timer = dfq_timer,
+	.channel_destroy = hdfq_channel_destroy,
+	.submit = hdfq_submit,
+	.shadow_submit = hdfq_shadow_submit,
+	.timer = hdfq_timer,
+	.poll_change = hdfq_poll_change,
+	.poll_end = hdfq_poll_end,
 };
