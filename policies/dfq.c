@@ -108,6 +108,7 @@
  */
 #include "dfq.h"
 #include "engines.h"
+#include "gate.h"
 
 static const struct gs_param_desc dfq_params[] = {
 	DFQ_PARAM_DESCS
@@ -191,24 +192,11 @@ static void note_held(struct hal_sched *s, struct hal_chan *c)
 		dc->done_hint = sub;
 }
 
-/* Stop (`arm`) or let go a channel's submissions: a held entity's by its
- * doorbell trap (its next write faults and is held), a shadow-gated one's
- * by its shadow channel (writes queue in software, every one seen by
- * dfq_shadow_submit; letting go forwards what is queued). */
+/* Stop (`arm`) or let go a channel's submissions (gate.h). */
 static void chan_gate(struct hal_sched *s, struct dfq_task *dt,
 		      struct hal_chan *c, int arm)
 {
-	if (dt->shadow_gate) {
-		hal_trap_disarm(s, c);
-		if (arm)
-			hal_shadow_enable(s, c);
-		else
-			hal_shadow_disable(s, c);
-	} else if (arm) {
-		hal_trap_arm(s, c);
-	} else {
-		hal_trap_disarm(s, c);
-	}
+	gate_chan(s, c, dt->shadow_gate, arm);
 }
 
 static void task_set_traps(struct hal_sched *s, struct dfq_task *dt, int arm)
@@ -227,11 +215,10 @@ static hal_u32 entity_waiting(struct hal_sched *s, struct dfq_task *dt)
 	struct plist *pos;
 	hal_u32 n = 0;
 
-	if (!dt->shadow_gate)
-		return (hal_u32)hal_task_held(dt->t);
 	plist_for_each(pos, &dt->chans)
-		n += hal_shadow_pending(s,
-			plist_entry(pos, struct dfq_chan, link)->c);
+		n += gate_chan_waiting(s,
+			plist_entry(pos, struct dfq_chan, link)->c,
+			dt->shadow_gate);
 	return n;
 }
 

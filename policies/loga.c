@@ -88,6 +88,7 @@
  *
  * Timers: 0 = end of the sleep phase.
  */
+#include "gate.h"
 #include "loga.h"
 
 static const struct gs_param_desc loga_params[] = {
@@ -110,30 +111,15 @@ static struct loga_task *task_of(struct plist *pos)
 			   struct loga_task, vt);
 }
 
-/* Deny (`arm`) or let go the task's submissions: a held task's by its
- * doorbell traps (the next write faults and is held), a shadow-gated
- * one's by its shadow channels (writes queue in software; letting go
- * forwards them). */
+/* Deny (`arm`) or let go the task's submissions (gate.h). */
 static void task_set_traps(struct hal_sched *s, struct loga_task *lt,
 			   int arm)
 {
 	struct plist *pos;
 
-	plist_for_each(pos, &lt->chans) {
-		struct hal_chan *c = plist_entry(pos, struct loga_chan, link)->c;
-
-		if (lt->shadow_gate) {
-			hal_trap_disarm(s, c);
-			if (arm)
-				hal_shadow_enable(s, c);
-			else
-				hal_shadow_disable(s, c);
-		} else if (arm) {
-			hal_trap_arm(s, c);
-		} else {
-			hal_trap_disarm(s, c);
-		}
-	}
+	plist_for_each(pos, &lt->chans)
+		gate_chan(s, plist_entry(pos, struct loga_chan, link)->c,
+			  lt->shadow_gate, arm);
 }
 
 /* A denied task that wants the GPU: held at a trap, or with requests in
@@ -142,11 +128,10 @@ static int task_waiting(struct hal_sched *s, struct loga_task *lt)
 {
 	struct plist *pos;
 
-	if (!lt->shadow_gate)
-		return hal_task_held(lt->t);
 	plist_for_each(pos, &lt->chans)
-		if (hal_shadow_pending(s,
-			plist_entry(pos, struct loga_chan, link)->c))
+		if (gate_chan_waiting(s,
+			plist_entry(pos, struct loga_chan, link)->c,
+			lt->shadow_gate))
 			return 1;
 	return 0;
 }
@@ -403,15 +388,7 @@ void loga_chan_attach(struct hal_sched *s, struct loga_task *lt,
 	lc->on_gpu = hal_chan_gpu(c) == LOGA_GPU;
 	plist_add_tail(&lt->chans, &lc->link);
 	hal_chan_set_data(c, lc);
-	if (lt->shadow_gate) {
-		hal_trap_disarm(s, c);
-		if (lt->vt.denied)
-			hal_shadow_enable(s, c);
-	} else if (lt->vt.denied) {
-		hal_trap_arm(s, c);
-	} else {
-		hal_trap_disarm(s, c);
-	}
+	gate_chan(s, c, lt->shadow_gate, lt->vt.denied);
 	if (lc->on_gpu) {
 		l->n_chans++;
 		if (l->state == LOGA_IDLE)
