@@ -172,6 +172,12 @@ struct hal_sched *mock_sched(struct mock_hal *m)
 struct hal_task *mock_task_add(struct mock_hal *m, const char *name,
 			       uint32_t weight)
 {
+	return mock_task_add_in_vm(m, name, weight, -1);
+}
+
+struct hal_task *mock_task_add_in_vm(struct mock_hal *m, const char *name,
+				     uint32_t weight, int32_t vm)
+{
 	struct hal_task *t;
 
 	assert_true(m->n_tasks < MOCK_MAX_TASKS);
@@ -180,7 +186,7 @@ struct hal_task *mock_task_add(struct mock_hal *m, const char *name,
 	t->id = m->n_tasks++;
 	g_strlcpy(t->name, name, sizeof(t->name));
 	t->weight = weight ? weight : 1;
-	t->vm = -1;
+	t->vm = vm;
 	if (m->s.ops->task_create)
 		m->s.ops->task_create(&m->s, t);
 	return t;

@@ -36,6 +36,9 @@ struct hal_sched *mock_sched(struct mock_hal *m);
 struct hal_task *mock_task_add(struct mock_hal *m, const char *name,
 			       uint32_t weight);
 void mock_task_set_vm(struct mock_hal *m, struct hal_task *t, int32_t vm);
+/* A task that is in VM `vm` from its creation on (-1: the host). */
+struct hal_task *mock_task_add_in_vm(struct mock_hal *m, const char *name,
+				     uint32_t weight, int32_t vm);
 struct hal_chan *mock_chan_add(struct mock_hal *m, struct hal_task *t);
 /* A channel with a paravirtual hint: the guest task id its VM gave. */
 struct hal_chan *mock_chan_add_guest(struct mock_hal *m, struct hal_task *t,
