@@ -71,6 +71,17 @@ static void end_sample(struct world *w, struct hal_chan *c)
 	mock_advance(w->m, mock_now(w->m) + 1 * MS);
 }
 
+/* At the barrier both guests queue one more request; after the drain the
+ * host task (the oldest entity) has its sample, one request long. */
+static void both_guests_queue_then_host_sampled(struct world *w)
+{
+	assert_int_equal(mock_submit(w->m, w->c1), MOCK_SUBMIT_SHADOWED);
+	assert_int_equal(mock_submit(w->m, w->c2), MOCK_SUBMIT_SHADOWED);
+	drain(w);
+	assert_int_equal(mock_submit(w->m, w->ch), GS_SUBMIT_ALLOW);
+	end_sample(w, w->ch);
+}
+
 /* At the barrier the host task's doorbell is trapped (and its write
  * held), the guest tasks' channels are shadowed: their writes queue and
  * the tasks go on. */
@@ -192,11 +203,7 @@ static void test_hintless_vm_is_one_entity(void **state)
 
 	(void)state;
 	world_new(&w, 0, NULL);
-	assert_int_equal(mock_submit(w.m, w.c1), MOCK_SUBMIT_SHADOWED);
-	assert_int_equal(mock_submit(w.m, w.c2), MOCK_SUBMIT_SHADOWED);
-	drain(&w);
-	assert_int_equal(mock_submit(w.m, w.ch), GS_SUBMIT_ALLOW);
-	end_sample(&w, w.ch);
+	both_guests_queue_then_host_sampled(&w);
 	/* the VM's sample: both queues forwarded at once */
 	assert_int_equal(mock_submitted(w.m, w.c1), 2);
 	assert_int_equal(mock_submitted(w.m, w.c2), 2);
@@ -224,11 +231,7 @@ static void test_hints_make_one_entity_per_guest_task(void **state)
 
 	(void)state;
 	world_new(&w, 1, NULL);
-	assert_int_equal(mock_submit(w.m, w.c1), MOCK_SUBMIT_SHADOWED);
-	assert_int_equal(mock_submit(w.m, w.c2), MOCK_SUBMIT_SHADOWED);
-	drain(&w);
-	assert_int_equal(mock_submit(w.m, w.ch), GS_SUBMIT_ALLOW);
-	end_sample(&w, w.ch);
+	both_guests_queue_then_host_sampled(&w);
 	assert_int_equal(mock_submitted(w.m, w.c1), 2);
 	assert_int_equal(mock_submitted(w.m, w.c2), 1); /* g2 waits its turn */
 	assert_true(mock_shadowed(w.m, w.c2));
