@@ -116,9 +116,44 @@ static const struct gs_param_desc dfq_params[] = {
 
 /* ---- small helpers ------------------------------------------------------ */
 
+/* The engine a call is for: the policy's own, or the one an embedding
+ * policy running several has made current (dfq_env). */
 static struct dfq *dfq_of(struct hal_sched *s)
 {
-	return hal_priv(s);
+	struct dfq *d = hal_priv(s);
+
+	return d->env ? d->env->cur : d;
+}
+
+/* The engine's timers, numbered from its timer_base. */
+static void timer_arm(struct hal_sched *s, hal_u32 id, hal_u64 when)
+{
+	hal_timer_arm(s, dfq_of(s)->timer_base + id, when);
+}
+
+static void timer_cancel(struct hal_sched *s, hal_u32 id)
+{
+	hal_timer_cancel(s, dfq_of(s)->timer_base + id);
+}
+
+/* The engine's record of a channel (its hal_chan_data unless the
+ * embedding policy keeps several engines' records). */
+static struct dfq_chan *chan_get(struct hal_sched *s, struct hal_chan *c)
+{
+	struct dfq *d = dfq_of(s);
+
+	return d->env ? d->env->chan_get(s, c) : hal_chan_data(c);
+}
+
+static void chan_set(struct hal_sched *s, struct hal_chan *c,
+		     struct dfq_chan *dc)
+{
+	struct dfq *d = dfq_of(s);
+
+	if (d->env)
+		d->env->chan_set(s, c, dc);
+	else
+		hal_chan_set_data(c, dc);
 }
 
 static struct dfq_task *task_of(struct plist *pos)
@@ -181,7 +216,7 @@ static hal_u64 task_outstanding(struct hal_sched *s, struct dfq_task *dt)
  * an idle channel has nothing left to run. */
 static void note_held(struct hal_sched *s, struct hal_chan *c)
 {
-	struct dfq_chan *dc = hal_chan_data(c);
+	struct dfq_chan *dc = chan_get(s, c);
 	hal_u64 sub;
 
 	if (!dc || !dfq_of(s)->check_chram)
@@ -192,11 +227,29 @@ static void note_held(struct hal_sched *s, struct hal_chan *c)
 		dc->done_hint = sub;
 }
 
-/* Stop (`arm`) or let go a channel's submissions (gate.h). */
+/* Put a channel's gate in `state` (enum dfq_gate; gate.h): let it go,
+ * stop it, or (a shadow-gated entity being sampled) trap its writes to
+ * count them. */
+static void chan_gate_state(struct hal_sched *s, struct dfq_task *dt,
+			    struct hal_chan *c, hal_u32 state)
+{
+	struct dfq *d = dfq_of(s);
+
+	if (d->env) {
+		d->env->gate(s, dt, c, state);
+	} else if (state == DFQ_GATE_COUNT) {
+		hal_shadow_disable(s, c);
+		hal_trap_arm(s, c);
+	} else {
+		gate_chan(s, c, dt->shadow_gate, state == DFQ_GATE_STOP);
+	}
+}
+
+/* Stop (`arm`) or let go a channel's submissions. */
 static void chan_gate(struct hal_sched *s, struct dfq_task *dt,
 		      struct hal_chan *c, int arm)
 {
-	gate_chan(s, c, dt->shadow_gate, arm);
+	chan_gate_state(s, dt, c, arm ? DFQ_GATE_STOP : DFQ_GATE_GO);
 }
 
 static void task_set_traps(struct hal_sched *s, struct dfq_task *dt, int arm)
@@ -249,15 +302,12 @@ static hal_u32 let_waiting_in(struct hal_sched *s, struct dfq_task *dt,
 		hal_shadow_forward(s, c, q);
 		n += q;
 	}
-	if (n < limit) {
-		plist_for_each(pos, &dt->chans) {
-			struct hal_chan *c =
-				plist_entry(pos, struct dfq_chan, link)->c;
-
-			hal_shadow_disable(s, c);
-			hal_trap_arm(s, c);
-		}
-	}
+	if (n < limit)
+		plist_for_each(pos, &dt->chans)
+			chan_gate_state(s, dt,
+					plist_entry(pos, struct dfq_chan,
+						    link)->c,
+					DFQ_GATE_COUNT);
 	return n;
 }
 
@@ -269,7 +319,7 @@ static void stop_sample_counting(struct hal_sched *s, struct dfq_task *dt)
 	struct dfq *d = dfq_of(s);
 
 	d->state = DFQ_SAMPLE_WAIT;
-	hal_timer_cancel(s, DFQ_TIMER_PHASE);
+	timer_cancel(s, DFQ_TIMER_PHASE);
 	if (dt->shadow_gate)
 		task_set_traps(s, dt, 1);
 }
@@ -303,7 +353,7 @@ static void trace(struct hal_sched *s, const char *name, hal_u64 start)
 /* Run the next state change from the poll timer, now. */
 static void kick(struct hal_sched *s)
 {
-	hal_timer_arm(s, DFQ_TIMER_POLL, hal_now(s));
+	timer_arm(s, DFQ_TIMER_POLL, hal_now(s));
 }
 
 static void kill_task(struct hal_sched *s, struct dfq_task *dt,
@@ -325,7 +375,7 @@ static void start_free_run(struct hal_sched *s, hal_u64 len)
 
 	d->state = DFQ_FREE;
 	d->free_start = hal_now(s);
-	hal_timer_cancel(s, DFQ_TIMER_POLL);
+	timer_cancel(s, DFQ_TIMER_POLL);
 	plist_for_each(pos, &d->vt.tasks) {
 		struct dfq_task *dt = task_of(pos);
 
@@ -338,7 +388,7 @@ static void start_free_run(struct hal_sched *s, hal_u64 len)
 		if (!dt->shadow_gate)
 			hal_task_release(s, dt->t);
 	}
-	hal_timer_arm(s, DFQ_TIMER_PHASE, d->free_start + len);
+	timer_arm(s, DFQ_TIMER_PHASE, d->free_start + len);
 }
 
 /* The task's GPU time in the free run that just ended. By count: the
@@ -419,7 +469,7 @@ static void finish_sample(struct hal_sched *s)
 	struct dfq *d = dfq_of(s);
 	struct dfq_task *dt = d->cur;
 
-	hal_timer_cancel(s, DFQ_TIMER_PHASE);
+	timer_cancel(s, DFQ_TIMER_PHASE);
 	trace(s, dt->label, dt->s_start);
 	if (dt->s_requests) {
 		hal_u64 n = dt->s_completed ? dt->s_completed : 1;
@@ -443,7 +493,7 @@ static void sample_over(struct hal_sched *s)
 	if (!d->cur->s_out)
 		finish_sample(s);
 	else
-		hal_timer_arm(s, DFQ_TIMER_POLL, hal_now(s) + d->poll);
+		timer_arm(s, DFQ_TIMER_POLL, hal_now(s) + d->poll);
 }
 
 static void next_sample(struct hal_sched *s)
@@ -477,8 +527,8 @@ static void next_sample(struct hal_sched *s)
 	dt->s_fence = task_done(s, dt);
 	dt->s_obs = now;
 	dt->s_out = task_outstanding(s, dt);
-	hal_timer_arm(s, DFQ_TIMER_PHASE, now + d->sample);
-	hal_timer_arm(s, DFQ_TIMER_POLL, now + d->poll);
+	timer_arm(s, DFQ_TIMER_PHASE, now + d->sample);
+	timer_arm(s, DFQ_TIMER_POLL, now + d->poll);
 	dt->s_requests = let_waiting_in(s, dt, d->sample_requests);
 	if (dt->s_requests) {
 		/* its stopped submissions go through: its first requests */
@@ -530,7 +580,7 @@ static void drain_check(struct hal_sched *s)
 		}
 	}
 	if (!drained(s)) {
-		hal_timer_arm(s, DFQ_TIMER_POLL, now + d->poll);
+		timer_arm(s, DFQ_TIMER_POLL, now + d->poll);
 		return;
 	}
 	trace(s, "drain", d->episode_start);
@@ -596,7 +646,7 @@ int dfq_init(struct hal_sched *s)
 	 * first free run run disengaged until the next barrier. */
 	d->state = DFQ_FREE;
 	d->free_start = hal_now(s);
-	hal_timer_arm(s, DFQ_TIMER_PHASE, d->free_start);
+	timer_arm(s, DFQ_TIMER_PHASE, d->free_start);
 	return 0;
 }
 
@@ -668,7 +718,7 @@ void dfq_entity_free(struct hal_sched *s, struct dfq_task *dt)
 		struct plist *c = dt->chans.next;
 
 		plist_del(c);
-		hal_chan_set_data(plist_entry(c, struct dfq_chan, link)->c, 0);
+		chan_set(s, plist_entry(c, struct dfq_chan, link)->c, 0);
 		hal_free(s, plist_entry(c, struct dfq_chan, link));
 	}
 	vt_task_del(&dt->vt);
@@ -696,7 +746,7 @@ void dfq_chan_attach(struct hal_sched *s, struct dfq_task *dt,
 	dc->c = c;
 	dc->dt = dt;
 	plist_add_tail(&dt->chans, &dc->link);
-	hal_chan_set_data(c, dc);
+	chan_set(s, c, dc);
 	chan_gate(s, dt, c, d->state != DFQ_FREE || dt->vt.denied);
 	/* requests published before this call would count as work */
 	dt->snap_submitted += hal_chan_submitted(s, c);
@@ -710,17 +760,17 @@ static void dfq_channel_create(struct hal_sched *s, struct hal_chan *c)
 		dfq_chan_attach(s, dt, c);
 }
 
-struct dfq_task *dfq_chan_entity(struct hal_chan *c)
+struct dfq_task *dfq_chan_entity(struct hal_sched *s, struct hal_chan *c)
 {
-	struct dfq_chan *dc = hal_chan_data(c);
+	struct dfq_chan *dc = chan_get(s, c);
 
 	return dc ? dc->dt : 0;
 }
 
 void dfq_chan_detach(struct hal_sched *s, struct hal_chan *c)
 {
-	struct dfq_chan *dc = hal_chan_data(c);
-	struct dfq_task *dt = dfq_chan_entity(c);
+	struct dfq_chan *dc = chan_get(s, c);
+	struct dfq_task *dt = dfq_chan_entity(s, c);
 	hal_u64 sub;
 
 	if (!dc)
@@ -738,7 +788,7 @@ void dfq_chan_detach(struct hal_sched *s, struct hal_chan *c)
 		}
 	}
 	plist_del(&dc->link);
-	hal_chan_set_data(c, 0);
+	chan_set(s, c, 0);
 	hal_free(s, dc);
 	if (dt && dfq_of(s)->cur == dt)
 		dt->s_out = task_outstanding(s, dt);
@@ -779,7 +829,7 @@ static int on_submission(struct hal_sched *s, struct dfq_task *dt,
 
 int dfq_submit(struct hal_sched *s, struct hal_chan *c)
 {
-	struct dfq_task *dt = dfq_chan_entity(c);
+	struct dfq_task *dt = dfq_chan_entity(s, c);
 
 	if (!dt)
 		return GS_SUBMIT_ALLOW;
@@ -788,7 +838,7 @@ int dfq_submit(struct hal_sched *s, struct hal_chan *c)
 
 void dfq_shadow_submit(struct hal_sched *s, struct hal_chan *c)
 {
-	struct dfq_task *dt = dfq_chan_entity(c);
+	struct dfq_task *dt = dfq_chan_entity(s, c);
 
 	if (!dt) {
 		hal_shadow_disable(s, c); /* not ours: let it through */
@@ -814,7 +864,7 @@ static void dfq_poll(struct hal_sched *s)
 			if (dt)
 				trace(s, dt->label, dt->s_start);
 			d->cur = 0;
-			hal_timer_cancel(s, DFQ_TIMER_PHASE);
+			timer_cancel(s, DFQ_TIMER_PHASE);
 			next_sample(s);
 			return;
 		}
@@ -831,7 +881,7 @@ static void dfq_poll(struct hal_sched *s)
 				return;
 			}
 		}
-		hal_timer_arm(s, DFQ_TIMER_POLL, now + d->poll);
+		timer_arm(s, DFQ_TIMER_POLL, now + d->poll);
 		return;
 	default:
 		return;
@@ -842,7 +892,7 @@ void dfq_timer(struct hal_sched *s, hal_u32 id)
 {
 	struct dfq *d = dfq_of(s);
 
-	if (id == DFQ_TIMER_POLL) {
+	if (id == d->timer_base + DFQ_TIMER_POLL) {
 		dfq_poll(s);
 		return;
 	}
