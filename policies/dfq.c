@@ -118,11 +118,16 @@ static const struct gs_param_desc dfq_params[] = {
 
 /* The engine a call is for: the policy's own, or the one an embedding
  * policy running several has made current (dfq_env). */
+static struct dfq_env *env_of(struct hal_sched *s)
+{
+	return ((struct dfq *)hal_priv(s))->env;
+}
+
 static struct dfq *dfq_of(struct hal_sched *s)
 {
-	struct dfq *d = hal_priv(s);
+	struct dfq_env *env = env_of(s);
 
-	return d->env ? d->env->cur : d;
+	return env ? env->cur : hal_priv(s);
 }
 
 /* The engine's timers, numbered from its timer_base. */
@@ -140,18 +145,18 @@ static void timer_cancel(struct hal_sched *s, hal_u32 id)
  * embedding policy keeps several engines' records). */
 static struct dfq_chan *chan_get(struct hal_sched *s, struct hal_chan *c)
 {
-	struct dfq *d = dfq_of(s);
+	struct dfq_env *env = env_of(s);
 
-	return d->env ? d->env->chan_get(s, c) : hal_chan_data(c);
+	return env ? env->chan_get(s, c) : hal_chan_data(c);
 }
 
 static void chan_set(struct hal_sched *s, struct hal_chan *c,
 		     struct dfq_chan *dc)
 {
-	struct dfq *d = dfq_of(s);
+	struct dfq_env *env = env_of(s);
 
-	if (d->env)
-		d->env->chan_set(s, c, dc);
+	if (env)
+		env->chan_set(s, c, dc);
 	else
 		hal_chan_set_data(c, dc);
 }
@@ -233,10 +238,10 @@ static void note_held(struct hal_sched *s, struct hal_chan *c)
 static void chan_gate_state(struct hal_sched *s, struct dfq_task *dt,
 			    struct hal_chan *c, hal_u32 state)
 {
-	struct dfq *d = dfq_of(s);
+	struct dfq_env *env = env_of(s);
 
-	if (d->env) {
-		d->env->gate(s, dt, c, state);
+	if (env) {
+		env->gate(s, dt, c, state);
 	} else if (state == DFQ_GATE_COUNT) {
 		hal_shadow_disable(s, c);
 		hal_trap_arm(s, c);
@@ -450,7 +455,7 @@ static void decide(struct hal_sched *s)
 		dt->vt.active = dt->avg || (dt->vt.denied && dt->had_work);
 		if (d->status_at_barrier)
 			dt->vt.active = dt->busy_at_barrier;
-		if (usage || (dt->sampled && dt->s_busy))
+		if (!dt->unreported && (usage || (dt->sampled && dt->s_busy)))
 			hal_account(s, dt->t,
 				    usage + (dt->sampled ? dt->s_busy : 0));
 	}
@@ -459,7 +464,8 @@ static void decide(struct hal_sched *s)
 	plist_for_each(pos, &d->vt.tasks) {
 		struct dfq_task *dt = task_of(pos);
 
-		hal_set_vtime(s, dt->t, dt->vt.vtime);
+		if (!dt->unreported)
+			hal_set_vtime(s, dt->t, dt->vt.vtime);
 	}
 	start_free_run(s, free_len);
 }

@@ -47,6 +47,9 @@ struct dfq_task {
 	hal_u8 ran_free;        /* allowed in the free run that just ended */
 	hal_u8 sampled;         /* had its sample this episode */
 	hal_u8 killed;          /* kill requested; its work is ignored */
+	hal_u8 unreported;      /* its figures are not published (hdfq's
+				 * nested host-level VM entity: the host has
+				 * no view of the VM's tasks) */
 	/* this episode's sample */
 	hal_u64 s_start;
 	hal_u32 s_requests;     /* requests it was allowed to submit */

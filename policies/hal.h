@@ -33,7 +33,7 @@ hal_u64 hal_now(struct hal_sched *s);
  * the policy's kernel thread (each expiry costs a thread wake-up of policy
  * CPU time); timers due at the same time run in id order. `when` is
  * absolute; a time in the past fires at once. */
-#define HAL_MAX_TIMERS 8
+#define HAL_MAX_TIMERS 16
 void hal_timer_arm(struct hal_sched *s, hal_u32 id, hal_u64 when);
 void hal_timer_cancel(struct hal_sched *s, hal_u32 id);
 

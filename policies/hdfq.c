@@ -37,6 +37,7 @@
  *   scheduling decision").
  */
 #include "dfq.h"
+#include "hdfq_nested.h"
 #include "loga.h"
 #include "vmtree.h"
 
@@ -66,6 +67,7 @@ struct hdfq {
 		struct loga l;
 	} eng;
 	hal_u8 loga;             /* accounting by LoGA, not DFQ sampling */
+	struct hdfq_nested *nest; /* nested mode, or 0 */
 	struct vmtree tree;
 	struct plist entities;   /* struct hdfq_entity */
 };
@@ -77,6 +79,11 @@ static const struct gs_param_desc hdfq_params[] = {
 	{ "loga", GS_PARAM_BOOL, "false",
 	  "account by polling the engine status register (LoGA, with the "
 	  "event_T/event_X phases) instead of DFQ's exclusive sampling" },
+	{ "nested", GS_PARAM_BOOL, "false",
+	  "the host schedules each top-level VM as one entity and each VM "
+	  "runs its own DFQ over its tasks (Fleig 3.4); DFQ accounting only" },
+	{ "vm_sample", GS_PARAM_DURATION, "1ms",
+	  "nested: sampling time per task of a VM's own scheduler" },
 };
 
 static struct hdfq *hdfq_of(struct hal_sched *s)
@@ -199,6 +206,11 @@ static int hdfq_init(struct hal_sched *s)
 
 	plist_init(&h->entities);
 	h->loga = (hal_u8)hal_param(s, "loga");
+	if (hal_param(s, "nested")) {
+		if (h->loga)
+			return -1; /* nested sampling is DFQ's */
+		return hdfq_nested_init(s, &h->eng.d, &h->nest);
+	}
 	if (vmtree_init(s, &h->tree) < 0)
 		return -1;
 	if (h->loga)
@@ -215,6 +227,10 @@ static void hdfq_fini(struct hal_sched *s)
 {
 	struct hdfq *h = hdfq_of(s);
 
+	if (hal_param(s, "nested")) {
+		hdfq_nested_fini(s, h->nest);
+		return;
+	}
 	/* the engine frees its records; members go with their tasks */
 	if (h->loga)
 		loga_fini(s);
@@ -237,8 +253,13 @@ static void hdfq_fini(struct hal_sched *s)
 
 static void hdfq_task_create(struct hal_sched *s, struct hal_task *t)
 {
-	struct hdfq_member *m = hal_zalloc(s, sizeof(*m));
+	struct hdfq_member *m;
 
+	if (hdfq_of(s)->nest) {
+		hdfq_nested_task_create(s, hdfq_of(s)->nest, t);
+		return;
+	}
+	m = hal_zalloc(s, sizeof(*m));
 	if (!m)
 		return;
 	m->t = t;
@@ -259,6 +280,10 @@ static void hdfq_task_exit(struct hal_sched *s, struct hal_task *t)
 	struct hdfq_member *m = hal_task_data(t);
 	struct hdfq_entity *e;
 
+	if (hdfq_of(s)->nest) {
+		hdfq_nested_task_exit(s, hdfq_of(s)->nest, t);
+		return;
+	}
 	if (!m)
 		return;
 	e = m->e;
@@ -280,6 +305,10 @@ static void hdfq_channel_create(struct hal_sched *s, struct hal_chan *c)
 	struct hal_task *t = hal_chan_task(c);
 	struct hdfq_member *m = hal_task_data(t);
 
+	if (hdfq_of(s)->nest) {
+		hdfq_nested_channel_create(s, hdfq_of(s)->nest, c);
+		return;
+	}
 	if (!m)
 		return;
 	if (!m->e) {
@@ -304,7 +333,9 @@ static void hdfq_channel_create(struct hal_sched *s, struct hal_chan *c)
 /* The rest goes to the engine. */
 static void hdfq_channel_destroy(struct hal_sched *s, struct hal_chan *c)
 {
-	if (hdfq_of(s)->loga)
+	if (hdfq_of(s)->nest)
+		hdfq_nested_channel_destroy(s, hdfq_of(s)->nest, c);
+	else if (hdfq_of(s)->loga)
 		loga_chan_detach(s, c);
 	else
 		dfq_chan_detach(s, c);
@@ -312,12 +343,16 @@ static void hdfq_channel_destroy(struct hal_sched *s, struct hal_chan *c)
 
 static int hdfq_submit(struct hal_sched *s, struct hal_chan *c)
 {
+	if (hdfq_of(s)->nest)
+		return hdfq_nested_submit(s, hdfq_of(s)->nest, c);
 	return hdfq_of(s)->loga ? loga_submit(s, c) : dfq_submit(s, c);
 }
 
 static void hdfq_shadow_submit(struct hal_sched *s, struct hal_chan *c)
 {
-	if (hdfq_of(s)->loga)
+	if (hdfq_of(s)->nest)
+		hdfq_nested_shadow_submit(s, hdfq_of(s)->nest, c);
+	else if (hdfq_of(s)->loga)
 		loga_shadow_submit(s, c);
 	else
 		dfq_shadow_submit(s, c);
@@ -325,7 +360,9 @@ static void hdfq_shadow_submit(struct hal_sched *s, struct hal_chan *c)
 
 static void hdfq_timer(struct hal_sched *s, hal_u32 id)
 {
-	if (hdfq_of(s)->loga)
+	if (hdfq_of(s)->nest)
+		hdfq_nested_timer(s, hdfq_of(s)->nest, id);
+	else if (hdfq_of(s)->loga)
 		loga_timer(s, id);
 	else
 		dfq_timer(s, id);

@@ -19,7 +19,7 @@ struct gs_param_desc {
 	const char *help;
 };
 
-#define GS_MAX_PARAMS 16
+#define GS_MAX_PARAMS 24
 
 /* What a trapped doorbell write does. */
 enum gs_submit_verdict {
