@@ -32,10 +32,10 @@ struct world {
  * first barrier (25ms) comes. */
 static void world_new(struct world *w, int hints, const char *const *params)
 {
-	int32_t vm;
+	const int32_t parents[] = { -1 };
+	int32_t vm = 0;
 
-	w->m = mock_hal_new(&gs_policy_hdfq, params);
-	vm = mock_vm_add(w->m, -1, 1);
+	w->m = mock_hal_new_vms(&gs_policy_hdfq, params, parents, 1, NULL);
 	mock_advance(w->m, 0);
 	w->h = mock_task_add(w->m, "h", 1);
 	w->g1 = mock_task_add_in_vm(w->m, "g1", 1, vm);
@@ -256,6 +256,74 @@ static void test_loga_accounting_runs_free(void **state)
 	mock_hal_free(w.m);
 }
 
+/* Nested mode: the VM's own scheduler (1ms samples, free run 5ms) traps
+ * its tasks at its barrier and holds them there while the host's free run
+ * goes on; the host's barrier (25ms) shadows the whole VM, whatever the
+ * VM's scheduler wanted. */
+static void test_nested_two_schedulers_share_the_channels(void **state)
+{
+	const char *params[] = { "nested=true", "vm_sample=1ms", NULL };
+	const int32_t parents[] = { -1 };
+	struct mock_hal *m = mock_hal_new_vms(&gs_policy_hdfq, params, parents,
+					      1, NULL);
+	struct hal_task *h, *g1, *g2;
+	struct hal_chan *ch, *c1, *c2;
+	int32_t vm = 0;
+
+	(void)state;
+	mock_advance(m, 0);
+	h = mock_task_add(m, "h", 1);
+	g1 = mock_task_add_in_vm(m, "g1", 1, vm);
+	g2 = mock_task_add_in_vm(m, "g2", 1, vm);
+	ch = mock_chan_add(m, h);
+	c1 = mock_chan_add_guest(m, g1, 11);
+	c2 = mock_chan_add_guest(m, g2, 12);
+	assert_int_equal(mock_submit(m, c1), MOCK_SUBMIT_DIRECT);
+
+	/* the VM's barrier: its tasks trapped, the host task free */
+	mock_advance(m, 5 * MOCK_MS);
+	assert_true(mock_trap_armed(m, c1));
+	assert_true(mock_trap_armed(m, c2));
+	assert_false(mock_shadowed(m, c1));
+	assert_false(mock_trap_armed(m, ch));
+	/* g1 still has work: the VM drains, g2's write is held in the
+	 * guest; the host task runs on */
+	assert_int_equal(mock_submit(m, c2), GS_SUBMIT_HOLD);
+	assert_true(mock_held(m, g2));
+	assert_int_equal(mock_submit(m, ch), MOCK_SUBMIT_DIRECT);
+
+	/* the host's barrier shadows the VM as a whole */
+	mock_advance(m, 25 * MOCK_MS);
+	assert_true(mock_trap_armed(m, ch));
+	assert_true(mock_shadowed(m, c1));
+	assert_true(mock_shadowed(m, c2));
+	assert_false(mock_trap_armed(m, c1));
+	mock_task_exit(m, g1);
+	mock_task_exit(m, g2);
+	mock_task_exit(m, h);
+	mock_hal_free(m);
+}
+
+/* More top-level VMs than the nested mode has timers for: init fails,
+ * and the half-made instance is freed cleanly. */
+static void test_nested_too_many_vms(void **state)
+{
+	const char *params[] = { "nested=true", NULL };
+	int32_t parents[8];
+	struct mock_hal *m;
+	int i, rc;
+
+	(void)state;
+	for (i = 0; i < 8; i++)
+		parents[i] = -1;
+	m = mock_hal_new_vms(&gs_policy_hdfq, params, parents, 7, &rc);
+	assert_int_equal(rc, 0);
+	mock_hal_free(m);
+	m = mock_hal_new_vms(&gs_policy_hdfq, params, parents, 8, &rc);
+	assert_int_equal(rc, -1);
+	mock_hal_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,6 +334,8 @@ int main(void)
 		cmocka_unit_test(test_hintless_vm_is_one_entity),
 		cmocka_unit_test(test_hints_make_one_entity_per_guest_task),
 		cmocka_unit_test(test_loga_accounting_runs_free),
+		cmocka_unit_test(test_nested_two_schedulers_share_the_channels),
+		cmocka_unit_test(test_nested_too_many_vms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -108,8 +108,9 @@ static uint64_t parse_value(const char *v, uint8_t type)
 	return 0;
 }
 
-struct mock_hal *mock_hal_new(const struct gs_policy_ops *ops,
-			      const char *const *params)
+/* An instance with its parameters set, before ops->init. */
+static struct mock_hal *mock_create(const struct gs_policy_ops *ops,
+				    const char *const *params)
 {
 	struct mock_hal *m = g_new0(struct mock_hal, 1);
 	uint32_t i, g;
@@ -144,8 +145,36 @@ struct mock_hal *mock_hal_new(const struct gs_policy_ops *ops,
 		m->s.params[idx] = parse_value(eq + 1, ops->params[idx].type);
 		g_free(name);
 	}
+	return m;
+}
+
+struct mock_hal *mock_hal_new(const struct gs_policy_ops *ops,
+			      const char *const *params)
+{
+	struct mock_hal *m = mock_create(ops, params);
+
 	if (ops->init)
 		assert_int_equal(ops->init(&m->s), 0);
+	return m;
+}
+
+struct mock_hal *mock_hal_new_vms(const struct gs_policy_ops *ops,
+				  const char *const *params,
+				  const int32_t *parents, uint32_t n_vms,
+				  int *init_rc)
+{
+	struct mock_hal *m = mock_create(ops, params);
+	uint32_t i;
+	int rc = 0;
+
+	for (i = 0; i < n_vms; i++)
+		mock_vm_add(m, parents[i], 1);
+	if (ops->init)
+		rc = ops->init(&m->s);
+	if (init_rc)
+		*init_rc = rc;
+	else
+		assert_int_equal(rc, 0);
 	return m;
 }
 

@@ -29,6 +29,13 @@ struct mock_hal;
  * "engaged=true", "max=96"); undeclared names fail the test. */
 struct mock_hal *mock_hal_new(const struct gs_policy_ops *ops,
 			      const char *const *params);
+/* The same with a VM tree in place before ops->init (VM i's parent is
+ * parents[i], weight 1). With init_rc, ops->init's result is stored there
+ * (a failed instance may only be freed); without, it must be 0. */
+struct mock_hal *mock_hal_new_vms(const struct gs_policy_ops *ops,
+				  const char *const *params,
+				  const int32_t *parents, uint32_t n_vms,
+				  int *init_rc);
 void mock_hal_free(struct mock_hal *m);
 struct hal_sched *mock_sched(struct mock_hal *m);
 
