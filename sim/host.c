@@ -244,6 +244,7 @@ void gs_task_release(struct gs_task *t)
 		return;
 	/* The held fault handler resumes and completes the write. */
 	t->state = GS_TASK_TRAPPED;
+	t->write_released = true;
 	wake_at(t, sim->q.now + trap_cost(t));
 }
 
@@ -332,10 +333,25 @@ static void task_wake(void *ctx, struct gs_event *ev)
 		write_command(t);
 		return;
 	case GS_TASK_TRAPPED:
-		gs_chan_doorbell(t->chans[cur_step(t)->channel].ch);
+	{
+		struct hal_chan *hc = &t->chans[cur_step(t)->channel];
+
+		/* A write held and released is repeated once the fault
+		 * handler returns: if the channel was switched to its shadow
+		 * meanwhile (a VM stopped by the host while a scheduler in
+		 * the VM held the task), it lands in the shadow queue. */
+		if (t->write_released && hc->shadow) {
+			if (t->sim->sched.ops->shadow_submit)
+				t->sim->sched.ops->shadow_submit(
+					&t->sim->sched, hc);
+		} else {
+			gs_chan_doorbell(hc->ch);
+		}
+		t->write_released = false;
 		t->state = GS_TASK_READY;
 		t->pc++;
 		break;
+	}
 	case GS_TASK_WAITING:
 		/* woken by a completion the waiter has now noticed */
 		t->state = GS_TASK_READY;

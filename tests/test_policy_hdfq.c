@@ -28,9 +28,8 @@ struct world {
 };
 
 /* A host task h and a VM with two guest tasks g1, g2; `hints` false: the
- * guest driver gives no ids. Each has one request in flight when the
- * first barrier (25ms) comes. */
-static void world_new(struct world *w, int hints, const char *const *params)
+ * guest driver gives no ids. Each has one request in flight. */
+static void world_open(struct world *w, int hints, const char *const *params)
 {
 	const int32_t parents[] = { -1 };
 	int32_t vm = 0;
@@ -46,6 +45,12 @@ static void world_new(struct world *w, int hints, const char *const *params)
 	assert_int_equal(mock_submit(w->m, w->ch), MOCK_SUBMIT_DIRECT);
 	assert_int_equal(mock_submit(w->m, w->c1), MOCK_SUBMIT_DIRECT);
 	assert_int_equal(mock_submit(w->m, w->c2), MOCK_SUBMIT_DIRECT);
+}
+
+/* The same at the first barrier (25ms). */
+static void world_new(struct world *w, int hints, const char *const *params)
+{
+	world_open(w, hints, params);
 	mock_advance(w->m, 25 * MS);
 }
 
@@ -263,45 +268,31 @@ static void test_loga_accounting_runs_free(void **state)
 static void test_nested_two_schedulers_share_the_channels(void **state)
 {
 	const char *params[] = { "nested=true", "vm_sample=1ms", NULL };
-	const int32_t parents[] = { -1 };
-	struct mock_hal *m = mock_hal_new_vms(&gs_policy_hdfq, params, parents,
-					      1, NULL);
-	struct hal_task *h, *g1, *g2;
-	struct hal_chan *ch, *c1, *c2;
-	int32_t vm = 0;
+	struct world w;
 
 	(void)state;
-	mock_advance(m, 0);
-	h = mock_task_add(m, "h", 1);
-	g1 = mock_task_add_in_vm(m, "g1", 1, vm);
-	g2 = mock_task_add_in_vm(m, "g2", 1, vm);
-	ch = mock_chan_add(m, h);
-	c1 = mock_chan_add_guest(m, g1, 11);
-	c2 = mock_chan_add_guest(m, g2, 12);
-	assert_int_equal(mock_submit(m, c1), MOCK_SUBMIT_DIRECT);
-
+	world_open(&w, 1, params);
 	/* the VM's barrier: its tasks trapped, the host task free */
-	mock_advance(m, 5 * MOCK_MS);
-	assert_true(mock_trap_armed(m, c1));
-	assert_true(mock_trap_armed(m, c2));
-	assert_false(mock_shadowed(m, c1));
-	assert_false(mock_trap_armed(m, ch));
-	/* g1 still has work: the VM drains, g2's write is held in the
-	 * guest; the host task runs on */
-	assert_int_equal(mock_submit(m, c2), GS_SUBMIT_HOLD);
-	assert_true(mock_held(m, g2));
-	assert_int_equal(mock_submit(m, ch), MOCK_SUBMIT_DIRECT);
+	mock_advance(w.m, 5 * MS);
+	assert_true(mock_trap_armed(w.m, w.c1));
+	assert_true(mock_trap_armed(w.m, w.c2));
+	assert_false(mock_shadowed(w.m, w.c1));
+	assert_false(mock_trap_armed(w.m, w.ch));
+	/* g1 still has work: the VM drains, g2's next write is held in
+	 * the guest; the host task runs on */
+	mock_complete(w.m, w.c2, 1);
+	assert_int_equal(mock_submit(w.m, w.c2), GS_SUBMIT_HOLD);
+	assert_true(mock_held(w.m, w.g2));
+	mock_complete(w.m, w.ch, 1);
+	assert_int_equal(mock_submit(w.m, w.ch), MOCK_SUBMIT_DIRECT);
 
 	/* the host's barrier shadows the VM as a whole */
-	mock_advance(m, 25 * MOCK_MS);
-	assert_true(mock_trap_armed(m, ch));
-	assert_true(mock_shadowed(m, c1));
-	assert_true(mock_shadowed(m, c2));
-	assert_false(mock_trap_armed(m, c1));
-	mock_task_exit(m, g1);
-	mock_task_exit(m, g2);
-	mock_task_exit(m, h);
-	mock_hal_free(m);
+	mock_advance(w.m, 25 * MS);
+	assert_true(mock_trap_armed(w.m, w.ch));
+	assert_true(mock_shadowed(w.m, w.c1));
+	assert_true(mock_shadowed(w.m, w.c2));
+	assert_false(mock_trap_armed(w.m, w.c1));
+	mock_hal_free(w.m);
 }
 
 /* More top-level VMs than the nested mode has timers for: init fails,
