@@ -35,6 +35,9 @@
  * - `account_only` (dfq's parameter): sample and account as usual but
  *   deny nobody, the thesis's overhead measurement (5.3: "ignore the
  *   scheduling decision").
+ * - `loga: true`: the same tree and gates over LoGA's engine (loga.h):
+ *   accounting by status-register polling, no exclusive samples.
+ * - `nested: true`: Fleig's decentralised design, hdfq_nested.c.
  */
 #include "dfq.h"
 #include "hdfq_nested.h"
