@@ -172,9 +172,12 @@ static hal_u64 task_submitted(struct hal_sched *s, struct dfq_task *dt)
 	struct plist *pos;
 	hal_u64 n = 0;
 
-	plist_for_each(pos, &dt->chans)
-		n += hal_chan_submitted(s,
-			plist_entry(pos, struct dfq_chan, link)->c);
+	plist_for_each(pos, &dt->chans) {
+		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
+
+		if (!dc->dead)
+			n += hal_chan_submitted(s, dc->c);
+	}
 	return n;
 }
 
@@ -195,8 +198,12 @@ static hal_u64 task_done(struct hal_sched *s, struct dfq_task *dt)
 	struct plist *pos;
 	hal_u64 n = 0;
 
-	plist_for_each(pos, &dt->chans)
-		n += chan_done(s, plist_entry(pos, struct dfq_chan, link));
+	plist_for_each(pos, &dt->chans) {
+		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
+
+		if (!dc->dead)
+			n += chan_done(s, dc);
+	}
 	return n;
 }
 
@@ -208,7 +215,8 @@ static hal_u64 task_outstanding(struct hal_sched *s, struct dfq_task *dt)
 	plist_for_each(pos, &dt->chans) {
 		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
 
-		n += hal_chan_submitted(s, dc->c) - chan_done(s, dc);
+		if (!dc->dead)
+			n += hal_chan_submitted(s, dc->c) - chan_done(s, dc);
 	}
 	return n;
 }
@@ -367,6 +375,62 @@ static void kill_task(struct hal_sched *s, struct dfq_task *dt,
 	dt->killed = 1;
 	/* may call back into task_exit and free dt (it does in tests) */
 	hal_task_kill(s, dt->t, why);
+}
+
+/* Whether all the entity's channels are its reporting task's (always, but
+ * for a VM without hints: several tasks). */
+static int single_task(const struct dfq_task *dt)
+{
+	struct plist *pos;
+
+	plist_for_each(pos, &dt->chans)
+		if (hal_chan_task(plist_entry(pos, struct dfq_chan,
+					      link)->c) != dt->t)
+			return 0;
+	return 1;
+}
+
+/* The task to kill when the entity's work shows no progress: a task of
+ * one of its channels with work outstanding that no other task's running
+ * command holds up. 0 if none. */
+static struct hal_task *stuck_task(struct hal_sched *s, struct dfq_task *dt)
+{
+	struct plist *pos;
+
+	if (single_task(dt))
+		return task_outstanding(s, dt) &&
+		       engines_running(s, hal_task_gpu(dt->t), dt->t) !=
+		       ENGINES_RUN_OTHER ? dt->t : 0;
+	plist_for_each(pos, &dt->chans) {
+		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
+		struct hal_task *t = hal_chan_task(dc->c);
+
+		if (!dc->dead && hal_chan_submitted(s, dc->c) != chan_done(s, dc) &&
+		    engines_running(s, hal_chan_gpu(dc->c), t) !=
+		    ENGINES_RUN_OTHER)
+			return t;
+	}
+	return 0;
+}
+
+/* Kill task t of the entity: the entity itself if it is t's alone;
+ * otherwise only t, whose channels the entity ignores from now on. */
+static void kill_stuck(struct hal_sched *s, struct dfq_task *dt,
+		       struct hal_task *t, const char *why)
+{
+	struct plist *pos;
+
+	if (single_task(dt)) {
+		kill_task(s, dt, why);
+		return;
+	}
+	plist_for_each(pos, &dt->chans) {
+		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
+
+		if (hal_chan_task(dc->c) == t)
+			dc->dead = 1;
+	}
+	hal_task_kill(s, t, why);
 }
 
 /* ---- the episode -------------------------------------------------------- */
@@ -573,15 +637,16 @@ static void drain_check(struct hal_sched *s)
 		while (pos != &d->vt.tasks) {
 			struct dfq_task *dt = task_of(pos);
 
+			struct hal_task *stuck;
+
 			pos = pos->next; /* dt may be gone after the kill */
 			/* a task whose work waits behind another task's
 			 * running command is not the one that is stuck */
-			if (!dt->killed && task_outstanding(s, dt) &&
-			    engines_running(s, hal_task_gpu(dt->t), dt->t) !=
-			    ENGINES_RUN_OTHER) {
+			stuck = dt->killed ? 0 : stuck_task(s, dt);
+			if (stuck) {
 				d->kill_clock = now;
-				kill_task(s, dt, "dfq: request ran past "
-					  "kill_after while draining");
+				kill_stuck(s, dt, stuck, "dfq: request ran past "
+					   "kill_after while draining");
 			}
 		}
 	}
@@ -881,8 +946,11 @@ static void dfq_poll(struct hal_sched *s)
 				return;
 			}
 			if (now - dt->s_start >= d->kill_after) {
-				kill_task(s, dt, "dfq: request ran past "
-					  "kill_after while sampling");
+				struct hal_task *stuck = stuck_task(s, dt);
+
+				kill_stuck(s, dt, stuck ? stuck : dt->t,
+					   "dfq: request ran past "
+					   "kill_after while sampling");
 				kick(s);
 				return;
 			}

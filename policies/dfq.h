@@ -29,6 +29,7 @@ struct dfq_chan {
 	struct hal_chan *c;
 	struct dfq_task *dt; /* its scheduling entity */
 	hal_u64 done_hint; /* requests known done from a held submission */
+	hal_u8 dead;       /* its task is being killed: ignored */
 };
 
 /* A scheduling entity: a task, or for hdfq a guest task or a VM without

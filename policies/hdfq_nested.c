@@ -339,11 +339,17 @@ void hdfq_nested_task_exit(struct hal_sched *s, struct hdfq_nested *n,
 			   struct hal_task *t)
 {
 	struct nest_member *m = hal_task_data(t);
+	hal_u32 i;
 
-	(void)n;
 	if (!m)
 		return;
 	hal_task_set_data(t, 0);
+	/* a task gone (killed by one engine, say) frees the GPU for the
+	 * others: every engine's drain gets a fresh stall clock, as dfq
+	 * gives the other tasks after a kill */
+	n->host->kill_clock = hal_now(s);
+	for (i = 0; i < n->n_vms; i++)
+		n->vms[i]->eng.kill_clock = hal_now(s);
 	if (m->e)
 		ent_leave(s, m->e, &m->glink, t, 0);
 	if (m->ve)
