@@ -6,7 +6,8 @@
  * DFQ engine schedules the VM's tasks (nested VMs' tasks included) with
  * its own, shorter sampling (`vm_sample`; the thesis set the nested
  * sampling to a fraction of the host's by hand), stopping a guest task at
- * its guest page-table trap (the task is held; the VM runs on).
+ * its guest page-table trap (the task is held; the VM runs on). It knows
+ * the VM's processes itself: paravirtual hints play no part.
  *
  * Both engines act on the same channels. A channel of a guest task is
  * shadowed while the host stops its VM; otherwise its doorbell is trapped
@@ -34,7 +35,6 @@ struct nest_ent {
 	struct dfq_task *dt;
 	struct plist members;    /* struct nest_member (glink or vlink) */
 	hal_s32 vm;              /* top-level VM, -1 for a host task */
-	hal_u32 guest;           /* guest id (guest engine's entities) */
 	hal_u8 is_vm;            /* the host engine's entity for a VM */
 };
 
@@ -171,7 +171,7 @@ static void nest_gate(struct hal_sched *s, struct dfq_task *dt,
 
 static struct nest_ent *ent_new(struct hal_sched *s, struct dfq *eng,
 				struct hal_task *t, hal_u32 weight,
-				hal_s32 vm, hal_u32 guest, hal_u8 is_vm)
+				hal_s32 vm, hal_u8 is_vm)
 {
 	struct hdfq_nested *n = nest_of(s);
 	struct nest_ent *e = hal_zalloc(s, sizeof(*e));
@@ -193,23 +193,21 @@ static struct nest_ent *ent_new(struct hal_sched *s, struct dfq *eng,
 	e->dt->unreported = is_vm;
 	e->eng = eng;
 	e->vm = vm;
-	e->guest = guest;
 	e->is_vm = is_vm;
 	plist_init(&e->members);
 	plist_add_tail(&n->ents, &e->link);
 	return e;
 }
 
-static struct nest_ent *ent_find(struct hdfq_nested *n, struct dfq *eng,
-				 hal_s32 vm, hal_u32 guest, hal_u8 is_vm)
+/* The host engine's entity for top-level VM `vm`, if it has one. */
+static struct nest_ent *vm_entity(struct hdfq_nested *n, hal_s32 vm)
 {
 	struct plist *pos;
 
 	plist_for_each(pos, &n->ents) {
 		struct nest_ent *e = plist_entry(pos, struct nest_ent, link);
 
-		if (e->eng == eng && e->vm == vm && e->is_vm == is_vm &&
-		    (is_vm || e->guest == guest))
+		if (e->is_vm && e->vm == vm)
 			return e;
 	}
 	return 0;
@@ -328,8 +326,7 @@ void hdfq_nested_task_create(struct hal_sched *s, struct hdfq_nested *n,
 	plist_init(&m->vlink);
 	hal_task_set_data(t, m);
 	if (top_vm(s, hal_task_vm(t)) < 0) {
-		m->e = ent_new(s, n->host, t, hal_task_weight(t), -1,
-			       HAL_GUEST_NONE, 0);
+		m->e = ent_new(s, n->host, t, hal_task_weight(t), -1, 0);
 		if (m->e)
 			plist_add_tail(&m->e->members, &m->glink);
 	}
@@ -382,10 +379,10 @@ void hdfq_nested_channel_create(struct hal_sched *s, struct hdfq_nested *n,
 	}
 	nc->in_vm = 1;
 	if (!m->ve) {
-		m->ve = ent_find(n, n->host, top, 0, 1);
+		m->ve = vm_entity(n, top);
 		if (!m->ve)
 			m->ve = ent_new(s, n->host, t, hal_vm_weight(s, top),
-					top, HAL_GUEST_NONE, 1);
+					top, 1);
 		if (m->ve)
 			plist_add_tail(&m->ve->members, &m->vlink);
 	}
@@ -395,14 +392,8 @@ void hdfq_nested_channel_create(struct hal_sched *s, struct hdfq_nested *n,
 	if (!geng)
 		return;
 	if (!m->e) {
-		hal_u32 guest = hal_chan_guest_id(c);
-
-		m->e = ent_find(n, geng, top, guest, 0);
-		if (!m->e)
-			m->e = ent_new(s, geng, t,
-				       guest == HAL_GUEST_NONE
-					       ? 1 : hal_task_weight(t),
-				       top, guest, 0);
+		/* the VM's own scheduler knows its processes: no hints */
+		m->e = ent_new(s, geng, t, hal_task_weight(t), top, 0);
 		if (m->e)
 			plist_add_tail(&m->e->members, &m->glink);
 	}
