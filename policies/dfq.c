@@ -106,97 +106,59 @@
  * to run a state change outside a submission callback, where the task
  * about to be held cannot be released yet).
  */
-#include "hal.h"
+#include "dfq.h"
 #include "engines.h"
-#include "policy.h"
-#include "util.h"
-#include "vtime.h"
-
-enum dfq_timer { DFQ_TIMER_PHASE = 0, DFQ_TIMER_POLL = 1 };
-
-enum dfq_state {
-	DFQ_FREE = 0,        /* disengaged free run */
-	DFQ_DRAIN = 1,       /* barrier up, waiting for outstanding work */
-	DFQ_SAMPLE = 2,      /* `cur` runs alone, its requests counted */
-	DFQ_SAMPLE_WAIT = 3, /* cur's sample is over; wait for its requests */
-};
-
-#define DFQ_LABEL_LEN 48
-
-struct dfq_chan {
-	struct plist link; /* in dfq_task.chans */
-	struct hal_chan *c;
-	hal_u64 done_hint; /* requests known done from a held submission */
-};
-
-struct dfq_task {
-	struct vt_task vt;      /* links the task into dfq.vt.tasks */
-	struct hal_task *t;
-	struct plist chans;     /* struct dfq_chan */
-	hal_u64 snap_submitted; /* sum of submitted counts at free-run start */
-	hal_u64 free_requests;  /* requests it published in the last free run */
-	hal_u8 busy_at_barrier; /* outstanding or held work at the barrier */
-	hal_u8 had_work;        /* requests since the free run began */
-	hal_u8 ran_free;        /* allowed in the free run that just ended */
-	hal_u8 sampled;         /* had its sample this episode */
-	hal_u8 killed;          /* kill requested; its work is ignored */
-	/* this episode's sample */
-	hal_u64 s_start;
-	hal_u32 s_requests;     /* requests it was allowed to submit */
-	hal_u64 s_completed;    /* requests seen completed */
-	hal_u64 s_busy;         /* ns with outstanding requests */
-	hal_u64 s_fence;        /* sum of fences at the last observation */
-	hal_u64 s_obs;          /* time of the last observation */
-	hal_u64 s_out;          /* outstanding after the last observation */
-	hal_u64 avg;            /* average request size; 0: no sample */
-	char label[DFQ_LABEL_LEN]; /* "sample <task>" */
-};
-
-struct dfq {
-	struct vt_sys vt;
-	hal_u32 state;
-	struct dfq_task *cur;   /* sampled task (SAMPLE, SAMPLE_WAIT) */
-	hal_u64 episode_start;  /* barrier time */
-	hal_u64 free_start;
-	hal_u64 free_prev;      /* length of the free run that just ended */
-	hal_u64 kill_clock;     /* the drain's stall clock: its start, or the
-				 * last kill (others get a fresh one then) */
-	/* parameters */
-	hal_u64 poll, sample, kill_after;
-	hal_u32 sample_requests, factor;
-	hal_u8 account_only, measured, check_chram, by_count, status_at_barrier;
-};
+#include "gate.h"
 
 static const struct gs_param_desc dfq_params[] = {
-	{ "poll", GS_PARAM_DURATION, "1ms",
-	  "fence polling period while draining and sampling" },
-	{ "sample", GS_PARAM_DURATION, "5ms",
-	  "sampling time per active task" },
-	{ "sample_requests", GS_PARAM_UINT, "96",
-	  "a task's sample ends early after this many requests" },
-	{ "free_run_factor", GS_PARAM_UINT, "5",
-	  "free run = factor x the engagement (nominal sampling time)" },
-	{ "measure_episode", GS_PARAM_BOOL, "false",
-	  "base the free run on the measured episode (drain + sampling)" },
-	{ "check_chram", GS_PARAM_BOOL, "true",
-	  "at a held submission, an idle channel (RAM status) is drained" },
-	{ "charge_by_count", GS_PARAM_BOOL, "true",
-	  "charge requests run in the free run x average size (false: split "
-	  "the free run by average request size)" },
-	{ "active_at_barrier", GS_PARAM_BOOL, "true",
-	  "a task is active if it has work at the barrier (false: if it "
-	  "submitted anything in the free run)" },
-	{ "account_only", GS_PARAM_BOOL, "false",
-	  "keep sampling and accounting but never deny a task" },
-	{ "kill_after", GS_PARAM_DURATION, "60s",
-	  "kill a task whose request runs longer while the scheduler waits" },
+	DFQ_PARAM_DESCS
 };
 
 /* ---- small helpers ------------------------------------------------------ */
 
+/* The engine a call is for: the policy's own, or the one an embedding
+ * policy running several has made current (dfq_env). */
+static struct dfq_env *env_of(struct hal_sched *s)
+{
+	return ((struct dfq *)hal_priv(s))->env;
+}
+
 static struct dfq *dfq_of(struct hal_sched *s)
 {
-	return hal_priv(s);
+	struct dfq_env *env = env_of(s);
+
+	return env ? env->cur : hal_priv(s);
+}
+
+/* The engine's timers, numbered from its timer_base. */
+static void timer_arm(struct hal_sched *s, hal_u32 id, hal_u64 when)
+{
+	hal_timer_arm(s, dfq_of(s)->timer_base + id, when);
+}
+
+static void timer_cancel(struct hal_sched *s, hal_u32 id)
+{
+	hal_timer_cancel(s, dfq_of(s)->timer_base + id);
+}
+
+/* The engine's record of a channel (its hal_chan_data unless the
+ * embedding policy keeps several engines' records). */
+static struct dfq_chan *chan_get(struct hal_sched *s, struct hal_chan *c)
+{
+	struct dfq_env *env = env_of(s);
+
+	return env ? env->chan_get(s, c) : hal_chan_data(c);
+}
+
+static void chan_set(struct hal_sched *s, struct hal_chan *c,
+		     struct dfq_chan *dc)
+{
+	struct dfq_env *env = env_of(s);
+
+	if (env)
+		env->chan_set(s, c, dc);
+	else
+		hal_chan_set_data(c, dc);
 }
 
 static struct dfq_task *task_of(struct plist *pos)
@@ -210,9 +172,12 @@ static hal_u64 task_submitted(struct hal_sched *s, struct dfq_task *dt)
 	struct plist *pos;
 	hal_u64 n = 0;
 
-	plist_for_each(pos, &dt->chans)
-		n += hal_chan_submitted(s,
-			plist_entry(pos, struct dfq_chan, link)->c);
+	plist_for_each(pos, &dt->chans) {
+		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
+
+		if (!dc->dead)
+			n += hal_chan_submitted(s, dc->c);
+	}
 	return n;
 }
 
@@ -233,8 +198,12 @@ static hal_u64 task_done(struct hal_sched *s, struct dfq_task *dt)
 	struct plist *pos;
 	hal_u64 n = 0;
 
-	plist_for_each(pos, &dt->chans)
-		n += chan_done(s, plist_entry(pos, struct dfq_chan, link));
+	plist_for_each(pos, &dt->chans) {
+		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
+
+		if (!dc->dead)
+			n += chan_done(s, dc);
+	}
 	return n;
 }
 
@@ -246,7 +215,8 @@ static hal_u64 task_outstanding(struct hal_sched *s, struct dfq_task *dt)
 	plist_for_each(pos, &dt->chans) {
 		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
 
-		n += hal_chan_submitted(s, dc->c) - chan_done(s, dc);
+		if (!dc->dead)
+			n += hal_chan_submitted(s, dc->c) - chan_done(s, dc);
 	}
 	return n;
 }
@@ -259,7 +229,7 @@ static hal_u64 task_outstanding(struct hal_sched *s, struct dfq_task *dt)
  * an idle channel has nothing left to run. */
 static void note_held(struct hal_sched *s, struct hal_chan *c)
 {
-	struct dfq_chan *dc = hal_chan_data(c);
+	struct dfq_chan *dc = chan_get(s, c);
 	hal_u64 sub;
 
 	if (!dc || !dfq_of(s)->check_chram)
@@ -270,18 +240,101 @@ static void note_held(struct hal_sched *s, struct hal_chan *c)
 		dc->done_hint = sub;
 }
 
+/* Put a channel's gate in `state` (enum dfq_gate; gate.h): let it go,
+ * stop it, or (a shadow-gated entity being sampled) trap its writes to
+ * count them. */
+static void chan_gate_state(struct hal_sched *s, struct dfq_task *dt,
+			    struct hal_chan *c, hal_u32 state)
+{
+	struct dfq_env *env = env_of(s);
+
+	if (env) {
+		env->gate(s, dt, c, state);
+	} else if (state == DFQ_GATE_COUNT) {
+		hal_shadow_disable(s, c);
+		hal_trap_arm(s, c);
+	} else {
+		gate_chan(s, c, dt->shadow_gate, state == DFQ_GATE_STOP);
+	}
+}
+
+/* Stop (`arm`) or let go a channel's submissions. */
+static void chan_gate(struct hal_sched *s, struct dfq_task *dt,
+		      struct hal_chan *c, int arm)
+{
+	chan_gate_state(s, dt, c, arm ? DFQ_GATE_STOP : DFQ_GATE_GO);
+}
+
 static void task_set_traps(struct hal_sched *s, struct dfq_task *dt, int arm)
 {
 	struct plist *pos;
 
+	plist_for_each(pos, &dt->chans)
+		chan_gate(s, dt, plist_entry(pos, struct dfq_chan, link)->c,
+			  arm);
+}
+
+/* Submissions stopped and waiting: the task held at a trap, or requests
+ * in the entity's shadow channels. */
+static hal_u32 entity_waiting(struct hal_sched *s, struct dfq_task *dt)
+{
+	struct plist *pos;
+	hal_u32 n = 0;
+
+	plist_for_each(pos, &dt->chans)
+		n += gate_chan_waiting(s,
+			plist_entry(pos, struct dfq_chan, link)->c,
+			dt->shadow_gate);
+	return n;
+}
+
+/* The sampled entity's waiting submissions go through as its first
+ * requests: the held write, or up to `limit` shadowed ones (Fleig 4.3.2:
+ * forwarded and counted, the rest stay queued). Below the limit, a
+ * shadow-gated entity's channels go back to the GPU with their traps
+ * armed (EPT traps, at the VM's trap cost) so that its further
+ * submissions are counted as a held task's are. Returns how many. */
+static hal_u32 let_waiting_in(struct hal_sched *s, struct dfq_task *dt,
+			      hal_u32 limit)
+{
+	struct plist *pos;
+	hal_u32 n = 0;
+
+	if (!dt->shadow_gate) {
+		if (!hal_task_held(dt->t))
+			return 0;
+		hal_task_release(s, dt->t);
+		return 1;
+	}
 	plist_for_each(pos, &dt->chans) {
 		struct hal_chan *c = plist_entry(pos, struct dfq_chan, link)->c;
+		hal_u32 q = hal_shadow_pending(s, c);
 
-		if (arm)
-			hal_trap_arm(s, c);
-		else
-			hal_trap_disarm(s, c);
+		if (q > limit - n)
+			q = limit - n;
+		hal_shadow_forward(s, c, q);
+		n += q;
 	}
+	if (n < limit)
+		plist_for_each(pos, &dt->chans)
+			chan_gate_state(s, dt,
+					plist_entry(pos, struct dfq_chan,
+						    link)->c,
+					DFQ_GATE_COUNT);
+	return n;
+}
+
+/* The sampled entity's sample is over (time or request count): nothing
+ * more of it is let through. A shadow-gated one is shadowed again; a held
+ * one's traps are armed already. */
+static void stop_sample_counting(struct hal_sched *s, struct dfq_task *dt)
+{
+	struct dfq *d = dfq_of(s);
+
+	d->state = DFQ_SAMPLE_WAIT;
+	timer_cancel(s, DFQ_TIMER_PHASE);
+	if (dt->shadow_gate)
+		task_set_traps(s, dt, 1);
 }
 
 /* An observation point of the sampled task: credit the busy time since the
@@ -313,7 +366,7 @@ static void trace(struct hal_sched *s, const char *name, hal_u64 start)
 /* Run the next state change from the poll timer, now. */
 static void kick(struct hal_sched *s)
 {
-	hal_timer_arm(s, DFQ_TIMER_POLL, hal_now(s));
+	timer_arm(s, DFQ_TIMER_POLL, hal_now(s));
 }
 
 static void kill_task(struct hal_sched *s, struct dfq_task *dt,
@@ -322,6 +375,62 @@ static void kill_task(struct hal_sched *s, struct dfq_task *dt,
 	dt->killed = 1;
 	/* may call back into task_exit and free dt (it does in tests) */
 	hal_task_kill(s, dt->t, why);
+}
+
+/* Whether all the entity's channels are its reporting task's (always, but
+ * for a VM without hints: several tasks). */
+static int single_task(const struct dfq_task *dt)
+{
+	struct plist *pos;
+
+	plist_for_each(pos, &dt->chans)
+		if (hal_chan_task(plist_entry(pos, struct dfq_chan,
+					      link)->c) != dt->t)
+			return 0;
+	return 1;
+}
+
+/* The task to kill when the entity's work shows no progress: a task of
+ * one of its channels with work outstanding that no other task's running
+ * command holds up. 0 if none. */
+static struct hal_task *stuck_task(struct hal_sched *s, struct dfq_task *dt)
+{
+	struct plist *pos;
+
+	if (single_task(dt))
+		return task_outstanding(s, dt) &&
+		       engines_running(s, hal_task_gpu(dt->t), dt->t) !=
+		       ENGINES_RUN_OTHER ? dt->t : 0;
+	plist_for_each(pos, &dt->chans) {
+		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
+		struct hal_task *t = hal_chan_task(dc->c);
+
+		if (!dc->dead && hal_chan_submitted(s, dc->c) != chan_done(s, dc) &&
+		    engines_running(s, hal_chan_gpu(dc->c), t) !=
+		    ENGINES_RUN_OTHER)
+			return t;
+	}
+	return 0;
+}
+
+/* Kill task t of the entity: the entity itself if it is t's alone;
+ * otherwise only t, whose channels the entity ignores from now on. */
+static void kill_stuck(struct hal_sched *s, struct dfq_task *dt,
+		       struct hal_task *t, const char *why)
+{
+	struct plist *pos;
+
+	if (single_task(dt)) {
+		kill_task(s, dt, why);
+		return;
+	}
+	plist_for_each(pos, &dt->chans) {
+		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
+
+		if (hal_chan_task(dc->c) == t)
+			dc->dead = 1;
+	}
+	hal_task_kill(s, t, why);
 }
 
 /* ---- the episode -------------------------------------------------------- */
@@ -335,7 +444,7 @@ static void start_free_run(struct hal_sched *s, hal_u64 len)
 
 	d->state = DFQ_FREE;
 	d->free_start = hal_now(s);
-	hal_timer_cancel(s, DFQ_TIMER_POLL);
+	timer_cancel(s, DFQ_TIMER_POLL);
 	plist_for_each(pos, &d->vt.tasks) {
 		struct dfq_task *dt = task_of(pos);
 
@@ -345,9 +454,10 @@ static void start_free_run(struct hal_sched *s, hal_u64 len)
 		if (dt->vt.denied)
 			continue;
 		task_set_traps(s, dt, 0);
-		hal_task_release(s, dt->t);
+		if (!dt->shadow_gate)
+			hal_task_release(s, dt->t);
 	}
-	hal_timer_arm(s, DFQ_TIMER_PHASE, d->free_start + len);
+	timer_arm(s, DFQ_TIMER_PHASE, d->free_start + len);
 }
 
 /* The task's GPU time in the free run that just ended. By count: the
@@ -404,10 +514,12 @@ static void decide(struct hal_sched *s)
 		if (dt->ran_free && dt->avg)
 			usage = free_run_usage(d, dt, sum_avg, sum_count);
 		dt->vt.usage = usage;
+		if (d->charge_sample && dt->sampled)
+			dt->vt.usage += dt->s_busy;
 		dt->vt.active = dt->avg || (dt->vt.denied && dt->had_work);
 		if (d->status_at_barrier)
 			dt->vt.active = dt->busy_at_barrier;
-		if (usage || (dt->sampled && dt->s_busy))
+		if (!dt->unreported && (usage || (dt->sampled && dt->s_busy)))
 			hal_account(s, dt->t,
 				    usage + (dt->sampled ? dt->s_busy : 0));
 	}
@@ -416,7 +528,8 @@ static void decide(struct hal_sched *s)
 	plist_for_each(pos, &d->vt.tasks) {
 		struct dfq_task *dt = task_of(pos);
 
-		hal_set_vtime(s, dt->t, dt->vt.vtime);
+		if (!dt->unreported)
+			hal_set_vtime(s, dt->t, dt->vt.vtime);
 	}
 	start_free_run(s, free_len);
 }
@@ -426,7 +539,7 @@ static void finish_sample(struct hal_sched *s)
 	struct dfq *d = dfq_of(s);
 	struct dfq_task *dt = d->cur;
 
-	hal_timer_cancel(s, DFQ_TIMER_PHASE);
+	timer_cancel(s, DFQ_TIMER_PHASE);
 	trace(s, dt->label, dt->s_start);
 	if (dt->s_requests) {
 		hal_u64 n = dt->s_completed ? dt->s_completed : 1;
@@ -445,13 +558,12 @@ static void sample_over(struct hal_sched *s)
 {
 	struct dfq *d = dfq_of(s);
 
-	d->state = DFQ_SAMPLE_WAIT;
-	hal_timer_cancel(s, DFQ_TIMER_PHASE);
+	stop_sample_counting(s, d->cur);
 	observe(s, d->cur);
 	if (!d->cur->s_out)
 		finish_sample(s);
 	else
-		hal_timer_arm(s, DFQ_TIMER_POLL, hal_now(s) + d->poll);
+		timer_arm(s, DFQ_TIMER_POLL, hal_now(s) + d->poll);
 }
 
 static void next_sample(struct hal_sched *s)
@@ -485,18 +597,15 @@ static void next_sample(struct hal_sched *s)
 	dt->s_fence = task_done(s, dt);
 	dt->s_obs = now;
 	dt->s_out = task_outstanding(s, dt);
-	hal_timer_arm(s, DFQ_TIMER_PHASE, now + d->sample);
-	hal_timer_arm(s, DFQ_TIMER_POLL, now + d->poll);
-	if (hal_task_held(dt->t)) {
-		/* its trapped submission goes through: its first request */
-		dt->s_requests = 1;
-		dt->s_out++;
-		hal_task_release(s, dt->t);
-		if (dt->s_requests >= d->sample_requests) {
+	timer_arm(s, DFQ_TIMER_PHASE, now + d->sample);
+	timer_arm(s, DFQ_TIMER_POLL, now + d->poll);
+	dt->s_requests = let_waiting_in(s, dt, d->sample_requests);
+	if (dt->s_requests) {
+		/* its stopped submissions go through: its first requests */
+		dt->s_out += dt->s_requests;
+		if (dt->s_requests >= d->sample_requests)
 			/* the poll tick finishes it (no call cycle here) */
-			d->state = DFQ_SAMPLE_WAIT;
-			hal_timer_cancel(s, DFQ_TIMER_PHASE);
-		}
+			stop_sample_counting(s, dt);
 	}
 }
 
@@ -528,20 +637,21 @@ static void drain_check(struct hal_sched *s)
 		while (pos != &d->vt.tasks) {
 			struct dfq_task *dt = task_of(pos);
 
+			struct hal_task *stuck;
+
 			pos = pos->next; /* dt may be gone after the kill */
 			/* a task whose work waits behind another task's
 			 * running command is not the one that is stuck */
-			if (!dt->killed && task_outstanding(s, dt) &&
-			    engines_running(s, hal_task_gpu(dt->t), dt->t) !=
-			    ENGINES_RUN_OTHER) {
+			stuck = dt->killed ? 0 : stuck_task(s, dt);
+			if (stuck) {
 				d->kill_clock = now;
-				kill_task(s, dt, "dfq: request ran past "
-					  "kill_after while draining");
+				kill_stuck(s, dt, stuck, "dfq: request ran past "
+					   "kill_after while draining");
 			}
 		}
 	}
 	if (!drained(s)) {
-		hal_timer_arm(s, DFQ_TIMER_POLL, now + d->poll);
+		timer_arm(s, DFQ_TIMER_POLL, now + d->poll);
 		return;
 	}
 	trace(s, "drain", d->episode_start);
@@ -563,10 +673,10 @@ static void barrier(struct hal_sched *s)
 
 		task_set_traps(s, dt, 1);
 		dt->free_requests = task_submitted(s, dt) - dt->snap_submitted;
-		dt->busy_at_barrier = hal_task_held(dt->t) ||
+		dt->busy_at_barrier = entity_waiting(s, dt) ||
 				      task_outstanding(s, dt);
 		if (task_submitted(s, dt) != dt->snap_submitted ||
-		    hal_task_held(dt->t) || task_outstanding(s, dt))
+		    entity_waiting(s, dt) || task_outstanding(s, dt))
 			dt->had_work = 1;
 		dt->sampled = 0;
 		/* With the status taken at the barrier, a task idle there is
@@ -580,7 +690,7 @@ static void barrier(struct hal_sched *s)
 
 /* ---- ops ---------------------------------------------------------------- */
 
-static int dfq_init(struct hal_sched *s)
+int dfq_init(struct hal_sched *s)
 {
 	struct dfq *d = dfq_of(s);
 
@@ -607,11 +717,11 @@ static int dfq_init(struct hal_sched *s)
 	 * first free run run disengaged until the next barrier. */
 	d->state = DFQ_FREE;
 	d->free_start = hal_now(s);
-	hal_timer_arm(s, DFQ_TIMER_PHASE, d->free_start);
+	timer_arm(s, DFQ_TIMER_PHASE, d->free_start);
 	return 0;
 }
 
-static void dfq_fini(struct hal_sched *s)
+void dfq_fini(struct hal_sched *s)
 {
 	struct dfq *d = dfq_of(s);
 
@@ -632,7 +742,8 @@ static void dfq_fini(struct hal_sched *s)
 	}
 }
 
-static void dfq_task_create(struct hal_sched *s, struct hal_task *t)
+struct dfq_task *dfq_entity_new(struct hal_sched *s, struct hal_task *t,
+				hal_u32 weight)
 {
 	struct dfq *d = dfq_of(s);
 	struct dfq_task *dt = hal_zalloc(s, sizeof(*dt));
@@ -641,27 +752,32 @@ static void dfq_task_create(struct hal_sched *s, struct hal_task *t)
 	hal_u32 i = 0;
 
 	if (!dt)
-		return;
+		return 0;
 	dt->t = t;
 	plist_init(&dt->chans);
 	while (*prefix)
 		dt->label[i++] = *prefix++;
 	while (*name && i < DFQ_LABEL_LEN - 1)
 		dt->label[i++] = *name++;
-	vt_task_add(&d->vt, &dt->vt, hal_task_weight(t));
+	vt_task_add(&d->vt, &dt->vt, weight);
 	/* a task that appears during a free run takes part in it */
 	dt->ran_free = d->state == DFQ_FREE;
-	hal_task_set_data(t, dt);
 	hal_set_vtime(s, t, dt->vt.vtime);
+	return dt;
 }
 
-static void dfq_task_exit(struct hal_sched *s, struct hal_task *t)
+static void dfq_task_create(struct hal_sched *s, struct hal_task *t)
+{
+	struct dfq_task *dt = dfq_entity_new(s, t, hal_task_weight(t));
+
+	if (dt)
+		hal_task_set_data(t, dt);
+}
+
+void dfq_entity_free(struct hal_sched *s, struct dfq_task *dt)
 {
 	struct dfq *d = dfq_of(s);
-	struct dfq_task *dt = hal_task_data(t);
 
-	if (!dt)
-		return;
 	if (d->cur == dt) {
 		trace(s, dt->label, dt->s_start);
 		d->cur = 0;
@@ -673,39 +789,59 @@ static void dfq_task_exit(struct hal_sched *s, struct hal_task *t)
 		struct plist *c = dt->chans.next;
 
 		plist_del(c);
+		chan_set(s, plist_entry(c, struct dfq_chan, link)->c, 0);
 		hal_free(s, plist_entry(c, struct dfq_chan, link));
 	}
 	vt_task_del(&dt->vt);
-	hal_task_set_data(t, 0);
 	hal_free(s, dt);
 }
 
-static void dfq_channel_create(struct hal_sched *s, struct hal_chan *c)
+static void dfq_task_exit(struct hal_sched *s, struct hal_task *t)
 {
-	struct dfq *d = dfq_of(s);
-	struct dfq_task *dt = hal_task_data(hal_chan_task(c));
-	struct dfq_chan *dc;
+	struct dfq_task *dt = hal_task_data(t);
 
 	if (!dt)
 		return;
-	dc = hal_zalloc(s, sizeof(*dc));
+	dfq_entity_free(s, dt);
+	hal_task_set_data(t, 0);
+}
+
+void dfq_chan_attach(struct hal_sched *s, struct dfq_task *dt,
+		     struct hal_chan *c)
+{
+	struct dfq *d = dfq_of(s);
+	struct dfq_chan *dc = hal_zalloc(s, sizeof(*dc));
+
 	if (!dc)
 		return;
 	dc->c = c;
+	dc->dt = dt;
 	plist_add_tail(&dt->chans, &dc->link);
-	hal_chan_set_data(c, dc);
-	if (d->state != DFQ_FREE || dt->vt.denied)
-		hal_trap_arm(s, c);
-	else
-		hal_trap_disarm(s, c);
+	chan_set(s, c, dc);
+	chan_gate(s, dt, c, d->state != DFQ_FREE || dt->vt.denied);
 	/* requests published before this call would count as work */
 	dt->snap_submitted += hal_chan_submitted(s, c);
 }
 
-static void dfq_channel_destroy(struct hal_sched *s, struct hal_chan *c)
+static void dfq_channel_create(struct hal_sched *s, struct hal_chan *c)
 {
-	struct dfq_chan *dc = hal_chan_data(c);
 	struct dfq_task *dt = hal_task_data(hal_chan_task(c));
+
+	if (dt)
+		dfq_chan_attach(s, dt, c);
+}
+
+struct dfq_task *dfq_chan_entity(struct hal_sched *s, struct hal_chan *c)
+{
+	struct dfq_chan *dc = chan_get(s, c);
+
+	return dc ? dc->dt : 0;
+}
+
+void dfq_chan_detach(struct hal_sched *s, struct hal_chan *c)
+{
+	struct dfq_chan *dc = chan_get(s, c);
+	struct dfq_task *dt = dfq_chan_entity(s, c);
 	hal_u64 sub;
 
 	if (!dc)
@@ -723,35 +859,34 @@ static void dfq_channel_destroy(struct hal_sched *s, struct hal_chan *c)
 		}
 	}
 	plist_del(&dc->link);
-	hal_chan_set_data(c, 0);
+	chan_set(s, c, 0);
 	hal_free(s, dc);
 	if (dt && dfq_of(s)->cur == dt)
 		dt->s_out = task_outstanding(s, dt);
 }
 
-static int dfq_submit(struct hal_sched *s, struct hal_chan *c)
+/* A submission on c that the scheduler sees (a trapped doorbell write, or
+ * one that went into a shadow channel): 1 if it may reach the GPU now, 0
+ * if it must wait (held, or left in the shadow queue). */
+static int on_submission(struct hal_sched *s, struct dfq_task *dt,
+			 struct hal_chan *c)
 {
 	struct dfq *d = dfq_of(s);
-	struct dfq_task *dt = hal_task_data(hal_chan_task(c));
 
-	if (!dt)
-		return GS_SUBMIT_ALLOW;
 	dt->had_work = 1;
 	if (d->state == DFQ_FREE && !dt->vt.denied) {
-		hal_trap_disarm(s, c); /* a stray trap: run free */
-		return GS_SUBMIT_ALLOW;
+		chan_gate(s, dt, c, 0); /* a stray trap or shadow: run free */
+		return 1;
 	}
 	if (d->state == DFQ_SAMPLE && dt == d->cur) {
 		observe(s, dt);
 		dt->s_requests++;
 		dt->s_out++;
-		if (dt->s_requests >= d->sample_requests) {
-			d->state = DFQ_SAMPLE_WAIT;
-			hal_timer_cancel(s, DFQ_TIMER_PHASE);
-		}
-		return GS_SUBMIT_ALLOW;
+		if (dt->s_requests >= d->sample_requests)
+			stop_sample_counting(s, dt);
+		return 1;
 	}
-	/* held: does that end what the scheduler waits for? */
+	/* stopped: does that end what the scheduler waits for? */
 	note_held(s, c);
 	if (d->state == DFQ_DRAIN && drained(s))
 		kick(s);
@@ -760,7 +895,28 @@ static int dfq_submit(struct hal_sched *s, struct hal_chan *c)
 		if (!dt->s_out)
 			kick(s);
 	}
-	return GS_SUBMIT_HOLD;
+	return 0;
+}
+
+int dfq_submit(struct hal_sched *s, struct hal_chan *c)
+{
+	struct dfq_task *dt = dfq_chan_entity(s, c);
+
+	if (!dt)
+		return GS_SUBMIT_ALLOW;
+	return on_submission(s, dt, c) ? GS_SUBMIT_ALLOW : GS_SUBMIT_HOLD;
+}
+
+void dfq_shadow_submit(struct hal_sched *s, struct hal_chan *c)
+{
+	struct dfq_task *dt = dfq_chan_entity(s, c);
+
+	if (!dt) {
+		hal_shadow_disable(s, c); /* not ours: let it through */
+		return;
+	}
+	if (on_submission(s, dt, c) && hal_shadow_pending(s, c))
+		hal_shadow_forward(s, c, 1);
 }
 
 static void dfq_poll(struct hal_sched *s)
@@ -779,7 +935,7 @@ static void dfq_poll(struct hal_sched *s)
 			if (dt)
 				trace(s, dt->label, dt->s_start);
 			d->cur = 0;
-			hal_timer_cancel(s, DFQ_TIMER_PHASE);
+			timer_cancel(s, DFQ_TIMER_PHASE);
 			next_sample(s);
 			return;
 		}
@@ -790,24 +946,27 @@ static void dfq_poll(struct hal_sched *s)
 				return;
 			}
 			if (now - dt->s_start >= d->kill_after) {
-				kill_task(s, dt, "dfq: request ran past "
-					  "kill_after while sampling");
+				struct hal_task *stuck = stuck_task(s, dt);
+
+				kill_stuck(s, dt, stuck ? stuck : dt->t,
+					   "dfq: request ran past "
+					   "kill_after while sampling");
 				kick(s);
 				return;
 			}
 		}
-		hal_timer_arm(s, DFQ_TIMER_POLL, now + d->poll);
+		timer_arm(s, DFQ_TIMER_POLL, now + d->poll);
 		return;
 	default:
 		return;
 	}
 }
 
-static void dfq_timer(struct hal_sched *s, hal_u32 id)
+void dfq_timer(struct hal_sched *s, hal_u32 id)
 {
 	struct dfq *d = dfq_of(s);
 
-	if (id == DFQ_TIMER_POLL) {
+	if (id == d->timer_base + DFQ_TIMER_POLL) {
 		dfq_poll(s);
 		return;
 	}
@@ -837,7 +996,8 @@ const struct gs_policy_ops gs_policy_dfq = {
 	.task_create = dfq_task_create,
 	.task_exit = dfq_task_exit,
 	.channel_create = dfq_channel_create,
-	.channel_destroy = dfq_channel_destroy,
+	.channel_destroy = dfq_chan_detach,
 	.submit = dfq_submit,
+	.shadow_submit = dfq_shadow_submit,
 	.timer = dfq_timer,
 };

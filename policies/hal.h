@@ -33,7 +33,7 @@ hal_u64 hal_now(struct hal_sched *s);
  * the policy's kernel thread (each expiry costs a thread wake-up of policy
  * CPU time); timers due at the same time run in id order. `when` is
  * absolute; a time in the past fires at once. */
-#define HAL_MAX_TIMERS 8
+#define HAL_MAX_TIMERS 16
 void hal_timer_arm(struct hal_sched *s, hal_u32 id, hal_u64 when);
 void hal_timer_cancel(struct hal_sched *s, hal_u32 id);
 
@@ -66,6 +66,14 @@ void *hal_chan_data(const struct hal_chan *c);
 void hal_chan_set_data(struct hal_chan *c, void *data);
 /* The open channel with status-register id `id` on `gpu`, or 0. */
 struct hal_chan *hal_chan_lookup(struct hal_sched *s, hal_u32 gpu, hal_u32 id);
+
+/* Paravirtual hint (Fleig 3.3.1): the guest task id a VM's guest driver
+ * gave when it allocated the channel. A VM's channels all belong to one
+ * host process (its VMM); the id, unique within the VM and constant, is
+ * what tells its guest tasks apart. HAL_GUEST_NONE for a host channel or
+ * a VM that gives no hints. The VM is hal_task_vm(hal_chan_task(c)). */
+#define HAL_GUEST_NONE 0u
+hal_u32 hal_chan_guest_id(const struct hal_chan *c);
 
 /* The VM tree: parent (-1 for a top-level VM) and user weight. */
 hal_u32 hal_vm_count(struct hal_sched *s);

@@ -97,66 +97,14 @@
  *
  * Timers: 0 = end of the sleep phase.
  */
-#include "hal.h"
-#include "policy.h"
-#include "util.h"
-#include "vtime.h"
-
-enum loga_timer { LOGA_TIMER_WAKE = 0 };
-
-enum loga_state {
-	LOGA_IDLE = 0,  /* no channel: waiting for one */
-	LOGA_POLL = 1,  /* the poll loop runs */
-	LOGA_SLEEP = 2, /* the non-poll phase */
-};
-
-/* The GPU the poll loop watches. */
-#define LOGA_GPU 0
-
-struct loga_task;
-
-struct loga_chan {
-	struct plist link; /* in loga_task.chans */
-	struct hal_chan *c;
-	struct loga_task *lt;
-	hal_u8 on_gpu;     /* on the polled GPU: counts as occupied */
-};
-
-struct loga_task {
-	struct vt_task vt;   /* links the task into loga.vt.tasks */
-	struct hal_task *t;
-	struct plist chans;  /* struct loga_chan */
-	hal_u64 poll_ns;     /* measured in the current poll phase */
-	hal_u32 segments;    /* segments closed in it */
-};
-
-struct loga {
-	struct vt_sys vt;
-	hal_u32 state;
-	hal_u32 n_chans;         /* occupied channels on the polled GPU */
-	hal_u64 phase_start;
-	hal_u64 epoch_start;     /* the previous decision */
-	/* the open segment: owner channel (0: nobody) since seg_start */
-	struct loga_chan *seg;
-	hal_u64 seg_start;
-	/* parameters */
-	hal_u64 event_t;
-	hal_u32 event_x;
-	hal_u8 randomize, account_only, mean_segment;
-};
+#include "gate.h"
+#include "loga.h"
 
 static const struct gs_param_desc loga_params[] = {
-	{ "event_T", GS_PARAM_DURATION, "1ms",
-	  "poll phase per occupied channel" },
-	{ "event_X", GS_PARAM_UINT, "5",
-	  "non-poll phase = event_X x the poll phase (0: poll all the time)" },
-	{ "randomize", GS_PARAM_BOOL, "false",
-	  "draw both phase lengths uniformly from [mean/2, 3 mean/2)" },
+	LOGA_PHASE_PARAM_DESCS
 	{ "account_only", GS_PARAM_BOOL, "false",
 	  "measure and keep virtual times but never deny a task" },
-	{ "mean_segment", GS_PARAM_BOOL, "false",
-	  "vtime by mean time between context switches (LoGA-CL) instead "
-	  "of total time per poll phase" },
+	LOGA_METRIC_PARAM_DESCS
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -172,19 +120,29 @@ static struct loga_task *task_of(struct plist *pos)
 			   struct loga_task, vt);
 }
 
+/* Deny (`arm`) or let go the task's submissions (gate.h). */
 static void task_set_traps(struct hal_sched *s, struct loga_task *lt,
 			   int arm)
 {
 	struct plist *pos;
 
-	plist_for_each(pos, &lt->chans) {
-		struct hal_chan *c = plist_entry(pos, struct loga_chan, link)->c;
+	plist_for_each(pos, &lt->chans)
+		gate_chan(s, plist_entry(pos, struct loga_chan, link)->c,
+			  lt->shadow_gate, arm);
+}
 
-		if (arm)
-			hal_trap_arm(s, c);
-		else
-			hal_trap_disarm(s, c);
-	}
+/* A denied task that wants the GPU: held at a trap, or with requests in
+ * its shadow channels. */
+static int task_waiting(struct hal_sched *s, struct loga_task *lt)
+{
+	struct plist *pos;
+
+	plist_for_each(pos, &lt->chans)
+		if (gate_chan_waiting(s,
+			plist_entry(pos, struct loga_chan, link)->c,
+			lt->shadow_gate))
+			return 1;
+	return 0;
 }
 
 /* A phase length with mean `mean`: fixed, or uniform on
@@ -314,7 +272,7 @@ static void decide(struct hal_sched *s)
 		struct loga_task *lt = task_of(pos);
 
 		lt->vt.usage = epoch_usage(l, lt, total, sum_mean, epoch);
-		lt->vt.active = lt->poll_ns || hal_task_held(lt->t) ||
+		lt->vt.active = lt->poll_ns || task_waiting(s, lt) ||
 				task_has_work(s, lt);
 		if (lt->poll_ns && t_poll)
 			hal_account(s, lt->t,
@@ -330,7 +288,7 @@ static void decide(struct hal_sched *s)
 
 		hal_set_vtime(s, lt->t, lt->vt.vtime);
 		task_set_traps(s, lt, lt->vt.denied);
-		if (!lt->vt.denied)
+		if (!lt->vt.denied && !lt->shadow_gate)
 			hal_task_release(s, lt->t);
 	}
 	l->epoch_start = now;
@@ -347,7 +305,7 @@ static void decide(struct hal_sched *s)
 
 /* ---- ops ---------------------------------------------------------------- */
 
-static int loga_init(struct hal_sched *s)
+int loga_init(struct hal_sched *s)
 {
 	struct loga *l = loga_of(s);
 
@@ -364,7 +322,7 @@ static int loga_init(struct hal_sched *s)
 	return 0;
 }
 
-static void loga_fini(struct hal_sched *s)
+void loga_fini(struct hal_sched *s)
 {
 	struct loga *l = loga_of(s);
 	hal_u64 now = hal_now(s);
@@ -392,18 +350,44 @@ static void loga_fini(struct hal_sched *s)
 	}
 }
 
-static void loga_task_create(struct hal_sched *s, struct hal_task *t)
+struct loga_task *loga_entity_new(struct hal_sched *s, struct hal_task *t,
+				  hal_u32 weight)
 {
 	struct loga *l = loga_of(s);
 	struct loga_task *lt = hal_zalloc(s, sizeof(*lt));
 
 	if (!lt)
-		return;
+		return 0;
 	lt->t = t;
 	plist_init(&lt->chans);
-	vt_task_add(&l->vt, &lt->vt, hal_task_weight(t));
-	hal_task_set_data(t, lt);
+	vt_task_add(&l->vt, &lt->vt, weight);
 	hal_set_vtime(s, t, lt->vt.vtime);
+	return lt;
+}
+
+static void loga_task_create(struct hal_sched *s, struct hal_task *t)
+{
+	struct loga_task *lt = loga_entity_new(s, t, hal_task_weight(t));
+
+	if (lt)
+		hal_task_set_data(t, lt);
+}
+
+void loga_entity_free(struct hal_sched *s, struct loga_task *lt)
+{
+	/* what it was measured using in the unfinished poll phase */
+	if (loga_of(s)->state == LOGA_POLL && lt->poll_ns)
+		hal_account(s, lt->t, lt->poll_ns);
+	while (!plist_empty(&lt->chans)) {
+		struct plist *c = lt->chans.next;
+		struct loga_chan *lc = plist_entry(c, struct loga_chan, link);
+
+		plist_del(c);
+		hal_chan_set_data(lc->c, 0);
+		hal_free(s, lc);
+	}
+	vt_task_del(&lt->vt);
+	hal_free(s, lt);
 }
 
 static void loga_task_exit(struct hal_sched *s, struct hal_task *t)
@@ -412,29 +396,16 @@ static void loga_task_exit(struct hal_sched *s, struct hal_task *t)
 
 	if (!lt)
 		return;
-	/* what it was measured using in the unfinished poll phase */
-	if (loga_of(s)->state == LOGA_POLL && lt->poll_ns)
-		hal_account(s, t, lt->poll_ns);
-	while (!plist_empty(&lt->chans)) {
-		struct plist *c = lt->chans.next;
-
-		plist_del(c);
-		hal_free(s, plist_entry(c, struct loga_chan, link));
-	}
-	vt_task_del(&lt->vt);
+	loga_entity_free(s, lt);
 	hal_task_set_data(t, 0);
-	hal_free(s, lt);
 }
 
-static void loga_channel_create(struct hal_sched *s, struct hal_chan *c)
+void loga_chan_attach(struct hal_sched *s, struct loga_task *lt,
+		      struct hal_chan *c)
 {
 	struct loga *l = loga_of(s);
-	struct loga_task *lt = hal_task_data(hal_chan_task(c));
-	struct loga_chan *lc;
+	struct loga_chan *lc = hal_zalloc(s, sizeof(*lc));
 
-	if (!lt)
-		return;
-	lc = hal_zalloc(s, sizeof(*lc));
 	if (!lc)
 		return;
 	lc->c = c;
@@ -442,10 +413,7 @@ static void loga_channel_create(struct hal_sched *s, struct hal_chan *c)
 	lc->on_gpu = hal_chan_gpu(c) == LOGA_GPU;
 	plist_add_tail(&lt->chans, &lc->link);
 	hal_chan_set_data(c, lc);
-	if (lt->vt.denied)
-		hal_trap_arm(s, c);
-	else
-		hal_trap_disarm(s, c);
+	gate_chan(s, c, lt->shadow_gate, lt->vt.denied);
 	if (lc->on_gpu) {
 		l->n_chans++;
 		if (l->state == LOGA_IDLE)
@@ -453,7 +421,15 @@ static void loga_channel_create(struct hal_sched *s, struct hal_chan *c)
 	}
 }
 
-static void loga_channel_destroy(struct hal_sched *s, struct hal_chan *c)
+static void loga_channel_create(struct hal_sched *s, struct hal_chan *c)
+{
+	struct loga_task *lt = hal_task_data(hal_chan_task(c));
+
+	if (lt)
+		loga_chan_attach(s, lt, c);
+}
+
+void loga_chan_detach(struct hal_sched *s, struct hal_chan *c)
 {
 	struct loga *l = loga_of(s);
 	struct loga_chan *lc = hal_chan_data(c);
@@ -470,9 +446,16 @@ static void loga_channel_destroy(struct hal_sched *s, struct hal_chan *c)
 	hal_free(s, lc);
 }
 
-static int loga_submit(struct hal_sched *s, struct hal_chan *c)
+static struct loga_task *chan_task(struct hal_chan *c)
 {
-	struct loga_task *lt = hal_task_data(hal_chan_task(c));
+	struct loga_chan *lc = hal_chan_data(c);
+
+	return lc ? lc->lt : 0;
+}
+
+int loga_submit(struct hal_sched *s, struct hal_chan *c)
+{
+	struct loga_task *lt = chan_task(c);
 
 	if (lt && lt->vt.denied)
 		return GS_SUBMIT_HOLD;
@@ -480,7 +463,17 @@ static int loga_submit(struct hal_sched *s, struct hal_chan *c)
 	return GS_SUBMIT_ALLOW;
 }
 
-static void loga_timer(struct hal_sched *s, hal_u32 id)
+/* A denied shadow-gated task's submission waits in the queue; any other
+ * (a stray shadow) goes through with what is queued. */
+void loga_shadow_submit(struct hal_sched *s, struct hal_chan *c)
+{
+	struct loga_task *lt = chan_task(c);
+
+	if (!lt || !lt->vt.denied)
+		hal_shadow_disable(s, c);
+}
+
+void loga_timer(struct hal_sched *s, hal_u32 id)
 {
 	struct loga *l = loga_of(s);
 
@@ -490,8 +483,8 @@ static void loga_timer(struct hal_sched *s, hal_u32 id)
 	start_poll(s);
 }
 
-static void loga_poll_change(struct hal_sched *s,
-			     const struct hal_engine_status *st, hal_u64 when)
+void loga_poll_change(struct hal_sched *s, const struct hal_engine_status *st,
+		      hal_u64 when)
 {
 	struct loga *l = loga_of(s);
 	struct loga_chan *owner;
@@ -506,7 +499,7 @@ static void loga_poll_change(struct hal_sched *s,
 	l->seg_start = when;
 }
 
-static void loga_poll_end(struct hal_sched *s)
+void loga_poll_end(struct hal_sched *s)
 {
 	if (loga_of(s)->state == LOGA_POLL)
 		decide(s);
@@ -531,8 +524,9 @@ const struct gs_policy_ops gs_policy_loga = {
 	.task_create = loga_task_create,
 	.task_exit = loga_task_exit,
 	.channel_create = loga_channel_create,
-	.channel_destroy = loga_channel_destroy,
+	.channel_destroy = loga_chan_detach,
 	.submit = loga_submit,
+	.shadow_submit = loga_shadow_submit,
 	.timer = loga_timer,
 	.poll_change = loga_poll_change,
 	.poll_end = loga_poll_end,

@@ -19,7 +19,7 @@ struct gs_param_desc {
 	const char *help;
 };
 
-#define GS_MAX_PARAMS 16
+#define GS_MAX_PARAMS 24
 
 /* Every GS_PARAM_UINT parameter is at most 2^32 - 1 (GS_PARAM_UINT_MAX);
  * a policy lowers that for the ones its arithmetic needs smaller (a shift

@@ -6,6 +6,7 @@
 extern const struct gs_policy_ops gs_policy_direct;
 extern const struct gs_policy_ops gs_policy_dfq;
 extern const struct gs_policy_ops gs_policy_drr;
+extern const struct gs_policy_ops gs_policy_hdfq;
 extern const struct gs_policy_ops gs_policy_loga;
 extern const struct gs_policy_ops gs_policy_timeslice;
 
@@ -13,6 +14,7 @@ const struct gs_policy_ops *const gs_policy_registry[] = {
 	&gs_policy_direct,
 	&gs_policy_dfq,
 	&gs_policy_drr,
+	&gs_policy_hdfq,
 	&gs_policy_loga,
 	&gs_policy_timeslice,
 	0,

@@ -13,10 +13,15 @@ void vt_task_add(struct vt_sys *sys, struct vt_task *t, hal_u32 weight)
 {
 	t->vtime = sys->vtime;
 	t->usage = 0;
-	t->weight = weight ? weight : 1;
+	t->weight = (weight ? weight : 1) * VT_WEIGHT_ONE;
 	t->active = 0;
 	t->denied = 0;
 	plist_add_tail(&sys->tasks, &t->link);
+}
+
+void vt_task_set_weight_fp(struct vt_task *t, hal_u64 weight_fp)
+{
+	t->weight = weight_fp ? weight_fp : 1;
 }
 
 void vt_task_del(struct vt_task *t)
@@ -41,8 +46,12 @@ hal_u32 vt_epoch_end(struct vt_sys *sys)
 		struct vt_task *t = plist_entry(pos, struct vt_task, link);
 
 		if (t->active) {
-			t->vtime += t->weight == 1 ? t->usage
-						   : hal_div64(t->usage, t->weight);
+			/* usage / weight; exact for integer weights */
+			t->vtime += t->weight == VT_WEIGHT_ONE
+					    ? t->usage
+					    : hal_mul_div64(t->usage,
+							    VT_WEIGHT_ONE,
+							    t->weight);
 			if (t->vtime < min)
 				min = t->vtime;
 			n_active++;

@@ -36,10 +36,16 @@ struct vt_task {
 	struct plist link;  /* in vt_sys.tasks; the policy may walk it */
 	hal_u64 vtime;
 	hal_u64 usage;      /* in: usage this epoch; consumed by vt_epoch_end */
-	hal_u32 weight;     /* >= 1 */
+	hal_u64 weight;     /* share of the GPU relative to a weight-1 task,
+			     * fixed point: VT_WEIGHT_ONE is 1 (> 0) */
 	hal_u8 active;      /* in: had work this epoch */
 	hal_u8 denied;      /* out of vt_decide: denied the next interval */
 };
+
+/* Weights are fixed point so that a hierarchy can give a task a fraction
+ * of a host task's share (Fleig's 1/w): VT_WEIGHT_ONE is weight 1. */
+#define VT_WEIGHT_SHIFT 16
+#define VT_WEIGHT_ONE ((hal_u64)1 << VT_WEIGHT_SHIFT)
 
 struct vt_sys {
 	hal_u64 vtime;      /* system virtual time */
@@ -50,6 +56,9 @@ void vt_init(struct vt_sys *sys);
 /* Join at the system vtime (weight 0 counts as 1). */
 void vt_task_add(struct vt_sys *sys, struct vt_task *t, hal_u32 weight);
 void vt_task_del(struct vt_task *t);
+/* Set a fixed-point weight (VT_WEIGHT_ONE = 1; 0 counts as the smallest
+ * weight, 1/VT_WEIGHT_ONE); it applies from the next vt_epoch_end. */
+void vt_task_set_weight_fp(struct vt_task *t, hal_u64 weight_fp);
 
 /* `total` split in proportion `part / whole` (total * part / whole without
  * overflow); 0 when whole is 0. DFQ: avg_request_i / sum of averages times

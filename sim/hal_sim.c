@@ -203,6 +203,18 @@ struct hal_chan *hal_chan_lookup(struct hal_sched *s, hal_u32 gpu, hal_u32 id)
 	return ch->open ? ch->owner : NULL;
 }
 
+/* Guest task ids: what a VM's guest driver would pass at channel
+ * allocation. The simulator uses the task's index + 1, unique in the VM
+ * and constant, as the thesis's guest pid. */
+hal_u32 hal_chan_guest_id(const struct hal_chan *c)
+{
+	int32_t vm = c->task->cfg->vm;
+
+	if (vm < 0 || !c->task->sim->sc->vms[vm].hints)
+		return HAL_GUEST_NONE;
+	return c->task->index + 1;
+}
+
 hal_u32 hal_vm_count(struct hal_sched *s) { return sim_of(s)->sc->n_vms; }
 
 hal_s32 hal_vm_parent(struct hal_sched *s, hal_s32 vm)
@@ -242,15 +254,28 @@ int hal_task_held(const struct hal_task *t)
 	return t->task->state == GS_TASK_HELD;
 }
 
+/* Switching a VM task's channel to or from its shadow copies its control
+ * registers and remaps it: the VM's `shadow_copy`, policy CPU time. A
+ * host task's software queue (GERM) costs nothing to switch. */
+static void charge_shadow_switch(struct hal_sched *s, struct hal_chan *c)
+{
+	int32_t vm = c->task->cfg->vm;
+
+	if (vm >= 0)
+		s->sim->policy_cpu += s->sim->sc->vms[vm].shadow_copy;
+}
+
 void hal_shadow_enable(struct hal_sched *s, struct hal_chan *c)
 {
-	(void)s;
+	if (!c->shadow)
+		charge_shadow_switch(s, c);
 	c->shadow = true;
 }
 
 void hal_shadow_disable(struct hal_sched *s, struct hal_chan *c)
 {
-	(void)s;
+	if (c->shadow)
+		charge_shadow_switch(s, c);
 	c->shadow = false;
 	gs_chan_doorbell(c->ch);
 }

@@ -21,6 +21,15 @@ static const struct gs_host_config *host_cfg(const struct gs_task *t)
 	return &t->sim->sc->host;
 }
 
+/* A trapped or shadowed doorbell write: a host fault, or for a task in a
+ * VM an EPT violation and VM exit (the VM's `trap`). */
+static gs_time_t trap_cost(const struct gs_task *t)
+{
+	int32_t vm = t->cfg->vm;
+
+	return vm >= 0 ? t->sim->sc->vms[vm].trap : host_cfg(t)->trap;
+}
+
 static struct gs_gpu *task_gpu(const struct gs_task *t)
 {
 	return t->sim->gpus[t->gpu];
@@ -192,7 +201,7 @@ static void ring_doorbell(struct gs_task *t)
 			sim->sched.ops->shadow_submit(&sim->sched, hc);
 		t->pc++;
 		t->state = GS_TASK_READY;
-		wake_at(t, sim->q.now + host_cfg(t)->trap);
+		wake_at(t, sim->q.now + trap_cost(t));
 		return;
 	}
 	if (hc->trap_armed && sim->sched.ops->submit) {
@@ -205,7 +214,7 @@ static void ring_doorbell(struct gs_task *t)
 		/* The write goes through once the fault handler has
 		 * single-stepped it: the GPU sees it host.trap later. */
 		t->state = GS_TASK_TRAPPED;
-		wake_at(t, sim->q.now + host_cfg(t)->trap);
+		wake_at(t, sim->q.now + trap_cost(t));
 		return;
 	}
 	gs_chan_doorbell(hc->ch);
@@ -235,7 +244,8 @@ void gs_task_release(struct gs_task *t)
 		return;
 	/* The held fault handler resumes and completes the write. */
 	t->state = GS_TASK_TRAPPED;
-	wake_at(t, sim->q.now + host_cfg(t)->trap);
+	t->write_released = true;
+	wake_at(t, sim->q.now + trap_cost(t));
 }
 
 /* Run steps until one takes time. */
@@ -323,10 +333,25 @@ static void task_wake(void *ctx, struct gs_event *ev)
 		write_command(t);
 		return;
 	case GS_TASK_TRAPPED:
-		gs_chan_doorbell(t->chans[cur_step(t)->channel].ch);
+	{
+		struct hal_chan *hc = &t->chans[cur_step(t)->channel];
+
+		/* A write held and released is repeated once the fault
+		 * handler returns: if the channel was switched to its shadow
+		 * meanwhile (a VM stopped by the host while a scheduler in
+		 * the VM held the task), it lands in the shadow queue. */
+		if (t->write_released && hc->shadow) {
+			if (t->sim->sched.ops->shadow_submit)
+				t->sim->sched.ops->shadow_submit(
+					&t->sim->sched, hc);
+		} else {
+			gs_chan_doorbell(hc->ch);
+		}
+		t->write_released = false;
 		t->state = GS_TASK_READY;
 		t->pc++;
 		break;
+	}
 	case GS_TASK_WAITING:
 		/* woken by a completion the waiter has now noticed */
 		t->state = GS_TASK_READY;

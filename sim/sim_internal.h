@@ -71,6 +71,8 @@ struct gs_task {
 	uint32_t gpu;
 	struct hal_chan *chans;     /* cfg->channels of them */
 	uint8_t state;
+	bool write_released;        /* TRAPPED after a hold: the write is
+				     * repeated against the current mapping */
 	struct gs_event ev;
 	struct gs_rng rng;
 

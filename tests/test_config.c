@@ -119,6 +119,12 @@ static const struct bad_case bad_cases[] = {
 	  HEAD "tasks:\n  - name: a\n    vm: vm1\n"
 	  "    behavior: {throttle: {kernel: 1ms}}\n", { NULL },
 	  "bad.yaml:4:9: ", "the scenario defines no vms" },
+	{ "vm hints misspelt",
+	  HEAD "vms: [{name: v, hint: false}]\n" THROTTLE_TASK, { NULL },
+	  "bad.yaml:2:17: ", "did you mean 'hints'?" },
+	{ "vm hints not a boolean",
+	  HEAD "vms: [{name: v, hints: 3}]\n" THROTTLE_TASK, { NULL },
+	  "bad.yaml:2:24: ", "true or false" },
 	{ "duplicate vm name",
 	  HEAD "vms:\n  - name: v\n    vms: [{name: v}]\n" THROTTLE_TASK,
 	  { NULL }, "bad.yaml:4:18: ", "duplicate vm name 'v' (first defined at line 3)" },
@@ -883,6 +889,27 @@ static void test_vm_tree(void **state)
 	gs_scenario_free(sc);
 }
 
+/* Per-VM paravirtual hints and virtualisation costs, with their defaults
+ * (8 x host.trap, 2us). */
+static void test_vm_hints_and_costs(void **state)
+{
+	struct gs_scenario *sc;
+
+	(void)state;
+	sc = load_ok(HEAD "host: {trap: 5us}\n"
+		     "vms:\n"
+		     "  - {name: a, hints: false, trap: 70us, shadow_copy: 3us}\n"
+		     "  - {name: b}\n"
+		     THROTTLE_TASK, NULL, 0);
+	assert_false(sc->vms[0].hints);
+	assert_int_equal(sc->vms[0].trap, 70000);
+	assert_int_equal(sc->vms[0].shadow_copy, 3000);
+	assert_true(sc->vms[1].hints);
+	assert_int_equal(sc->vms[1].trap, 8 * 5000);
+	assert_int_equal(sc->vms[1].shadow_copy, 2000);
+	gs_scenario_free(sc);
+}
+
 static void test_set_overrides(void **state)
 {
 	const char *set[] = {
@@ -1033,6 +1060,7 @@ int main(void)
 		cmocka_unit_test(test_gpu_preset_override),
 		cmocka_unit_test(test_node),
 		cmocka_unit_test(test_vm_tree),
+		cmocka_unit_test(test_vm_hints_and_costs),
 		cmocka_unit_test(test_set_overrides),
 		cmocka_unit_test(test_policy_params_kept),
 		cmocka_unit_test(test_alone),

@@ -101,6 +101,72 @@ static void test_held_submission_waits_for_release(void **state)
 	gs_scenario_free(sc);
 }
 
+/* ---- probe 1b: shadow the channel of a held task, then release it ----- */
+
+struct reshadow_probe {
+	struct hal_chan *c;
+	uint32_t shadowed;
+};
+
+static int reshadow_submit(struct hal_sched *s, struct hal_chan *c)
+{
+	struct reshadow_probe *p = hal_priv(s);
+
+	p->c = c;
+	hal_timer_arm(s, 0, hal_now(s) + 1000000);
+	return GS_SUBMIT_HOLD;
+}
+
+static void reshadow_shadow_submit(struct hal_sched *s, struct hal_chan *c)
+{
+	struct reshadow_probe *p = hal_priv(s);
+
+	(void)c;
+	p->shadowed++;
+}
+
+static void reshadow_timer(struct hal_sched *s, hal_u32 id)
+{
+	struct reshadow_probe *p = hal_priv(s);
+	(void)id;
+
+	hal_shadow_enable(s, p->c);
+	hal_task_release(s, hal_chan_task(p->c));
+}
+
+static const struct gs_policy_ops reshadow_ops = {
+	.name = "reshadow-probe",
+	.priv_size = sizeof(struct reshadow_probe),
+	.channel_create = hold_chan_create,
+	.submit = reshadow_submit,
+	.shadow_submit = reshadow_shadow_submit,
+	.timer = reshadow_timer,
+};
+
+/* A held write released after its channel went to its shadow is repeated
+ * against the shadow: it is queued, not published (a VM shadowed by the
+ * host while a scheduler inside it held the task). */
+static void test_released_write_lands_in_new_shadow(void **state)
+{
+	struct gs_scenario *sc;
+	struct gs_sim *sim = start(
+		"duration: 5ms\nhost: {launch: 0, doorbell: 0, trap: 10us,"
+		" spin_poll: 0}\n"
+		"tasks:\n  - name: a\n    behavior: {throttle: {kernel: 100us}}\n",
+		&reshadow_ops, &sc);
+	struct reshadow_probe *p;
+	(void)state;
+
+	gs_sim_run(sim, NULL);
+	p = sim->sched.priv;
+	assert_int_equal(p->shadowed, 1);
+	assert_int_equal(hal_shadow_pending(&sim->sched, p->c), 1);
+	assert_int_equal(hal_chan_submitted(&sim->sched, p->c), 0);
+	assert_int_equal(sim->tasks[0].rounds, 0);
+	gs_sim_free(sim);
+	gs_scenario_free(sc);
+}
+
 /* ---- probe 2: kill the first task at 5 ms ---------------------------- */
 
 struct kill_probe {
@@ -417,6 +483,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_held_submission_waits_for_release),
+		cmocka_unit_test(test_released_write_lands_in_new_shadow),
 		cmocka_unit_test(test_kill_leaves_others_running),
 		cmocka_unit_test(test_shadow_queue_forwards_on_demand),
 		cmocka_unit_test(test_poll_loop_sees_what_a_read_loop_sees),

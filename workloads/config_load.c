@@ -343,14 +343,23 @@ static int load_policy(struct cfg *c, const yaml_node_t *n)
 static int load_vm_list(struct cfg *c, const yaml_node_t *seq,
 			int32_t parent, GArray *vms, GHashTable *seen)
 {
-	static const char *const keys[] = { "name", "weight", "vms", NULL };
+	static const char *const keys[] = {
+		"name", "weight", "hints", "trap", "shadow_copy", "vms", NULL,
+	};
 	size_t i;
 
 	if (cfg_expect_seq(c, seq, "vms") < 0)
 		return -1;
 	for (i = 0; i < cfg_seq_len(seq); i++) {
 		yaml_node_t *m = cfg_seq_item(c, seq, i);
-		struct gs_vm_config vm = { .weight = 1, .parent = parent };
+		struct gs_vm_config vm = {
+			.weight = 1, .parent = parent, .hints = true,
+			/* Fleig 5.3.1.1: tracking by VM exits is about an
+			 * order of magnitude slower than by host faults */
+			.trap = GS_VM_TRAP_FACTOR * c->sc->host.trap,
+			.shadow_copy = GS_VM_SHADOW_COPY,
+		};
+		struct gs_vm_config *self_vm;
 		yaml_node_t *v, *first;
 		int32_t self;
 
@@ -370,10 +379,22 @@ static int load_vm_list(struct cfg *c, const yaml_node_t *seq,
 					 vm.name, first->start_mark.line + 1);
 		g_hash_table_insert(seen, vm.name, v);
 		self = (int32_t)vms->len - 1;
+		self_vm = &g_array_index(vms, struct gs_vm_config, self);
 		v = cfg_map_get(c, m, "weight");
 		if (v && cfg_u32(c, v, "weight", 1, 1000000,
-				 &g_array_index(vms, struct gs_vm_config,
-						self).weight) < 0)
+				 &self_vm->weight) < 0)
+			return -1;
+		v = cfg_map_get(c, m, "hints");
+		if (v && cfg_bool(c, v, "hints", &self_vm->hints) < 0)
+			return -1;
+		v = cfg_map_get(c, m, "trap");
+		if (v && cfg_duration(c, v, "trap", c->sc->host.clock_hz,
+				      CFG_MAX_DURATION, &self_vm->trap) < 0)
+			return -1;
+		v = cfg_map_get(c, m, "shadow_copy");
+		if (v && cfg_duration(c, v, "shadow_copy", c->sc->host.clock_hz,
+				      CFG_MAX_DURATION,
+				      &self_vm->shadow_copy) < 0)
 			return -1;
 		v = cfg_map_get(c, m, "vms");
 		if (v && !cfg_is_null(v) &&

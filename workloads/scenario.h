@@ -12,6 +12,11 @@
 
 #define GS_GPU_AUTO UINT32_MAX
 
+/* Defaults of a VM's virtualisation costs: a trapped doorbell costs this
+ * many times host.trap; a switch to or from a shadow channel this long. */
+#define GS_VM_TRAP_FACTOR 8
+#define GS_VM_SHADOW_COPY 2000 /* ns */
+
 /* CPU-side costs of the host model. */
 struct gs_host_config {
 	uint64_t clock_hz;     /* for "N cycles" in host durations */
@@ -44,6 +49,16 @@ struct gs_vm_config {
 	char *name;
 	uint32_t weight;  /* user weight, default 1 */
 	int32_t parent;   /* index into vms, -1 for a top-level VM */
+	/* Paravirtual hints: the guest driver gives a guest task id with each
+	 * channel it allocates (hal_chan_guest_id); false: the VM's channels
+	 * are told apart by nothing, the VM is one scheduling entity. */
+	bool hints;
+	/* Virtualisation costs: a trapped or shadowed doorbell write of a task
+	 * in this VM (EPT violation, VM exit, monitor-trap single step), in
+	 * place of host.trap; switching one channel to or from its shadow
+	 * (copying the control registers, remapping), policy CPU time. */
+	gs_time_t trap;
+	gs_time_t shadow_copy;
 };
 
 struct gs_task_config {

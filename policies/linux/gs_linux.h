@@ -130,6 +130,11 @@ struct gs_linux_chan_args {
 	const u32 *gp_put;
 	const void __iomem *gp_put_io;
 	u32 ring_entries;
+	/* Paravirtual hint for a channel of a VM's process: the guest task
+	 * id the guest's virtual GPU driver passed with the allocation (Fleig
+	 * piggybacks the guest pid on an unused HOST_MAP ioctl parameter);
+	 * 0 (HAL_GUEST_NONE) for host processes and hint-less guests. */
+	u32 guest_id;
 };
 
 /* A channel was created: call after the channel is set up and before the

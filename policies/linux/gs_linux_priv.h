@@ -94,6 +94,7 @@ struct hal_chan {
 	struct hal_task *t;
 	struct list_head node;     /* in t->chans */
 	u32 id, gpu;
+	u32 guest_id;              /* paravirtual hint, 0: none */
 	void *port_chan;
 	void *data;
 	bool trapped, shadow;

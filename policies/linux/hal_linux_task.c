@@ -147,6 +147,7 @@ struct hal_chan *gs_linux_chan_create(struct hal_task *t,
 	c->t = t;
 	c->id = a->chid;
 	c->gpu = a->gpu;
+	c->guest_id = a->guest_id;
 	c->port_chan = a->port_chan;
 	c->fence = a->fence;
 	c->gp_put = a->gp_put;
@@ -200,6 +201,11 @@ hal_u32 hal_chan_id(const struct hal_chan *c)
 hal_u32 hal_chan_gpu(const struct hal_chan *c)
 {
 	return c->gpu;
+}
+
+hal_u32 hal_chan_guest_id(const struct hal_chan *c)
+{
+	return c->guest_id;
 }
 
 void *hal_chan_data(const struct hal_chan *c)

@@ -37,6 +37,7 @@ struct hal_task {
 struct hal_chan {
 	struct hal_task *t;
 	uint32_t id;
+	uint32_t guest_id;
 	void *data;
 	bool trap;
 	bool shadow;
@@ -107,8 +108,9 @@ static uint64_t parse_value(const char *v, uint8_t type)
 	return 0;
 }
 
-struct mock_hal *mock_hal_new(const struct gs_policy_ops *ops,
-			      const char *const *params)
+/* An instance with its parameters set, before ops->init. */
+static struct mock_hal *mock_create(const struct gs_policy_ops *ops,
+				    const char *const *params)
 {
 	struct mock_hal *m = g_new0(struct mock_hal, 1);
 	uint32_t i, g;
@@ -143,8 +145,36 @@ struct mock_hal *mock_hal_new(const struct gs_policy_ops *ops,
 		m->s.params[idx] = parse_value(eq + 1, ops->params[idx].type);
 		g_free(name);
 	}
+	return m;
+}
+
+struct mock_hal *mock_hal_new(const struct gs_policy_ops *ops,
+			      const char *const *params)
+{
+	struct mock_hal *m = mock_create(ops, params);
+
 	if (ops->init)
 		assert_int_equal(ops->init(&m->s), 0);
+	return m;
+}
+
+struct mock_hal *mock_hal_new_vms(const struct gs_policy_ops *ops,
+				  const char *const *params,
+				  const int32_t *parents, uint32_t n_vms,
+				  int *init_rc)
+{
+	struct mock_hal *m = mock_create(ops, params);
+	uint32_t i;
+	int rc = 0;
+
+	for (i = 0; i < n_vms; i++)
+		mock_vm_add(m, parents[i], 1);
+	if (ops->init)
+		rc = ops->init(&m->s);
+	if (init_rc)
+		*init_rc = rc;
+	else
+		assert_int_equal(rc, 0);
 	return m;
 }
 
@@ -171,6 +201,12 @@ struct hal_sched *mock_sched(struct mock_hal *m)
 struct hal_task *mock_task_add(struct mock_hal *m, const char *name,
 			       uint32_t weight)
 {
+	return mock_task_add_in_vm(m, name, weight, -1);
+}
+
+struct hal_task *mock_task_add_in_vm(struct mock_hal *m, const char *name,
+				     uint32_t weight, int32_t vm)
+{
 	struct hal_task *t;
 
 	assert_true(m->n_tasks < MOCK_MAX_TASKS);
@@ -179,7 +215,7 @@ struct hal_task *mock_task_add(struct mock_hal *m, const char *name,
 	t->id = m->n_tasks++;
 	g_strlcpy(t->name, name, sizeof(t->name));
 	t->weight = weight ? weight : 1;
-	t->vm = -1;
+	t->vm = vm;
 	if (m->s.ops->task_create)
 		m->s.ops->task_create(&m->s, t);
 	return t;
@@ -193,11 +229,18 @@ void mock_task_set_vm(struct mock_hal *m, struct hal_task *t, int32_t vm)
 
 struct hal_chan *mock_chan_add(struct mock_hal *m, struct hal_task *t)
 {
+	return mock_chan_add_guest(m, t, HAL_GUEST_NONE);
+}
+
+struct hal_chan *mock_chan_add_guest(struct mock_hal *m, struct hal_task *t,
+				     uint32_t guest_id)
+{
 	struct hal_chan *c;
 
 	assert_true(m->n_chans < MOCK_MAX_CHANS);
 	c = &m->chans[m->n_chans];
 	c->t = t;
+	c->guest_id = guest_id;
 	c->id = m->n_chans++;
 	c->open = true;
 	if (m->s.ops->channel_create)
@@ -385,6 +428,7 @@ void hal_task_set_data(struct hal_task *t, void *data) { t->data = data; }
 struct hal_task *hal_chan_task(const struct hal_chan *c) { return c->t; }
 hal_u32 hal_chan_id(const struct hal_chan *c) { return c->id; }
 hal_u32 hal_chan_gpu(const struct hal_chan *c) { return c->t->gpu; }
+hal_u32 hal_chan_guest_id(const struct hal_chan *c) { return c->guest_id; }
 void *hal_chan_data(const struct hal_chan *c) { return c->data; }
 void hal_chan_set_data(struct hal_chan *c, void *data) { c->data = data; }
 

@@ -29,6 +29,13 @@ struct mock_hal;
  * "engaged=true", "max=96"); undeclared names fail the test. */
 struct mock_hal *mock_hal_new(const struct gs_policy_ops *ops,
 			      const char *const *params);
+/* The same with a VM tree in place before ops->init (VM i's parent is
+ * parents[i], weight 1). With init_rc, ops->init's result is stored there
+ * (a failed instance may only be freed); without, it must be 0. */
+struct mock_hal *mock_hal_new_vms(const struct gs_policy_ops *ops,
+				  const char *const *params,
+				  const int32_t *parents, uint32_t n_vms,
+				  int *init_rc);
 void mock_hal_free(struct mock_hal *m);
 struct hal_sched *mock_sched(struct mock_hal *m);
 
@@ -36,7 +43,13 @@ struct hal_sched *mock_sched(struct mock_hal *m);
 struct hal_task *mock_task_add(struct mock_hal *m, const char *name,
 			       uint32_t weight);
 void mock_task_set_vm(struct mock_hal *m, struct hal_task *t, int32_t vm);
+/* A task that is in VM `vm` from its creation on (-1: the host). */
+struct hal_task *mock_task_add_in_vm(struct mock_hal *m, const char *name,
+				     uint32_t weight, int32_t vm);
 struct hal_chan *mock_chan_add(struct mock_hal *m, struct hal_task *t);
+/* A channel with a paravirtual hint: the guest task id its VM gave. */
+struct hal_chan *mock_chan_add_guest(struct mock_hal *m, struct hal_task *t,
+				     uint32_t guest_id);
 /* ops->channel_destroy for each channel, then ops->task_exit. */
 void mock_task_exit(struct mock_hal *m, struct hal_task *t);
 /* VM tree for hal_vm_*: returns the new VM's index. */

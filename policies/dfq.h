@@ -1,0 +1,151 @@
+/* The engine of dfq (Disengaged Fair Queueing, see dfq.c), shared with
+ * hdfq, which schedules entities of a VM tree with it. A policy that
+ * embeds it puts struct dfq first in its private state (hal_priv) and
+ * drives it through the functions below; its parameters are
+ * DFQ_PARAM_DESCS. */
+#ifndef GS_POLICY_DFQ_H
+#define GS_POLICY_DFQ_H
+
+#include "hal.h"
+#include "policy.h"
+#include "util.h"
+#include "vtime.h"
+
+enum dfq_timer { DFQ_TIMER_PHASE = 0, DFQ_TIMER_POLL = 1 };
+
+enum dfq_state {
+	DFQ_FREE = 0,        /* disengaged free run */
+	DFQ_DRAIN = 1,       /* barrier up, waiting for outstanding work */
+	DFQ_SAMPLE = 2,      /* `cur` runs alone, its requests counted */
+	DFQ_SAMPLE_WAIT = 3, /* cur's sample is over; wait for its requests */
+};
+
+#define DFQ_LABEL_LEN 48
+
+struct dfq_task;
+
+struct dfq_chan {
+	struct plist link; /* in dfq_task.chans */
+	struct hal_chan *c;
+	struct dfq_task *dt; /* its scheduling entity */
+	hal_u64 done_hint; /* requests known done from a held submission */
+	hal_u8 dead;       /* its task is being killed: ignored */
+};
+
+/* A scheduling entity: a task, or for hdfq a guest task or a VM without
+ * hints (several tasks; `t` is the one its figures are reported on). */
+struct dfq_task {
+	struct vt_task vt;      /* links the task into dfq.vt.tasks */
+	struct hal_task *t;
+	hal_u8 shadow_gate;     /* stopped by shadowing its channels (a VM
+				 * task, Fleig 3.3.2) instead of holding it at
+				 * a trapped doorbell */
+	struct plist chans;     /* struct dfq_chan */
+	hal_u64 snap_submitted; /* sum of submitted counts at free-run start */
+	hal_u64 free_requests;  /* requests it published in the last free run */
+	hal_u8 busy_at_barrier; /* outstanding or held work at the barrier */
+	hal_u8 had_work;        /* requests since the free run began */
+	hal_u8 ran_free;        /* allowed in the free run that just ended */
+	hal_u8 sampled;         /* had its sample this episode */
+	hal_u8 killed;          /* kill requested; its work is ignored */
+	hal_u8 unreported;      /* its figures are not published (hdfq's
+				 * nested host-level VM entity: the host has
+				 * no view of the VM's tasks) */
+	/* this episode's sample */
+	hal_u64 s_start;
+	hal_u32 s_requests;     /* requests it was allowed to submit */
+	hal_u64 s_completed;    /* requests seen completed */
+	hal_u64 s_busy;         /* ns with outstanding requests */
+	hal_u64 s_fence;        /* sum of fences at the last observation */
+	hal_u64 s_obs;          /* time of the last observation */
+	hal_u64 s_out;          /* outstanding after the last observation */
+	hal_u64 avg;            /* average request size; 0: no sample */
+	char label[DFQ_LABEL_LEN]; /* "sample <task>" */
+};
+
+/* What an engine asks of a channel's gate: let its writes go, stop them
+ * (trap and hold, or shadow), or trap them to count them (a shadow-gated
+ * entity being sampled). */
+enum dfq_gate { DFQ_GATE_GO = 0, DFQ_GATE_STOP = 1, DFQ_GATE_COUNT = 2 };
+
+struct dfq;
+
+/* For a policy that runs several engines over shared channels (hdfq's
+ * nested mode): the engine the next calls are for, and hooks that replace
+ * the engine's own use of hal_chan_data and of gate.h. Set `env` of the
+ * engine at the start of hal_priv; every engine call then works on
+ * env->cur. */
+struct dfq_env {
+	struct dfq *cur;
+	struct dfq_chan *(*chan_get)(struct hal_sched *s, struct hal_chan *c);
+	void (*chan_set)(struct hal_sched *s, struct hal_chan *c,
+			 struct dfq_chan *dc);
+	void (*gate)(struct hal_sched *s, struct dfq_task *dt,
+		     struct hal_chan *c, hal_u32 state);
+};
+
+struct dfq {
+	struct dfq_env *env;    /* 0: one engine, the policy's own */
+	hal_u32 timer_base;     /* its timers are timer_base + enum dfq_timer */
+	struct vt_sys vt;
+	hal_u32 state;
+	struct dfq_task *cur;   /* sampled task (SAMPLE, SAMPLE_WAIT) */
+	hal_u64 episode_start;  /* barrier time */
+	hal_u64 free_start;
+	hal_u64 free_prev;      /* length of the free run that just ended */
+	hal_u64 kill_clock;     /* the drain's stall clock: its start, or the
+				 * last kill (others get a fresh one then) */
+	/* parameters */
+	hal_u64 poll, sample, kill_after;
+	hal_u32 sample_requests, factor;
+	hal_u8 account_only, measured, check_chram, by_count, status_at_barrier;
+	/* set by an embedding policy: the GPU time a task used in its
+	 * exclusive sample also advances its vtime (dfq: it does not) */
+	hal_u8 charge_sample;
+};
+
+/* dfq's parameters, for a policy's gs_param_desc array. */
+#define DFQ_PARAM_DESCS \
+	{ "poll", GS_PARAM_DURATION, "1ms", \
+	  "fence polling period while draining and sampling" }, \
+	{ "sample", GS_PARAM_DURATION, "5ms", \
+	  "sampling time per active task" }, \
+	{ "sample_requests", GS_PARAM_UINT, "96", \
+	  "a task's sample ends early after this many requests" }, \
+	{ "free_run_factor", GS_PARAM_UINT, "5", \
+	  "free run = factor x the engagement (nominal sampling time)" }, \
+	{ "measure_episode", GS_PARAM_BOOL, "false", \
+	  "base the free run on the measured episode (drain + sampling)" }, \
+	{ "check_chram", GS_PARAM_BOOL, "true", \
+	  "at a held submission, an idle channel (RAM status) is drained" }, \
+	{ "charge_by_count", GS_PARAM_BOOL, "true", \
+	  "charge requests run in the free run x average size (false: split " \
+	  "the free run by average request size)" }, \
+	{ "active_at_barrier", GS_PARAM_BOOL, "true", \
+	  "a task is active if it has work at the barrier (false: if it " \
+	  "submitted anything in the free run)" }, \
+	{ "account_only", GS_PARAM_BOOL, "false", \
+	  "keep sampling and accounting but never deny a task" }, \
+	{ "kill_after", GS_PARAM_DURATION, "60s", \
+	  "kill a task whose request runs longer while the scheduler waits" },
+
+/* Initialise the current engine (its env and timer_base set before). */
+int dfq_init(struct hal_sched *s);
+void dfq_fini(struct hal_sched *s);
+/* A new entity reported on task `t`, of user weight `weight`; it joins at
+ * the system vtime. 0 when out of memory. */
+struct dfq_task *dfq_entity_new(struct hal_sched *s, struct hal_task *t,
+				hal_u32 weight);
+/* The entity is gone (its channels detached first). */
+void dfq_entity_free(struct hal_sched *s, struct dfq_task *dt);
+/* Channel c is the entity's from now on / no more. */
+void dfq_chan_attach(struct hal_sched *s, struct dfq_task *dt,
+		     struct hal_chan *c);
+void dfq_chan_detach(struct hal_sched *s, struct hal_chan *c);
+/* The entity of a channel attached to one, or 0. */
+struct dfq_task *dfq_chan_entity(struct hal_sched *s, struct hal_chan *c);
+int dfq_submit(struct hal_sched *s, struct hal_chan *c);
+void dfq_shadow_submit(struct hal_sched *s, struct hal_chan *c);
+void dfq_timer(struct hal_sched *s, hal_u32 id);
+
+#endif

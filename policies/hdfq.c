@@ -1,0 +1,406 @@
+/* hdfq: weighted hierarchical Disengaged Fair Queueing for virtual
+ * machines (Fleig, "GPU scheduling for virtual machines", 2017, 3.3).
+ *
+ * The scheduling entities form a tree: the host at the root, VMs (nested)
+ * below it, and the leaves the scheduler runs: host tasks, the guest tasks
+ * of a VM, told apart by the paravirtual hint its guest driver gives with
+ * each channel (hal_chan_guest_id; the VM's channels all belong to one
+ * host process), or a whole VM that gives no hints (one entity). Each leaf
+ * gets its share of the GPU by formula 3.1 generalised to user weights
+ * (policies/vmtree.h), recomputed whenever a leaf comes or goes, and the
+ * DFQ engine (dfq.h: barrier, drain, sample, free run, vtime and deny)
+ * runs over the leaves with vtime weights in proportion to those shares:
+ * the tree is linearised, as in the thesis.
+ *
+ * How an entity is stopped (Fleig 3.3.2). A host task is held at its
+ * trapped doorbell, as in dfq. A VM's process runs the VM's vCPUs, so
+ * holding it would stop the whole VM; a guest entity's channels are
+ * switched to shadow channels instead: its submissions queue in software
+ * (every one is seen, at the VM's `trap` cost, and counted while it is
+ * sampled) and are forwarded when it is let go, so the rest of its VM
+ * keeps running. Sampling forwards at most `sample_requests` of what
+ * queued (Fleig 4.3.2: resubmission counted, the rest kept shadowed).
+ *
+ * Decisions:
+ * - Entities are created when a task appears (host) or opens its first
+ *   channel (guest: the thesis creates the entity at the first channel
+ *   allocation with a new guest id). A guest task whose channels carry
+ *   different ids belongs to the entity of its first channel.
+ * - A hint-less VM is one entity of user weight 1 holding all its tasks;
+ *   its figures (accounted time, vtime) are reported on one of them, the
+ *   host's view of "the VM's process".
+ * - vtime weights are the shares relative to the mean share of the
+ *   root's children, so a host task among equals has weight 1, a guest
+ *   task 1/w of formula 3.1 (vmtree_vt_weight).
+ * - `account_only` (dfq's parameter): sample and account as usual but
+ *   deny nobody, the thesis's overhead measurement (5.3: "ignore the
+ *   scheduling decision").
+ * - `loga: true`: the same tree and gates over LoGA's engine (loga.h):
+ *   accounting by status-register polling, no exclusive samples.
+ * - `nested: true`: Fleig's decentralised design, hdfq_nested.c.
+ */
+#include "dfq.h"
+#include "hdfq_nested.h"
+#include "loga.h"
+#include "vmtree.h"
+
+struct hdfq_entity;
+
+/* hal_task_data of a task under hdfq. */
+struct hdfq_member {
+	struct plist link;       /* in hdfq_entity.members */
+	struct hal_task *t;
+	struct hdfq_entity *e;   /* 0 until bound (guest: first channel) */
+};
+
+struct hdfq_entity {
+	struct plist link;       /* in hdfq.entities */
+	struct dfq_task *dt;     /* the engine's record: dt or lt */
+	struct loga_task *lt;
+	struct vt_task *vt;      /* its virtual time, in either */
+	struct plist members;    /* struct hdfq_member */
+	hal_s32 vm;              /* VMT_ROOT: a host task */
+	hal_u32 guest;           /* guest task id, HAL_GUEST_NONE: none */
+	hal_u32 weight;          /* user weight in its VM */
+};
+
+struct hdfq {
+	union {                  /* first: the engine's hal_priv */
+		struct dfq d;
+		struct loga l;
+	} eng;
+	hal_u8 loga;             /* accounting by LoGA, not DFQ sampling */
+	struct hdfq_nested *nest; /* nested mode, or 0 */
+	struct vmtree tree;
+	struct plist entities;   /* struct hdfq_entity */
+};
+
+static const struct gs_param_desc hdfq_params[] = {
+	DFQ_PARAM_DESCS
+	LOGA_PHASE_PARAM_DESCS
+	LOGA_METRIC_PARAM_DESCS
+	{ "loga", GS_PARAM_BOOL, "false",
+	  "account by polling the engine status register (LoGA, with the "
+	  "event_T/event_X phases) instead of DFQ's exclusive sampling" },
+	{ "nested", GS_PARAM_BOOL, "false",
+	  "the host schedules each top-level VM as one entity and each VM "
+	  "runs its own DFQ over its tasks (Fleig 3.4); DFQ accounting only" },
+	{ "vm_sample", GS_PARAM_DURATION, "1ms",
+	  "nested: sampling time per task of a VM's own scheduler" },
+};
+
+static struct hdfq *hdfq_of(struct hal_sched *s)
+{
+	return hal_priv(s);
+}
+
+static struct hdfq_entity *entity_of(struct plist *pos)
+{
+	return plist_entry(pos, struct hdfq_entity, link);
+}
+
+/* The tree changed: every entity's vtime weight follows its new share. */
+static void reweigh(struct hal_sched *s)
+{
+	struct hdfq *h = hdfq_of(s);
+	struct plist *pos;
+
+	plist_for_each(pos, &h->entities) {
+		struct hdfq_entity *e = entity_of(pos);
+
+		vt_task_set_weight_fp(e->vt,
+				      vmtree_vt_weight(&h->tree, e->vm,
+						       e->weight));
+	}
+}
+
+static struct hdfq_entity *entity_new(struct hal_sched *s, struct hal_task *t,
+				      hal_s32 vm, hal_u32 guest,
+				      hal_u32 weight)
+{
+	struct hdfq *h = hdfq_of(s);
+	struct hdfq_entity *e = hal_zalloc(s, sizeof(*e));
+
+	if (!e)
+		return 0;
+	if (h->loga) {
+		e->lt = loga_entity_new(s, t, weight);
+		if (e->lt) {
+			e->lt->shadow_gate = vm != VMT_ROOT;
+			e->vt = &e->lt->vt;
+		}
+	} else {
+		e->dt = dfq_entity_new(s, t, weight);
+		if (e->dt) {
+			e->dt->shadow_gate = vm != VMT_ROOT;
+			e->vt = &e->dt->vt;
+		}
+	}
+	if (!e->vt) {
+		hal_free(s, e);
+		return 0;
+	}
+	e->vm = vm;
+	e->guest = guest;
+	e->weight = weight;
+	plist_init(&e->members);
+	plist_add_tail(&h->entities, &e->link);
+	vmtree_leaf_add(&h->tree, vm, weight);
+	reweigh(s);
+	return e;
+}
+
+/* The entity of a guest's channel: the one with its VM and guest id (for
+ * a VM without hints, the VM's only one). */
+static struct hdfq_entity *guest_entity(struct hal_sched *s, hal_s32 vm,
+					hal_u32 guest)
+{
+	struct plist *pos;
+
+	plist_for_each(pos, &hdfq_of(s)->entities) {
+		struct hdfq_entity *e = entity_of(pos);
+
+		if (e->vm == vm && e->guest == guest)
+			return e;
+	}
+	return 0;
+}
+
+static void member_bind(struct hdfq_member *m, struct hdfq_entity *e)
+{
+	m->e = e;
+	plist_add_tail(&e->members, &m->link);
+}
+
+/* The entity's last task is gone. */
+static void entity_free(struct hal_sched *s, struct hdfq_entity *e)
+{
+	struct hdfq *h = hdfq_of(s);
+
+	if (e->lt)
+		loga_entity_free(s, e->lt);
+	else
+		dfq_entity_free(s, e->dt);
+	vmtree_leaf_del(&h->tree, e->vm, e->weight);
+	plist_del(&e->link);
+	hal_free(s, e);
+	reweigh(s);
+}
+
+/* The task the entity's figures are reported on. */
+static struct hal_task *entity_reporter(struct hdfq_entity *e)
+{
+	return e->lt ? e->lt->t : e->dt->t;
+}
+
+static void entity_set_reporter(struct hdfq_entity *e, struct hal_task *t)
+{
+	if (e->lt)
+		e->lt->t = t;
+	else
+		e->dt->t = t;
+}
+
+/* ---- ops ---------------------------------------------------------------- */
+
+static int hdfq_init(struct hal_sched *s)
+{
+	struct hdfq *h = hdfq_of(s);
+
+	plist_init(&h->entities);
+	h->loga = (hal_u8)hal_param(s, "loga");
+	if (hal_param(s, "nested")) {
+		if (h->loga)
+			return -1; /* nested sampling is DFQ's */
+		return hdfq_nested_init(s, &h->eng.d, &h->nest);
+	}
+	if (vmtree_init(s, &h->tree) < 0)
+		return -1;
+	if (h->loga)
+		return loga_init(s);
+	if (dfq_init(s) < 0)
+		return -1;
+	/* the exclusive samples are GPU time given out equally; charging
+	 * them keeps the weighted shares (dfq leaves them out) */
+	h->eng.d.charge_sample = 1;
+	return 0;
+}
+
+static void hdfq_fini(struct hal_sched *s)
+{
+	struct hdfq *h = hdfq_of(s);
+
+	if (hal_param(s, "nested")) {
+		hdfq_nested_fini(s, h->nest);
+		return;
+	}
+	/* the engine frees its records; members go with their tasks */
+	if (h->loga)
+		loga_fini(s);
+	else
+		dfq_fini(s);
+	while (!plist_empty(&h->entities)) {
+		struct hdfq_entity *e = entity_of(h->entities.next);
+
+		while (!plist_empty(&e->members)) {
+			struct plist *m = e->members.next;
+
+			plist_del(m);
+			plist_entry(m, struct hdfq_member, link)->e = 0;
+		}
+		plist_del(&e->link);
+		hal_free(s, e);
+	}
+	vmtree_fini(s, &h->tree);
+}
+
+static void hdfq_task_create(struct hal_sched *s, struct hal_task *t)
+{
+	struct hdfq_member *m;
+
+	if (hdfq_of(s)->nest) {
+		hdfq_nested_task_create(s, hdfq_of(s)->nest, t);
+		return;
+	}
+	m = hal_zalloc(s, sizeof(*m));
+	if (!m)
+		return;
+	m->t = t;
+	plist_init(&m->link);
+	hal_task_set_data(t, m);
+	if (hal_task_vm(t) < 0) {
+		struct hdfq_entity *e = entity_new(s, t, VMT_ROOT,
+						   HAL_GUEST_NONE,
+						   hal_task_weight(t));
+
+		if (e)
+			member_bind(m, e);
+	}
+}
+
+static void hdfq_task_exit(struct hal_sched *s, struct hal_task *t)
+{
+	struct hdfq_member *m = hal_task_data(t);
+	struct hdfq_entity *e;
+
+	if (hdfq_of(s)->nest) {
+		hdfq_nested_task_exit(s, hdfq_of(s)->nest, t);
+		return;
+	}
+	if (!m)
+		return;
+	e = m->e;
+	hal_task_set_data(t, 0);
+	if (e) {
+		plist_del(&m->link);
+		if (plist_empty(&e->members))
+			entity_free(s, e);
+		else if (entity_reporter(e) == t)
+			/* report on a task that is still there */
+			entity_set_reporter(e, plist_entry(e->members.next,
+						struct hdfq_member, link)->t);
+	}
+	hal_free(s, m);
+}
+
+static void hdfq_channel_create(struct hal_sched *s, struct hal_chan *c)
+{
+	struct hal_task *t = hal_chan_task(c);
+	struct hdfq_member *m = hal_task_data(t);
+
+	if (hdfq_of(s)->nest) {
+		hdfq_nested_channel_create(s, hdfq_of(s)->nest, c);
+		return;
+	}
+	if (!m)
+		return;
+	if (!m->e) {
+		hal_s32 vm = hal_task_vm(t);
+		hal_u32 guest = hal_chan_guest_id(c);
+		struct hdfq_entity *e = guest_entity(s, vm, guest);
+
+		if (!e)
+			e = entity_new(s, t, vm, guest,
+				       guest == HAL_GUEST_NONE
+					       ? 1 : hal_task_weight(t));
+		if (!e)
+			return;
+		member_bind(m, e);
+	}
+	if (m->e->lt)
+		loga_chan_attach(s, m->e->lt, c);
+	else
+		dfq_chan_attach(s, m->e->dt, c);
+}
+
+/* The rest goes to the engine. */
+static void hdfq_channel_destroy(struct hal_sched *s, struct hal_chan *c)
+{
+	if (hdfq_of(s)->nest)
+		hdfq_nested_channel_destroy(s, hdfq_of(s)->nest, c);
+	else if (hdfq_of(s)->loga)
+		loga_chan_detach(s, c);
+	else
+		dfq_chan_detach(s, c);
+}
+
+static int hdfq_submit(struct hal_sched *s, struct hal_chan *c)
+{
+	if (hdfq_of(s)->nest)
+		return hdfq_nested_submit(s, hdfq_of(s)->nest, c);
+	return hdfq_of(s)->loga ? loga_submit(s, c) : dfq_submit(s, c);
+}
+
+static void hdfq_shadow_submit(struct hal_sched *s, struct hal_chan *c)
+{
+	if (hdfq_of(s)->nest)
+		hdfq_nested_shadow_submit(s, hdfq_of(s)->nest, c);
+	else if (hdfq_of(s)->loga)
+		loga_shadow_submit(s, c);
+	else
+		dfq_shadow_submit(s, c);
+}
+
+static void hdfq_timer(struct hal_sched *s, hal_u32 id)
+{
+	if (hdfq_of(s)->nest)
+		hdfq_nested_timer(s, hdfq_of(s)->nest, id);
+	else if (hdfq_of(s)->loga)
+		loga_timer(s, id);
+	else
+		dfq_timer(s, id);
+}
+
+static void hdfq_poll_change(struct hal_sched *s,
+			     const struct hal_engine_status *st, hal_u64 when)
+{
+	if (hdfq_of(s)->loga)
+		loga_poll_change(s, st, when);
+}
+
+static void hdfq_poll_end(struct hal_sched *s)
+{
+	if (hdfq_of(s)->loga)
+		loga_poll_end(s);
+}
+
+const struct gs_policy_ops gs_policy_hdfq = {
+	.name = "hdfq",
+	.summary = "hierarchical DFQ for VMs (Fleig 3.3): DFQ over a tree of "
+		   "host tasks, guest tasks (paravirtual hints) and VMs, with "
+		   "weights from the tree; guest tasks held by shadow channels",
+	.params = hdfq_params,
+	.n_params = sizeof(hdfq_params) / sizeof(hdfq_params[0]),
+	.priv_size = sizeof(struct hdfq),
+	.init = hdfq_init,
+	.fini = hdfq_fini,
+	.task_create = hdfq_task_create,
+	.task_exit = hdfq_task_exit,
+	.channel_create = hdfq_channel_create,
+	.channel_destroy = hdfq_channel_destroy,
+	.submit = hdfq_submit,
+	.shadow_submit = hdfq_shadow_submit,
+	.timer = hdfq_timer,
+	.poll_change = hdfq_poll_change,
+	.poll_end = hdfq_poll_end,
+};

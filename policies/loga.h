@@ -1,0 +1,92 @@
+/* The engine of loga (status-register accounting with DFQ's vtime and
+ * deny rule, see loga.c), shared with hdfq. A policy that embeds it puts
+ * struct loga first in its private state (hal_priv) and drives it through
+ * the functions below; its parameters are LOGA_PHASE_PARAM_DESCS,
+ * LOGA_METRIC_PARAM_DESCS and an `account_only` boolean. */
+#ifndef GS_POLICY_LOGA_H
+#define GS_POLICY_LOGA_H
+
+#include "hal.h"
+#include "policy.h"
+#include "util.h"
+#include "vtime.h"
+
+enum loga_timer { LOGA_TIMER_WAKE = 0 };
+
+enum loga_state {
+	LOGA_IDLE = 0,  /* no channel: waiting for one */
+	LOGA_POLL = 1,  /* the poll loop runs */
+	LOGA_SLEEP = 2, /* the non-poll phase */
+};
+
+/* The GPU the poll loop watches. */
+#define LOGA_GPU 0
+
+struct loga_task;
+
+struct loga_chan {
+	struct plist link; /* in loga_task.chans */
+	struct hal_chan *c;
+	struct loga_task *lt;
+	hal_u8 on_gpu;     /* on the polled GPU: counts as occupied */
+};
+
+/* A scheduling entity: a task, or for hdfq a guest task or a VM without
+ * hints (several tasks; `t` is the one its figures are reported on). */
+struct loga_task {
+	struct vt_task vt;   /* links the task into loga.vt.tasks */
+	struct hal_task *t;
+	hal_u8 shadow_gate;  /* denied by shadowing its channels (a VM task,
+			      * Fleig 3.3.2) instead of holding it at a
+			      * trapped doorbell */
+	struct plist chans;  /* struct loga_chan */
+	hal_u64 poll_ns;     /* measured in the current poll phase */
+	hal_u32 segments;    /* segments closed in it */
+};
+
+struct loga {
+	struct vt_sys vt;
+	hal_u32 state;
+	hal_u32 n_chans;         /* occupied channels on the polled GPU */
+	hal_u64 phase_start;
+	hal_u64 epoch_start;     /* the previous decision */
+	/* the open segment: owner channel (0: nobody) since seg_start */
+	struct loga_chan *seg;
+	hal_u64 seg_start;
+	/* parameters */
+	hal_u64 event_t;
+	hal_u32 event_x;
+	hal_u8 randomize, account_only, mean_segment;
+};
+
+#define LOGA_PHASE_PARAM_DESCS \
+	{ "event_T", GS_PARAM_DURATION, "1ms", \
+	  "poll phase per occupied channel" }, \
+	{ "event_X", GS_PARAM_UINT, "5", \
+	  "non-poll phase = event_X x the poll phase (0: poll all the time)" }, \
+	{ "randomize", GS_PARAM_BOOL, "false", \
+	  "draw both phase lengths uniformly from [mean/2, 3 mean/2)" },
+#define LOGA_METRIC_PARAM_DESCS \
+	{ "mean_segment", GS_PARAM_BOOL, "false", \
+	  "vtime by mean time between context switches (LoGA-CL) instead " \
+	  "of total time per poll phase" },
+
+int loga_init(struct hal_sched *s);
+void loga_fini(struct hal_sched *s);
+/* A new entity reported on task `t`, of user weight `weight`; 0 when out
+ * of memory. */
+struct loga_task *loga_entity_new(struct hal_sched *s, struct hal_task *t,
+				  hal_u32 weight);
+/* The entity is gone (its channels detached first). */
+void loga_entity_free(struct hal_sched *s, struct loga_task *lt);
+void loga_chan_attach(struct hal_sched *s, struct loga_task *lt,
+		      struct hal_chan *c);
+void loga_chan_detach(struct hal_sched *s, struct hal_chan *c);
+int loga_submit(struct hal_sched *s, struct hal_chan *c);
+void loga_shadow_submit(struct hal_sched *s, struct hal_chan *c);
+void loga_timer(struct hal_sched *s, hal_u32 id);
+void loga_poll_change(struct hal_sched *s, const struct hal_engine_status *st,
+		      hal_u64 when);
+void loga_poll_end(struct hal_sched *s);
+
+#endif
