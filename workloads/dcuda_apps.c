@@ -1,0 +1,56 @@
+/* DCUDA Table 1 as a job library. The paper gives names only, plus "around
+ * 30 s" alone on a GTX 1080 Ti; the demand (share of the GPU's cores a
+ * kernel occupies, averaged over the run), the kernel length, the run
+ * length and the footprint below are our own estimates from what each
+ * benchmark does:
+ *   - dense compute (MatrixMul, MaxFlops, MD5Hash, S3D, alexnet) fills the
+ *     GPU: 80-100%;
+ *   - streaming kernels (BlackScholes, Triad, Sort, FFT) are memory bound
+ *     with good occupancy: 50-70%;
+ *   - small or irregular work (transpose, Scan, BFS, Reduction, Kmeans,
+ *     eigenvalues) and small networks (mnist_mlp, the autoencoders) leave
+ *     most cores idle or wait on the host between steps: 20-45%.
+ * Kernel lengths are per launch step (a training step, a benchmark pass),
+ * 5-30 ms; lengths 20-45 s. The mean demand is 0.56 GPU. */
+#include "workloads/dcuda_apps.h"
+
+#include <glib.h>
+
+#define MS(x) ((gs_time_t)(x) * GS_NS_PER_MS)
+#define S(x) ((gs_time_t)(x) * GS_NS_PER_S)
+
+const struct gs_job_desc gs_jobs[] = {
+	{ "MatrixMul", "CUDA Samples", 675, MS(20), S(30), 600 },
+	{ "BlackScholes", "CUDA Samples", 525, MS(10), S(25), 800 },
+	{ "eigenvalues", "CUDA Samples", 300, MS(15), S(30), 200 },
+	{ "transpose", "CUDA Samples", 225, MS(5), S(20), 500 },
+	{ "Triad", "SHOC", 375, MS(10), S(25), 1200 },
+	{ "MaxFlops", "SHOC", 750, MS(25), S(35), 100 },
+	{ "MD5Hash", "SHOC", 600, MS(20), S(30), 100 },
+	{ "Sort", "SHOC", 450, MS(10), S(25), 1000 },
+	{ "FFT", "SHOC", 487, MS(15), S(30), 1500 },
+	{ "Scan", "SHOC", 262, MS(5), S(20), 700 },
+	{ "S3D", "SHOC", 637, MS(25), S(40), 1800 },
+	{ "BFS", "SHOC", 187, MS(10), S(30), 900 },
+	{ "Reduction", "SHOC", 337, MS(5), S(20), 600 },
+	{ "AutoencoderRunner", "TensorFlow", 225, MS(15), S(35), 1100 },
+	{ "VariationalAutoencoderRunner", "TensorFlow", 262, MS(15), S(35),
+	  1200 },
+	{ "mnist_cnn", "TensorFlow", 450, MS(20), S(40), 2000 },
+	{ "mnist_mlp", "TensorFlow", 150, MS(10), S(30), 800 },
+	{ "alexnet", "TensorFlow", 712, MS(30), S(45), 3000 },
+	{ "Kmeans", "TensorFlow", 300, MS(10), S(30), 700 },
+	{ "cifar10", "TensorFlow", 525, MS(25), S(40), 2500 },
+};
+
+const uint32_t gs_n_jobs = G_N_ELEMENTS(gs_jobs);
+
+const struct gs_job_desc *gs_job_find(const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < gs_n_jobs; i++)
+		if (!g_ascii_strcasecmp(gs_jobs[i].name, name))
+			return &gs_jobs[i];
+	return NULL;
+}
