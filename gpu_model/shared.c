@@ -27,18 +27,33 @@ void gs_shared_free(struct gs_gpu *gpu)
 	g_array_free(gpu->shared.running, TRUE);
 }
 
-/* per-mille divisor of the progress rate: 1000 up to full occupancy */
-static uint64_t rate_div(const struct gs_shared *sh)
+/* Oversubscribed cores also interfere (caches, memory bandwidth, the
+ * block scheduler interleaving more kernels than fit): the loss grows
+ * with the overload and reaches the full interference at this much of it,
+ * per-mille of one GPU. */
+#define INTERFERENCE_RAMP_PM 250
+
+/* per-mille divisor of the progress rate: 1000 up to full occupancy, the
+ * demand D beyond, stretched by interference: D (1 + a min(1, (D - 1) /
+ * ramp)) with a the interference, in units of one GPU. */
+static uint64_t rate_div_of(const struct gs_gpu *gpu)
 {
-	return sh->demand_pm > 1000 ? sh->demand_pm : 1000;
+	uint64_t d = gpu->shared.demand_pm, over;
+
+	if (d <= 1000)
+		return 1000;
+	over = d - 1000 < INTERFERENCE_RAMP_PM ? d - 1000
+					       : INTERFERENCE_RAMP_PM;
+	return d + d * over * gpu->cfg.interference_pm /
+		   (1000 * INTERFERENCE_RAMP_PM);
 }
 
 /* Full-speed time a kernel advanced in dt at the current rate, and the
  * GPU time that is. The same formula serves the lazy views (*_now). */
-static gs_time_t progress(const struct gs_shared *sh,
+static gs_time_t progress(const struct gs_gpu *gpu,
 			  const struct gs_shared_kernel *k, gs_time_t dt)
 {
-	gs_time_t p = dt * 1000 / rate_div(sh);
+	gs_time_t p = dt * 1000 / rate_div_of(gpu);
 
 	return p < k->left ? p : k->left;
 }
@@ -62,7 +77,7 @@ static void advance(struct gs_gpu *gpu)
 	for (i = 0; i < sh->running->len; i++) {
 		struct gs_shared_kernel *k = &g_array_index(
 			sh->running, struct gs_shared_kernel, i);
-		gs_time_t p = progress(sh, k, dt), w = work_of(k->ch, p);
+		gs_time_t p = progress(gpu, k, dt), w = work_of(k->ch, p);
 
 		k->left -= p;
 		sh->work_ns += w;
@@ -76,7 +91,7 @@ static void schedule_next(struct gs_gpu *gpu)
 {
 	struct gs_shared *sh = &gpu->shared;
 	gs_time_t first = GS_TIME_NEVER;
-	uint64_t div = rate_div(sh);
+	uint64_t div = rate_div_of(gpu);
 	guint i;
 
 	for (i = 0; i < sh->running->len; i++) {
@@ -193,7 +208,7 @@ gs_time_t gs_shared_work_now(const struct gs_gpu *gpu,
 			sh->running, struct gs_shared_kernel, i);
 
 		if (!ch || k->ch == ch)
-			w += work_of(k->ch, progress(sh, k, dt));
+			w += work_of(k->ch, progress(gpu, k, dt));
 	}
 	return w;
 }

@@ -93,12 +93,29 @@ static hal_u32 most_overloaded(const struct nl_node *n, hal_u32 over,
 	return best;
 }
 
-/* The least loaded GPU below `under`, or n_gpus. */
-static hal_u32 most_underloaded(const struct nl_node *n, hal_u32 under)
+/* For an overloaded `src`, the underloaded GPU that can take the heaviest
+ * of its tasks without becoming overloaded (every pair is checked); the
+ * task in *out, or 0. */
+static hal_u32 best_target(const struct nl_node *n, hal_u32 src, hal_u32 over,
+			   hal_u32 under, struct nl_task **out)
 {
-	hal_u32 g = nl_least_loaded(n);
+	hal_u32 g, best = n->n_gpus;
 
-	return n->load_pm[g] < under ? g : n->n_gpus;
+	*out = 0;
+	for (g = 0; g < n->n_gpus; g++) {
+		struct nl_task *nt;
+
+		if (g == src || n->load_pm[g] >= under)
+			continue;
+		nt = heaviest_fitting((struct nl_node *)n, src, g, over);
+		if (nt && (!*out || nt->demand_pm > (*out)->demand_pm ||
+			   (nt->demand_pm == (*out)->demand_pm &&
+			    n->load_pm[g] < n->load_pm[best]))) {
+			*out = nt;
+			best = g;
+		}
+	}
+	return best;
 }
 
 static void balance(struct hal_sched *s, struct dcuda *d)
@@ -111,10 +128,9 @@ static void balance(struct hal_sched *s, struct dcuda *d)
 		struct nl_task *nt;
 
 		src = most_overloaded(n, over, skip);
-		dst = most_underloaded(n, under);
-		if (src == n->n_gpus || dst == n->n_gpus)
+		if (src == n->n_gpus)
 			return;
-		nt = heaviest_fitting(n, src, dst, over);
+		dst = best_target(n, src, over, under, &nt);
 		if (!nt || nl_move(s, n, nt, dst) != 0) {
 			skip |= 1u << src; /* nothing fits: try the next */
 			continue;
@@ -187,12 +203,16 @@ static void compact(struct hal_sched *s, struct dcuda *d)
 
 /* Groups for an overloaded GPU, heaviest task first: each joins the first
  * group it fits in (up to group_max, so a light task may top a group up
- * slightly over 100%), else opens a new one. Returns the group count. */
+ * slightly over 100%), else opens a new one. Returns the group count, 0
+ * when a group would leave more than the underload margin of the GPU
+ * idle in its slice: slicing would then cost more throughput than the
+ * fairness it buys. */
 static hal_u32 form_groups(struct hal_sched *s, struct nl_node *n,
 			   hal_u32 gpu)
 {
 	hal_u32 fill[MAX_GROUPS] = { 0 };
-	hal_u32 cap = pct_param(s, "group_max"), groups = 0, placed = 0;
+	hal_u32 under = pct_param(s, "under");
+	hal_u32 cap = pct_param(s, "group_max"), groups = 0, placed = 0, g;
 	struct plist *pos;
 
 	plist_for_each(pos, &n->tasks) {
@@ -203,7 +223,6 @@ static hal_u32 form_groups(struct hal_sched *s, struct nl_node *n,
 	}
 	for (;;) {
 		struct nl_task *heavy = 0;
-		hal_u32 g;
 
 		plist_for_each(pos, &n->tasks) {
 			struct nl_task *nt = plist_entry(pos, struct nl_task,
@@ -214,7 +233,7 @@ static hal_u32 form_groups(struct hal_sched *s, struct nl_node *n,
 				heavy = nt;
 		}
 		if (!heavy)
-			return groups;
+			break;
 		for (g = 0; g < groups; g++)
 			if (fill[g] + heavy->demand_pm <= cap)
 				break;
@@ -228,6 +247,10 @@ static hal_u32 form_groups(struct hal_sched *s, struct nl_node *n,
 		fill[g] += heavy->demand_pm;
 		placed++;
 	}
+	for (g = 0; g < groups; g++)
+		if (fill[g] < under)
+			return 0;
+	return groups;
 }
 
 /* May this task's launches go to the GPU now? */

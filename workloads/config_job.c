@@ -35,11 +35,11 @@ int cfg_compile_job(struct cfg *c, const yaml_node_t *map,
 		    struct gs_task_config *t, struct cfg_prog *p)
 {
 	static const char *const keys[] = {
-		"app", "demand", "kernel", "length", "memory", NULL,
+		"app", "demand", "kernel", "length", "memory", "startup", NULL,
 	};
 	const struct gs_host_config *h = &c->sc->host;
 	const struct gs_job_desc *app = NULL;
-	gs_time_t kernel = 0, length = 0, cycle;
+	gs_time_t kernel = 0, length = 0, startup = 0, cycle;
 	uint32_t demand = 0;
 	uint64_t steps;
 	yaml_node_t *v;
@@ -55,6 +55,7 @@ int cfg_compile_job(struct cfg *c, const yaml_node_t *map,
 		demand = app->demand_pm;
 		kernel = app->kernel;
 		length = app->length;
+		startup = app->startup;
 		t->memory_bytes = (uint64_t)app->memory_mib << 20;
 		t->behavior_label = g_strdup(app->name);
 	}
@@ -68,6 +69,10 @@ int cfg_compile_job(struct cfg *c, const yaml_node_t *map,
 	if ((v = cfg_map_get(c, map, "length")) &&
 	    cfg_duration(c, v, "length", h->clock_hz, CFG_MAX_DURATION,
 			 &length) < 0)
+		return -1;
+	if ((v = cfg_map_get(c, map, "startup")) &&
+	    cfg_duration(c, v, "startup", h->clock_hz, CFG_MAX_DURATION,
+			 &startup) < 0)
 		return -1;
 	if ((v = cfg_map_get(c, map, "memory")) &&
 	    cfg_bytes(c, v, "memory", &t->memory_bytes) < 0)
@@ -88,6 +93,14 @@ int cfg_compile_job(struct cfg *c, const yaml_node_t *map,
 	if (!t->behavior_label)
 		t->behavior_label = g_strdup_printf("job %u%%", demand / 10);
 
+	if (startup) {
+		/* host work before the first kernel: loading data, building
+		 * the model; the GPU sees nothing yet */
+		s = cfg_step(GS_OP_CPU);
+		s.dur = gs_dist_const(startup);
+		if (cfg_prog_push(c, map, p, &s) < 0)
+			return -1;
+	}
 	s = cfg_step(GS_OP_LOOP);
 	s.count = (uint32_t)steps;
 	if (cfg_prog_push(c, map, p, &s) < 0)
@@ -103,7 +116,7 @@ int cfg_compile_job(struct cfg *c, const yaml_node_t *map,
 	if (cfg_prog_push(c, map, p, &s) < 0)
 		return -1;
 	s = cfg_step(GS_OP_END_LOOP);
-	s.target = 0;
+	s.target = startup ? 1 : 0;
 	if (cfg_prog_push(c, map, p, &s) < 0)
 		return -1;
 	s = cfg_step(GS_OP_ROUND);

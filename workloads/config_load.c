@@ -144,7 +144,7 @@ static int load_gpu(struct cfg *c, const yaml_node_t *map,
 static int load_node(struct cfg *c, const yaml_node_t *map)
 {
 	static const char *const keys[] = {
-		"gpus", "gpu", "power", "migration", NULL,
+		"gpus", "gpu", "power", "migration", "interference", NULL,
 	};
 	yaml_node_t *v;
 
@@ -161,7 +161,11 @@ static int load_node(struct cfg *c, const yaml_node_t *map)
 				 "node: missing required key 'gpus' (the number of GPUs)");
 	if (cfg_u32(c, v, "gpus", 1, CFG_MAX_GPUS, &c->sc->n_gpus) < 0)
 		return -1;
-	return load_gpu(c, cfg_map_get(c, map, "gpu"), &c->sc->gpu);
+	if (load_gpu(c, cfg_map_get(c, map, "gpu"), &c->sc->gpu) < 0)
+		return -1;
+	v = cfg_map_get(c, map, "interference");
+	return v ? cfg_share(c, v, "interference", 0, 10000,
+			     &c->sc->gpu.interference_pm) : 0;
 }
 
 /* --- host --- */

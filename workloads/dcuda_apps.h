@@ -13,8 +13,9 @@ struct gs_job_desc {
 	const char *suite;
 	uint32_t demand_pm;     /* share of one GPU's cores when alone, 1/1000 */
 	gs_time_t kernel;       /* length of one kernel launch */
-	gs_time_t length;       /* run length alone */
+	gs_time_t length;       /* GPU part of the run, alone */
 	uint32_t memory_mib;    /* memory footprint */
+	gs_time_t startup;      /* host work before the first kernel */
 };
 
 extern const struct gs_job_desc gs_jobs[];
