@@ -1,12 +1,18 @@
 /* The node monitor: see node_load.h. */
 #include "node_load.h"
 
-void nl_init(struct hal_sched *s, struct nl_node *n, hal_u64 min_sample)
+/* GPUs may come online after init (hot-plug, a port adding them). */
+static void refresh_gpus(struct hal_sched *s, struct nl_node *n)
 {
 	hal_u32 g = hal_gpu_count(s);
 
+	n->n_gpus = g > NL_MAX_GPUS ? NL_MAX_GPUS : g ? g : 1;
+}
+
+void nl_init(struct hal_sched *s, struct nl_node *n, hal_u64 min_sample)
+{
 	plist_init(&n->tasks);
-	n->n_gpus = g > NL_MAX_GPUS ? NL_MAX_GPUS : g;
+	refresh_gpus(s, n);
 	n->min_sample = min_sample;
 }
 
@@ -29,6 +35,7 @@ struct nl_task *nl_task_add(struct hal_sched *s, struct nl_node *n,
 
 	if (!nt)
 		return 0;
+	refresh_gpus(s, n);
 	nt->t = t;
 	nt->gpu = hal_task_gpu(t);
 	if (nt->gpu >= n->n_gpus)
@@ -145,6 +152,7 @@ void nl_update(struct hal_sched *s, struct nl_node *n)
 	struct plist *pos;
 	hal_u32 g;
 
+	refresh_gpus(s, n);
 	for (g = 0; g < n->n_gpus; g++)
 		n->load_pm[g] = 0;
 	plist_for_each(pos, &n->tasks) {

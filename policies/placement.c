@@ -60,6 +60,7 @@ static void placement_timer(struct hal_sched *s, hal_u32 id)
 
 	if (id != TIMER_MONITOR)
 		return;
+	nl_update(s, &p->node);
 	for (g = 0; g < p->node.n_gpus && len; g++) {
 		hal_u64 busy = hal_gpu_busy_ns(s, g);
 		hal_u64 pm = hal_mul_div64(busy - p->busy_at[g], NL_PM, len);
