@@ -6,18 +6,22 @@
  *      tasks to a GPU below `under` (underloaded), GPUs in between are
  *      left alone, and a move never takes the target above `over`, so a
  *      task moved is never moved back by the next round (no ping-pong);
- *      greedy: the heaviest task that fits goes first, repeated until the
- *      source is no longer overloaded or nothing fits;
- *   2. compacts for energy: while the two least-loaded busy GPUs fit on
- *      one (together at most `compact_max`), the lighter one's tasks move
- *      to the other, which lets the emptied GPU idle;
+ *      greedy: over every (overloaded, underloaded) pair, the heaviest
+ *      task that fits goes first, repeated until the source is no longer
+ *      overloaded or nothing fits;
+ *   2. compacts for energy: while the two least-loaded busy GPUs are
+ *      underloaded and fit on one (together at most `compact_max`), the
+ *      lighter one's tasks move to the other, which lets the emptied GPU
+ *      idle;
  *   3. keeps a GPU that is still overloaded fair with time slices: its
  *      tasks form groups that each nearly fill the GPU (a light task may
- *      push a group slightly over), one group runs per `slice` and the
- *      others' launches wait in their shadow queues; a group that
- *      overshoots its slice (its kernels ran on into the next) gives the
- *      overshoot back from its next turn, and within the running group
- *      the lightest task's launches are forwarded first.
+ *      push a group slightly over, up to `group_max`), one group runs per
+ *      `slice` and the others' launches wait in their shadow queues; a
+ *      group given more kernel time than its slice owes the overshoot
+ *      and skips a turn once it owes a whole slice; at a slice start the
+ *      lightest task's held launches are forwarded first. Slicing is left
+ *      off where a group would leave the GPU below `under`: with cores
+ *      shared by demand that would cost more than it evens out.
  * New tasks are placed as least-loaded places them. Moves go through
  * hal_task_migrate, which the environment performs between launches. */
 #include "node_load.h"
@@ -35,7 +39,7 @@ struct gpu_slices {
 struct dcuda {
 	struct nl_node node;
 	struct gpu_slices slices[NL_MAX_GPUS];
-	hal_u32 balanced, compacted; /* moves made by each step */
+	hal_u32 balanced, compacted; /* moves made by each step, for the log */
 };
 
 enum { TIMER_MONITOR = 0, TIMER_SLICE = 1 };
@@ -361,6 +365,7 @@ static void dcuda_fini(struct hal_sched *s)
 static void dcuda_timer(struct hal_sched *s, hal_u32 id)
 {
 	struct dcuda *d = hal_priv(s);
+	hal_u32 moves = d->balanced + d->compacted;
 
 	if (id == TIMER_SLICE) {
 		next_slice(s, d);
@@ -372,6 +377,9 @@ static void dcuda_timer(struct hal_sched *s, hal_u32 id)
 	if (hal_param(s, "compact"))
 		compact(s, d);
 	plan_slices(s, d);
+	if (d->balanced + d->compacted != moves)
+		hal_log(s, "moves so far: %u balancing, %u compacting",
+			d->balanced, d->compacted);
 	hal_timer_arm(s, TIMER_MONITOR, hal_now(s) + hal_param(s, "monitor"));
 }
 
