@@ -53,14 +53,15 @@ static uint64_t rate_div_of(const struct gs_gpu *gpu)
 static gs_time_t progress(const struct gs_gpu *gpu,
 			  const struct gs_shared_kernel *k, gs_time_t dt)
 {
-	gs_time_t p = dt * 1000 / rate_div_of(gpu);
+	gs_time_t p = (gs_time_t)((unsigned __int128)dt * 1000 /
+				  rate_div_of(gpu));
 
 	return p < k->left ? p : k->left;
 }
 
 static gs_time_t work_of(const struct gs_channel *ch, gs_time_t p)
 {
-	return p * ch->occupancy_pm / 1000;
+	return (gs_time_t)((unsigned __int128)p * ch->occupancy_pm / 1000);
 }
 
 /* Charge the time since the last change to every running kernel. */
@@ -97,8 +98,10 @@ static void schedule_next(struct gs_gpu *gpu)
 	for (i = 0; i < sh->running->len; i++) {
 		const struct gs_shared_kernel *k = &g_array_index(
 			sh->running, struct gs_shared_kernel, i);
-		/* smallest dt with dt * 1000 / div >= left */
-		gs_time_t dt = (k->left * div + 999) / 1000;
+		/* smallest dt with dt * 1000 / div >= left (128-bit: a
+		 * crowded GPU's divisor times a long kernel) */
+		gs_time_t dt = (gs_time_t)(((unsigned __int128)k->left * div +
+					    999) / 1000);
 
 		if (dt < first)
 			first = dt;
