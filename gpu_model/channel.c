@@ -53,6 +53,7 @@ void gs_gpu_channel_close(struct gs_channel *ch)
 	gs_disp_unlink(gpu, ch);
 	for (k = 0; k < GS_ENGINE_KINDS; k++)
 		gs_engine_forget_channel(&gpu->engines[k], ch);
+	gs_shared_forget_channel(gpu, ch);
 	/* Everything published but not yet on an engine is dropped with the
 	 * channel; what was written without a doorbell was never submitted. */
 	ch->dropped += gs_ring_distance(ch->get, ch->put_visible, ch->entries) +

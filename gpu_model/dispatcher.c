@@ -139,6 +139,10 @@ static bool deliver(struct gs_gpu *gpu, struct gs_channel *ch,
 	struct gs_engine *eng = gs_gpu_engine_for(gpu, cmd->engine);
 	struct gs_dispatcher *d = &gpu->disp;
 
+	if (ch->occupancy_pm && cmd->engine == GS_ENGINE_COMPUTE) {
+		gs_shared_start(gpu, ch, cmd); /* never waits */
+		return true;
+	}
 	if (gs_engine_accepts(eng)) {
 		gs_engine_start(eng, ch, cmd);
 		return true;

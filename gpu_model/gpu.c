@@ -20,6 +20,7 @@ struct gs_gpu *gs_gpu_new(const struct gs_gpu_config *cfg, uint32_t index,
 	for (k = 0; k < GS_ENGINE_KINDS; k++)
 		gs_engine_init(gpu, &gpu->engines[k], k);
 	gs_disp_init(gpu);
+	gs_shared_init(gpu);
 	gpu->channels = g_new0(struct gs_channel, cfg->max_channels);
 	return gpu;
 }
@@ -36,6 +37,7 @@ void gs_gpu_free(struct gs_gpu *gpu)
 		gs_evq_cancel(gpu->q, &gpu->engines[k].slice_ev);
 	}
 	gs_evq_cancel(gpu->q, &gpu->disp.ev);
+	gs_shared_free(gpu);
 	for (i = 0; i < gpu->cfg.max_channels; i++) {
 		gs_fifo_free(&gpu->channels[i].cmds);
 		gs_fifo_free(&gpu->channels[i].fence_lag);

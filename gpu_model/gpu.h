@@ -90,6 +90,11 @@ struct gs_channel {
 	uint64_t completed;
 	uint64_t dropped;           /* discarded when the channel was closed */
 	gs_time_t gpu_time;         /* ground-truth engine time consumed */
+	/* Share of the GPU's cores this channel's compute kernels occupy, in
+	 * per-mille; 0 (the default): kernels run alone on the compute
+	 * engine. Above 0 they run side by side with other such kernels
+	 * (shared.c). */
+	uint32_t occupancy_pm;
 
 	/* dispatcher's ring of channels with pending work */
 	struct gs_channel *rr_next, *rr_prev;
@@ -131,6 +136,8 @@ enum gs_span_kind {
 	GS_SPAN_RUN = 0,    /* a command executed (possibly partly) */
 	GS_SPAN_SWITCH = 1, /* context switch */
 	GS_SPAN_SAVE = 2,   /* preemption save */
+	GS_SPAN_SHARED = 3, /* a kernel ran beside others (shared.c); its GPU
+			     * time comes through hooks.shared_work */
 };
 
 struct gs_gpu_hooks {
@@ -146,6 +153,31 @@ struct gs_gpu_hooks {
 	void (*span)(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 		     enum gs_span_kind kind, const struct gs_channel *ch,
 		     gs_time_t start, gs_time_t end);
+	/* Shared kernels: GPU time (core share x time) a channel used. */
+	void (*shared_work)(void *ctx, const struct gs_channel *ch,
+			    gs_time_t work);
+};
+
+/* Kernels that share the compute cores (channels with occupancy_pm > 0):
+ * they start as soon as they are fetched and all progress at once, at
+ * full speed while their occupancies add up to at most the whole GPU and
+ * each at 1000 / (sum of occupancies) of full speed beyond (the cores are
+ * shared in proportion). A kernel's GPU time is its occupancy times the
+ * time it ran at full speed. */
+struct gs_shared_kernel {
+	struct gs_channel *ch;
+	struct gs_cmd cmd;
+	gs_time_t left;       /* full-speed time still to run */
+	gs_time_t start;
+};
+
+struct gs_shared {
+	GArray *running;      /* struct gs_shared_kernel */
+	uint32_t demand_pm;   /* sum of their occupancies */
+	gs_time_t last;       /* progress applied up to here */
+	struct gs_event done_ev;
+	gs_time_t active_ns;  /* time with at least one kernel running */
+	gs_time_t work_ns;    /* GPU time used (occupancy x full-speed time) */
 };
 
 struct gs_dispatcher {
@@ -166,11 +198,18 @@ struct gs_gpu {
 	struct gs_gpu_hooks hooks;
 	struct gs_engine engines[GS_ENGINE_KINDS];
 	struct gs_dispatcher disp;
+	struct gs_shared shared;
 	struct gs_channel *channels; /* cfg.max_channels slots */
 	uint32_t n_open;
 	uint32_t next_free_hint;
 	uint64_t mmio_reads;
 };
+
+/* Shared kernels: time with a kernel running and GPU time used up to
+ * now, including the kernels running now; the latter for one channel. */
+gs_time_t gs_shared_active_now(const struct gs_gpu *gpu);
+gs_time_t gs_shared_work_now(const struct gs_gpu *gpu,
+			     const struct gs_channel *ch);
 
 /* Lifecycle. */
 struct gs_gpu *gs_gpu_new(const struct gs_gpu_config *cfg, uint32_t index,

@@ -41,6 +41,11 @@ struct gs_gpu_config {
 	gs_time_t preempt_save;   /* saving a preempted context */
 	uint32_t idle_mw;         /* power model: milliwatts when idle */
 	uint32_t active_mw;       /* ... and when an engine is busy */
+	/* Kernels sharing the cores beyond 100% (shared.c) run this much
+	 * slower again once the overload reaches 25% (linearly before),
+	 * per-mille: interference in caches, memory bandwidth and block
+	 * scheduling. 0: pure proportional sharing. node.interference. */
+	uint32_t interference_pm;
 };
 
 /* Fill cfg from a named preset ("kepler", "volta"); -1 if unknown. */

@@ -29,6 +29,13 @@ void gs_engine_start(struct gs_engine *eng, struct gs_channel *ch,
 		     const struct gs_cmd *cmd);
 void gs_engine_forget_channel(struct gs_engine *eng, struct gs_channel *ch);
 
+/* shared.c */
+void gs_shared_init(struct gs_gpu *gpu);
+void gs_shared_free(struct gs_gpu *gpu);
+void gs_shared_start(struct gs_gpu *gpu, struct gs_channel *ch,
+		     const struct gs_cmd *cmd);
+void gs_shared_forget_channel(struct gs_gpu *gpu, struct gs_channel *ch);
+
 static inline struct gs_engine *gs_gpu_engine_for(struct gs_gpu *gpu,
 						  uint8_t kind)
 {

@@ -106,6 +106,11 @@ hal_u64 hal_shadow_peek_hint(struct hal_sched *s, struct hal_chan *c);
  * buffer-swap / vertex / byte heuristics). The simulator returns the
  * workload's `class:` tag; a kernel port classifies from the pushbuffer. */
 hal_u32 hal_shadow_peek_class(struct hal_sched *s, struct hal_chan *c);
+/* Share of the GPU's cores (per-mille) the oldest queued kernel occupies,
+ * from its launch geometry (what DCUDA's monitor computes with the CUDA
+ * occupancy calculator); 0 if none or unknown. The simulator gives the
+ * channel's occupancy, 1000 for kernels that run alone on the engine. */
+hal_u32 hal_shadow_peek_occupancy(struct hal_sched *s, struct hal_chan *c);
 void hal_shadow_forward(struct hal_sched *s, struct hal_chan *c, hal_u32 n);
 
 /* ---- observing the GPU ------------------------------------------------- */
@@ -180,7 +185,17 @@ hal_u64 hal_random(struct hal_sched *s);
 hal_u32 hal_gpu_count(struct hal_sched *s);
 /* Cumulative busy time of a GPU's compute engine. */
 hal_u64 hal_gpu_busy_ns(struct hal_sched *s, hal_u32 gpu);
-/* Move a task to another GPU between its kernel launches; 0 on success. */
+/* Move a task to another GPU between its kernel launches; 0 on success.
+ * Called from ops->task_create (before the task's channels exist) it only
+ * places the task, at no cost. Otherwise the move happens at the task's
+ * next launch with nothing outstanding: its channels are destroyed and
+ * created on the target (ops->channel_destroy / channel_create) and the
+ * task stalls for the migration cost; hal_task_gpu changes then. A later
+ * call replaces a pending target. */
 int hal_task_migrate(struct hal_sched *s, struct hal_task *t, hal_u32 gpu);
+/* Cumulative time the task has spent blocked in waits for its GPU work
+ * (synchronisation calls), as a wrapper library timing them sees it; 0
+ * where the environment cannot tell. */
+hal_u64 hal_task_sync_ns(struct hal_sched *s, const struct hal_task *t);
 
 #endif

@@ -9,6 +9,9 @@ extern const struct gs_policy_ops gs_policy_drr;
 extern const struct gs_policy_ops gs_policy_hdfq;
 extern const struct gs_policy_ops gs_policy_loga;
 extern const struct gs_policy_ops gs_policy_timeslice;
+extern const struct gs_policy_ops gs_policy_round_robin;
+extern const struct gs_policy_ops gs_policy_least_loaded;
+extern const struct gs_policy_ops gs_policy_dcuda;
 
 const struct gs_policy_ops *const gs_policy_registry[] = {
 	&gs_policy_direct,
@@ -17,6 +20,9 @@ const struct gs_policy_ops *const gs_policy_registry[] = {
 	&gs_policy_hdfq,
 	&gs_policy_loga,
 	&gs_policy_timeslice,
+	&gs_policy_round_robin,
+	&gs_policy_least_loaded,
+	&gs_policy_dcuda,
 	0,
 };
 

@@ -6,6 +6,7 @@
 #include "policies/policy.h"
 #include "sim/cli.h"
 #include "workloads/apps.h"
+#include "workloads/dcuda_apps.h"
 
 static const char *const param_types[] = { "duration", "integer", "bool" };
 
@@ -17,7 +18,7 @@ static void list_policies(void)
 	for (i = 0; gs_policy_registry[i]; i++) {
 		const struct gs_policy_ops *ops = gs_policy_registry[i];
 
-		printf("  %-10s %s\n", ops->name, ops->summary);
+		printf("  %-12s %s\n", ops->name, ops->summary);
 		for (p = 0; p < ops->n_params; p++) {
 			const struct gs_param_desc *d = &ops->params[p];
 
@@ -67,6 +68,26 @@ static void list_apps(void)
 	}
 }
 
+static void list_jobs(void)
+{
+	uint32_t i;
+
+	printf("\nJob applications (behavior: {job: {app: NAME}}), DCUDA "
+	       "Table 1, our estimates:\n");
+	printf("  %-28s %-12s %6s %9s %8s %8s %8s\n", "name", "suite",
+	       "demand", "kernel_ms", "length_s", "mem_MiB", "start_ms");
+	for (i = 0; i < gs_n_jobs; i++) {
+		const struct gs_job_desc *j = &gs_jobs[i];
+
+		printf("  %-28s %-12s %5u%% %9" G_GUINT64_FORMAT " %8"
+		       G_GUINT64_FORMAT " %8u %8" G_GUINT64_FORMAT "\n",
+		       j->name, j->suite, j->demand_pm / 10,
+		       (guint64)(j->kernel / GS_NS_PER_MS),
+		       (guint64)(j->length / GS_NS_PER_S), j->memory_mib,
+		       (guint64)(j->startup / GS_NS_PER_MS));
+	}
+}
+
 int gs_cmd_list(int argc, char **argv)
 {
 	g_autoptr(GOptionContext) ctx =
@@ -80,5 +101,6 @@ int gs_cmd_list(int argc, char **argv)
 	list_policies();
 	list_presets();
 	list_apps();
+	list_jobs();
 	return GS_EXIT_OK;
 }

@@ -96,6 +96,14 @@ static double metric_field(const struct gs_metrics *m, const char *field)
 		return (double)m->ctx_switches;
 	if (!strcmp(field, "accounting_error"))
 		return m->accounting_error;
+	if (!strcmp(field, "overloaded_time"))
+		return m->overloaded_time;
+	if (!strcmp(field, "mean_normalized_time"))
+		return m->mean_normalized_time;
+	if (!strcmp(field, "qos"))
+		return m->qos;
+	if (!strcmp(field, "migrations"))
+		return (double)m->migrations;
 	return m->energy_j;
 }
 
@@ -126,16 +134,107 @@ static GArray *select_values(const struct gs_results *r, const char *path)
 	return out;
 }
 
-/* The overrides plus one that replaces the policy by `direct`. */
-static char **with_direct(char **set)
+/* The overrides plus `extra` (NULL: none) and, with a policy, one that
+ * replaces the scenario's policy by it. */
+static char **with_overrides(char **set, const char *extra,
+			     const char *policy)
 {
-	guint n = set ? g_strv_length(set) : 0, i;
-	char **out = g_new0(char *, n + 2);
+	guint n = set ? g_strv_length(set) : 0, i, k;
+	char **out = g_new0(char *, n + 3);
 
 	for (i = 0; i < n; i++)
 		out[i] = g_strdup(set[i]);
-	out[n] = g_strdup("policy={name: direct}");
+	k = n;
+	if (extra)
+		out[k++] = g_strdup(extra);
+	if (policy)
+		out[k++] = g_strdup_printf("policy={name: %s}", policy);
 	return out;
+}
+
+static char **with_direct(char **set)
+{
+	return with_overrides(set, NULL, "direct");
+}
+
+/* Node rows (seeds, baseline, sweep): the row's metric averaged over its
+ * seeds, under `set` plus `point`, for `policy` (NULL: the scenario's).
+ * NAN if a run failed. */
+static double seed_mean(struct repro *rp, const char *file,
+			const struct gs_expect *e, uint64_t base_seed,
+			const char *point, const char *policy)
+{
+	uint32_t n = e->seeds ? e->seeds : 1, k;
+	double sum = 0;
+
+	for (k = 0; k < n; k++) {
+		g_autofree char *seed = g_strdup_printf(
+			"seed=%" G_GUINT64_FORMAT, base_seed + k);
+		char **tmp = with_overrides(e->set, point, NULL);
+		char **set = with_overrides(tmp, seed, policy);
+		const struct gs_results *r = run_cached(rp, file, set);
+		GArray *v;
+
+		g_strfreev(tmp);
+		g_strfreev(set);
+		if (!r)
+			return NAN;
+		v = select_values(r, e->value);
+		sum += g_array_index(v, double, 0);
+		g_array_free(v, TRUE);
+	}
+	return sum / n;
+}
+
+/* The row's value at one point: the mean, or its change against the
+ * baseline policy's mean. */
+static double point_value(struct repro *rp, const char *file,
+			  const struct gs_expect *e, uint64_t base_seed,
+			  const char *point)
+{
+	double v = seed_mean(rp, file, e, base_seed, point, NULL), b;
+
+	if (e->compare != GS_COMPARE_REDUCTION_VS_BASELINE &&
+	    e->compare != GS_COMPARE_INCREASE_VS_BASELINE)
+		return v;
+	b = seed_mean(rp, file, e, base_seed, point, e->baseline);
+	return e->compare == GS_COMPARE_REDUCTION_VS_BASELINE ? (b - v) / b
+							       : (v - b) / b;
+}
+
+/* seeds/baseline/sweep rows: one value; a sweep's is how far its peak
+ * point lies above the largest of the others. */
+static GArray *node_values(struct repro *rp, const char *file,
+			   const struct gs_expect *e, uint64_t base_seed)
+{
+	GArray *out = g_array_new(FALSE, FALSE, sizeof(double));
+	double v, others = -INFINITY;
+	guint i;
+
+	if (!e->sweep) {
+		v = point_value(rp, file, e, base_seed, NULL);
+	} else {
+		for (i = 0; e->sweep[i]; i++) {
+			double p = point_value(rp, file, e, base_seed,
+					       e->sweep[i]);
+
+			if (i == e->peak)
+				v = p;
+			else
+				others = fmax(others, p);
+		}
+		v -= others;
+	}
+	if (!isnan(v))
+		g_array_append_val(out, v);
+	else
+		rp->failed_to_run = true;
+	return out;
+}
+
+static bool node_row(const struct gs_expect *e)
+{
+	return e->seeds || e->baseline || e->sweep;
 }
 
 static bool in_range(const struct gs_expect *e, double v)
@@ -154,9 +253,11 @@ static char *format_range(const struct gs_expect *e)
 	return g_strdup_printf("<= %g", e->max);
 }
 
-static void check(struct repro *rp, const char *file, const struct gs_expect *e)
+static void check(struct repro *rp, const char *file, const struct gs_expect *e,
+		  uint64_t base_seed)
 {
-	const struct gs_results *r = run_cached(rp, file, e->set);
+	const struct gs_results *r = node_row(e) ? NULL
+						 : run_cached(rp, file, e->set);
 	struct row row = { 0 };
 	GArray *vals;
 	double lo = INFINITY, hi = -INFINITY;
@@ -168,6 +269,10 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e)
 	row.quantity = g_strdup(e->quantity);
 	row.paper = g_strdup(e->paper ? e->paper : "");
 	row.range = format_range(e);
+	if (node_row(e)) {
+		vals = node_values(rp, file, e, base_seed);
+		goto judge;
+	}
 	if (!r) {
 		rp->failed_to_run = true;
 		row.value = g_strdup("error");
@@ -197,6 +302,7 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e)
 			g_array_free(ref_vals, TRUE);
 		}
 	}
+judge:
 	row.pass = vals->len > 0;
 	for (i = 0; i < vals->len; i++) {
 		double v = g_array_index(vals, double, i);
@@ -332,7 +438,7 @@ int gs_cmd_reproduce(int argc, char **argv)
 			return GS_EXIT_USAGE;
 		}
 		for (i = 0; i < sc->n_expect; i++)
-			check(&rp, file, &sc->expect[i]);
+			check(&rp, file, &sc->expect[i], sc->seed);
 		gs_scenario_free(sc);
 	}
 	g_array_sort(rp.rows, row_cmp);

@@ -112,21 +112,25 @@ int gs_cmd_run(int argc, char **argv)
 
 	if (!parse_args(argc, argv, "FILE - run a scenario", entries, &files))
 		return GS_EXIT_USAGE;
-	sc = load(files[0], a.sets);
-	if (!sc)
-		return GS_EXIT_USAGE;
 	if (a.seed) {
 		char *end = NULL;
 		guint64 seed = g_ascii_strtoull(a.seed, &end, 0);
+		guint n = a.sets ? g_strv_length(a.sets) : 0;
 
 		if (!*a.seed || *end) {
 			fprintf(stderr, "gpusim: --seed expects an integer, "
 					"got '%s'\n", a.seed);
-			gs_scenario_free(sc);
 			return GS_EXIT_USAGE;
 		}
-		sc->seed = seed;
+		/* an override, so what the loader draws from the seed (a
+		 * shuffled arrival order) follows it too */
+		a.sets = g_renew(char *, a.sets, n + 2);
+		a.sets[n] = g_strdup_printf("seed=%" G_GUINT64_FORMAT, seed);
+		a.sets[n + 1] = NULL;
 	}
+	sc = load(files[0], a.sets);
+	if (!sc)
+		return GS_EXIT_USAGE;
 	if (sc->sweep.line)
 		fprintf(stderr, "gpusim: note: %s has a sweep block; running "
 				"its base scenario only (gpusim sweep runs the "

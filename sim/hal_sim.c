@@ -302,6 +302,14 @@ hal_u32 hal_shadow_peek_class(struct hal_sched *s, struct hal_chan *c)
 	return head ? head->cls : 0;
 }
 
+hal_u32 hal_shadow_peek_occupancy(struct hal_sched *s, struct hal_chan *c)
+{
+	(void)s;
+	if (!gs_chan_unpublished_head(c->ch))
+		return 0;
+	return c->ch->occupancy_pm ? c->ch->occupancy_pm : 1000;
+}
+
 void hal_shadow_forward(struct hal_sched *s, struct hal_chan *c, hal_u32 n)
 {
 	(void)s;
@@ -541,14 +549,33 @@ hal_u64 hal_gpu_busy_ns(struct hal_sched *s, hal_u32 gpu)
 
 	if (eng->state == GS_ENG_RUNNING)
 		busy += g->q->now - eng->run_start;
-	return busy;
+	/* kernels sharing the cores: time any of them ran, as the GPU's
+	 * utilisation counter (nvidia-smi) reports it */
+	return busy + gs_shared_active_now(g);
 }
 
 int hal_task_migrate(struct hal_sched *s, struct hal_task *t, hal_u32 gpu)
 {
-	/* Migration arrives with the multi-GPU policies. */
-	(void)s;
-	(void)t;
-	(void)gpu;
-	return -1;
+	struct gs_task *task = t->task;
+
+	if (gpu >= sim_of(s)->n_gpus || task->state == GS_TASK_DONE ||
+	    task->state == GS_TASK_KILLED)
+		return -1;
+	if (!task->channels_open && !task->resident) {
+		/* from task_create: placement, free */
+		task->gpu = gpu;
+		return 0;
+	}
+	/* host.c moves it at its next launch with nothing outstanding */
+	task->migrate_to = gpu == task->gpu ? GS_GPU_AUTO : gpu;
+	return 0;
+}
+
+hal_u64 hal_task_sync_ns(struct hal_sched *s, const struct hal_task *t)
+{
+	const struct gs_task *task = t->task;
+
+	return task->sync_ns + (task->state == GS_TASK_WAITING
+					? sim_of(s)->q.now - task->wait_since
+					: 0);
 }

@@ -61,6 +61,7 @@ void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
 	g_free(stream);
 	t->chans = g_new0(struct hal_chan, cfg->channels);
 	t->state = GS_TASK_NOT_STARTED;
+	t->migrate_to = GS_GPU_AUTO;
 	gs_event_init(&t->ev, GS_EVC_TASK, task_wake, t);
 	gs_event_init(&t->kill_ev, GS_EVC_POLICY, task_kill_event, t);
 }
@@ -73,7 +74,7 @@ void gs_task_destroy(struct gs_task *t)
 	g_free(t->name);
 }
 
-static void close_channels(struct gs_task *t)
+void gs_task_close_channels(struct gs_task *t)
 {
 	const struct gs_policy_ops *ops = t->sim->sched.ops;
 	uint32_t i;
@@ -85,6 +86,7 @@ static void close_channels(struct gs_task *t)
 			ops->channel_destroy(&t->sim->sched, &t->chans[i]);
 		gs_gpu_channel_close(t->chans[i].ch);
 	}
+	t->channels_open = false;
 }
 
 static void task_finish(struct gs_task *t, enum gs_task_state final)
@@ -96,7 +98,9 @@ static void task_finish(struct gs_task *t, enum gs_task_state final)
 		return;
 	gs_evq_cancel(&sim->q, &t->ev);
 	if (started) {
-		close_channels(t);
+		gs_task_close_channels(t);
+		if (t->resident)
+			gs_node_leave(t);
 		if (sim->sched.ops->task_exit)
 			sim->sched.ops->task_exit(&sim->sched, &t->hal);
 	}
@@ -125,20 +129,24 @@ static void task_kill_event(void *ctx, struct gs_event *ev)
 	gs_task_kill(ctx);
 }
 
-static bool open_channels(struct gs_task *t)
+bool gs_task_open_channels(struct gs_task *t)
 {
 	const struct gs_policy_ops *ops = t->sim->sched.ops;
 	uint32_t i;
 
 	for (i = 0; i < t->cfg->channels; i++) {
+		memset(&t->chans[i], 0, sizeof(t->chans[i]));
 		t->chans[i].task = t;
 		t->chans[i].ch = gs_gpu_channel_open(task_gpu(t), t->index,
 						     &t->chans[i]);
 		if (!t->chans[i].ch)
 			return false;
+		/* a job's kernels share the cores (gpu_model/shared.c) */
+		t->chans[i].ch->occupancy_pm = t->cfg->demand_pm;
 		if (ops->channel_create)
 			ops->channel_create(&t->sim->sched, &t->chans[i]);
 	}
+	t->channels_open = true;
 	return true;
 }
 
@@ -149,7 +157,10 @@ static void task_start(struct gs_task *t)
 	t->state = GS_TASK_READY;
 	if (ops->task_create)
 		ops->task_create(&t->sim->sched, &t->hal);
-	if (!open_channels(t)) {
+	/* the policy may have placed it (hal_task_migrate, free until the
+	 * channels exist) */
+	gs_node_join(t);
+	if (!gs_task_open_channels(t)) {
 		/* The GPU's channel table is full: the task cannot run. */
 		g_warning("task %s: no free channel on GPU %u; task killed",
 			  t->name, t->gpu);
@@ -260,6 +271,13 @@ static void run_steps(struct gs_task *t)
 
 		switch (s->op) {
 		case GS_OP_LAUNCH:
+			/* a move the policy asked for happens between launches,
+			 * once nothing is outstanding */
+			if (t->migrate_to != GS_GPU_AUTO &&
+			    !task_outstanding(t, GS_ALL_CHANNELS)) {
+				gs_task_migrate_now(t);
+				return;
+			}
 			t->launch_len = gs_dist_draw(&s->dur, &t->rng);
 			t->state = GS_TASK_LAUNCHING;
 			wake_at(t, now + host_cfg(t)->launch);
@@ -267,6 +285,7 @@ static void run_steps(struct gs_task *t)
 		case GS_OP_WAIT:
 			if (task_outstanding(t, s->channel)) {
 				t->state = GS_TASK_WAITING;
+				t->wait_since = now;
 				return;
 			}
 			t->pc++;
@@ -354,6 +373,7 @@ static void task_wake(void *ctx, struct gs_event *ev)
 	}
 	case GS_TASK_WAITING:
 		/* woken by a completion the waiter has now noticed */
+		t->sync_ns += t->sim->q.now - t->wait_since;
 		t->state = GS_TASK_READY;
 		t->pc++;
 		break;
@@ -419,5 +439,9 @@ gs_time_t gs_task_gpu_time_now(const struct gs_task *t)
 		if (hc && hc->task == t)
 			total += gpu->q->now - eng->run_start;
 	}
+	/* shared kernels running now (their finished parts are in gpu_time) */
+	for (k = 0; t->channels_open && k < t->cfg->channels; k++)
+		if (t->chans[k].ch->occupancy_pm)
+			total += gs_shared_work_now(gpu, t->chans[k].ch);
 	return total;
 }

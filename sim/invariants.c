@@ -69,6 +69,12 @@ char *gs_sim_check_invariants(const struct gs_sim *sim)
 					busy, eng->switch_time, now);
 			engines += busy;
 		}
+		engines += gs_shared_work_now(gpu, NULL);
+		if (gs_shared_work_now(gpu, NULL) > now)
+			return g_strdup_printf("GPU %u: shared kernels used %"
+					       G_GUINT64_FORMAT " ns of GPU time in %"
+					       G_GUINT64_FORMAT " ns", g,
+					       gs_shared_work_now(gpu, NULL), now);
 	}
 	for (i = 0; i < sim->n_tasks; i++)
 		tasks += gs_task_gpu_time_now(&sim->tasks[i]);

@@ -59,6 +59,15 @@ static void add_span(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
 	g_array_append_val(r->spans, sp);
 }
 
+void gs_record_work(void *ctx, const struct gs_channel *ch, gs_time_t work)
+{
+	const struct hal_chan *hc = ch->owner;
+	(void)ctx;
+
+	if (hc)
+		hc->task->gpu_time += work;
+}
+
 void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 		    enum gs_span_kind kind, const struct gs_channel *ch,
 		    gs_time_t start, gs_time_t end)
@@ -70,6 +79,8 @@ void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 
 	if (kind == GS_SPAN_RUN && t)
 		t->gpu_time += end - start;
+	if (kind == GS_SPAN_SHARED)
+		kind = GS_SPAN_RUN; /* its time came through gs_record_work */
 	if (!sim->opt.timeline || end == start)
 		return;
 	switch (kind) {

@@ -42,6 +42,7 @@ void gs_results_clear(struct gs_results *r)
 		g_free(r->tasks[i].vm);
 	}
 	g_free(r->tasks);
+	g_free(r->gpus);
 	if (r->series)
 		g_array_unref(r->series);
 	if (r->spans)

@@ -24,6 +24,17 @@ struct gs_task_result {
 	double gpu_share;         /* gpu_time / sum over tasks; 0 if none ran */
 	double slowdown;          /* round_mean / round_mean alone; NAN if n/a */
 	bool killed;
+	uint32_t migrations;      /* node scenarios: moves to another GPU */
+};
+
+/* Per-GPU figures of a node scenario (gs_results.node_report). */
+struct gs_gpu_result {
+	uint64_t band_low_ns;     /* declared demand on the GPU 0-50% */
+	uint64_t band_high_ns;    /* 50-100% */
+	uint64_t band_over_ns;    /* above 100%: overloaded */
+	uint64_t awake_ns;        /* at least one task resident */
+	uint32_t wakeups;
+	double energy_j;          /* NAN without node.power */
 };
 
 struct gs_metrics {
@@ -35,6 +46,12 @@ struct gs_metrics {
 	double accounting_error;       /* NAN when the policy keeps no
 					* estimate: sum|acc - truth| / sum truth */
 	double energy_j;               /* node energy from the power model */
+	/* node scenarios only (gs_results.node_report): */
+	double overloaded_time;        /* share of GPU time in the > 100% band */
+	double mean_normalized_time;   /* mean slowdown of the tasks that ran
+					* to the end (time shared / alone) */
+	double qos;                    /* share of those slowed by < 20% */
+	uint64_t migrations;
 };
 
 /* One row of series.csv: cumulative figures of one task at time t. */
@@ -78,6 +95,8 @@ struct gs_results {
 	uint64_t events;
 	uint64_t event_checksum;
 	uint32_t n_gpus;
+	bool node_report;      /* a node scenario: gpus and node metrics */
+	struct gs_gpu_result *gpus; /* n_gpus of them when node_report */
 	struct gs_task_result *tasks;
 	uint32_t n_tasks;
 	struct gs_metrics metrics;

@@ -41,7 +41,8 @@ static void add_bool(JsonBuilder *b, const char *key, bool v)
 	json_builder_add_boolean_value(b, v);
 }
 
-static void add_task(JsonBuilder *b, const struct gs_task_result *t)
+static void add_task(JsonBuilder *b, const struct gs_task_result *t,
+		     bool node)
 {
 	json_builder_begin_object(b);
 	add_string(b, "name", t->name);
@@ -60,10 +61,36 @@ static void add_task(JsonBuilder *b, const struct gs_task_result *t)
 	add_double(b, "gpu_share", t->gpu_share);
 	add_double(b, "slowdown", t->slowdown);
 	add_bool(b, "killed", t->killed);
+	if (node)
+		add_uint(b, "migrations", t->migrations);
 	json_builder_end_object(b);
 }
 
-static void add_metrics(JsonBuilder *b, const struct gs_metrics *m)
+/* Node scenarios: one entry per GPU. */
+static void add_gpus(JsonBuilder *b, const struct gs_results *r)
+{
+	uint32_t i;
+
+	json_builder_set_member_name(b, "gpus");
+	json_builder_begin_array(b);
+	for (i = 0; i < r->n_gpus; i++) {
+		const struct gs_gpu_result *g = &r->gpus[i];
+
+		json_builder_begin_object(b);
+		add_uint(b, "gpu", i);
+		add_uint(b, "time_0_50_ns", g->band_low_ns);
+		add_uint(b, "time_50_100_ns", g->band_high_ns);
+		add_uint(b, "time_overloaded_ns", g->band_over_ns);
+		add_uint(b, "awake_ns", g->awake_ns);
+		add_uint(b, "wakeups", g->wakeups);
+		add_double(b, "energy_j", g->energy_j);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
+static void add_metrics(JsonBuilder *b, const struct gs_metrics *m,
+			bool node)
 {
 	json_builder_set_member_name(b, "metrics");
 	json_builder_begin_object(b);
@@ -74,6 +101,12 @@ static void add_metrics(JsonBuilder *b, const struct gs_metrics *m)
 	add_uint(b, "ctx_switches", m->ctx_switches);
 	add_double(b, "accounting_error", m->accounting_error);
 	add_double(b, "energy_j", m->energy_j);
+	if (node) {
+		add_double(b, "overloaded_time", m->overloaded_time);
+		add_double(b, "mean_normalized_time", m->mean_normalized_time);
+		add_double(b, "qos", m->qos);
+		add_uint(b, "migrations", m->migrations);
+	}
 	json_builder_end_object(b);
 }
 
@@ -97,9 +130,11 @@ static JsonNode *build_summary(const struct gs_results *r)
 	json_builder_set_member_name(b, "tasks");
 	json_builder_begin_array(b);
 	for (i = 0; i < r->n_tasks; i++)
-		add_task(b, &r->tasks[i]);
+		add_task(b, &r->tasks[i], r->node_report);
 	json_builder_end_array(b);
-	add_metrics(b, &r->metrics);
+	if (r->node_report)
+		add_gpus(b, r);
+	add_metrics(b, &r->metrics, r->node_report);
 	json_builder_end_object(b);
 	return json_builder_get_root(b);
 }

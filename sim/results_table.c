@@ -155,6 +155,19 @@ static void print_metrics(const struct gs_metrics *m, FILE *out)
 	print_metric(out, "energy", fmt_double("%.3f", m->energy_j, " J"));
 }
 
+/* Node scenarios: the DCUDA figures. */
+static void print_node_metrics(const struct gs_metrics *m, FILE *out)
+{
+	print_metric(out, "overloaded GPU time",
+		     fmt_double("%.1f", m->overloaded_time * 100.0, " %"));
+	print_metric(out, "mean normalised time",
+		     fmt_double("%.3f", m->mean_normalized_time, "x"));
+	print_metric(out, "QoS (slowed < 20%)",
+		     fmt_double("%.1f", m->qos * 100.0, " %"));
+	print_metric(out, "migrations",
+		     g_strdup_printf("%" PRIu64, m->migrations));
+}
+
 /* A simulated duration in the largest unit that keeps it above 1. */
 static char *fmt_duration(uint64_t ns)
 {
@@ -177,4 +190,6 @@ void gs_results_print_table(const struct gs_results *r, FILE *out)
 	print_tasks(r, out);
 	fputc('\n', out);
 	print_metrics(&r->metrics, out);
+	if (r->node_report)
+		print_node_metrics(&r->metrics, out);
 }

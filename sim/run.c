@@ -78,6 +78,31 @@ static void fairness_metrics(struct gs_results *r)
 						: NAN;
 }
 
+/* Node scenarios: the mean normalised execution time (a job's one round
+ * is its whole run, so its slowdown is time shared / time alone) and the
+ * DCUDA QoS figure, the share of tasks slowed by less than 20%. */
+#define QOS_SLOWDOWN 1.2
+
+static void node_time_metrics(struct gs_results *r)
+{
+	double sum = 0;
+	uint32_t i, n = 0, ok = 0;
+
+	if (!r->node_report)
+		return;
+	for (i = 0; i < r->n_tasks; i++) {
+		const struct gs_task_result *t = &r->tasks[i];
+
+		if (isnan(t->slowdown) || t->killed)
+			continue;
+		sum += t->slowdown;
+		ok += t->slowdown < QOS_SLOWDOWN;
+		n++;
+	}
+	r->metrics.mean_normalized_time = n ? sum / n : NAN;
+	r->metrics.qos = n ? (double)ok / n : NAN;
+}
+
 gboolean gs_run_scenario(const struct gs_scenario *sc,
 			 const struct gs_sim_options *opt,
 			 struct gs_results *out, GError **error)
@@ -108,5 +133,6 @@ gboolean gs_run_scenario(const struct gs_scenario *sc,
 	}
 	g_free(alone);
 	fairness_metrics(out);
+	node_time_metrics(out);
 	return TRUE;
 }

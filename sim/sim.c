@@ -24,6 +24,7 @@ static void make_gpus(struct gs_sim *sim)
 		.ring_space = gs_host_ring_space,
 		.status_change = gs_hal_status_change,
 		.span = gs_record_span,
+		.shared_work = gs_record_work,
 	};
 	uint32_t i;
 
@@ -73,6 +74,7 @@ struct gs_sim *gs_sim_new(const struct gs_scenario *sc,
 	gs_results_init(sim->rec);
 	gs_record_init(sim);
 	make_gpus(sim);
+	gs_node_init(sim);
 	make_tasks(sim);
 
 	gs_event_init(&sim->stop_ev, GS_EVC_STOP, on_stop, sim);
@@ -110,6 +112,7 @@ void gs_sim_free(struct gs_sim *sim)
 		gs_task_destroy(&sim->tasks[i]);
 	for (i = 0; i < sim->n_gpus; i++)
 		gs_gpu_free(sim->gpus[i]);
+	gs_node_free(sim);
 	gs_evq_destroy(&sim->q);
 	g_free(sim->gpus);
 	g_free(sim->tasks);
@@ -238,7 +241,8 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 	}
 
 	for (i = 0; i < sim->n_gpus; i++) {
-		busy += sim->gpus[i]->engines[GS_ENGINE_COMPUTE].busy_time;
+		busy += sim->gpus[i]->engines[GS_ENGINE_COMPUTE].busy_time +
+			sim->gpus[i]->shared.work_ns;
 		for (k = 0; k < GS_ENGINE_KINDS; k++)
 			r->metrics.ctx_switches +=
 				sim->gpus[i]->engines[k].ctx_switches;
@@ -253,6 +257,9 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 	r->metrics.energy_j = energy_joules(sim, elapsed);
 	r->metrics.jain_index = NAN;
 	r->metrics.concurrency_efficiency = NAN;
+	r->metrics.mean_normalized_time = NAN;
+	r->metrics.qos = NAN;
+	gs_node_collect(sim, r);
 
 	/* The recorder's series, spans and tracks move into r. */
 	g_array_append_vals(r->series, sim->rec->series->data,

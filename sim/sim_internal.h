@@ -93,6 +93,33 @@ struct gs_task {
 	uint64_t accounted;         /* the policy's estimate */
 	uint64_t vtime;
 	bool killed;
+
+	/* node: channels open (placement is free before), a move the policy
+	 * asked for (GS_GPU_AUTO: none), time blocked in waits */
+	bool channels_open;
+	bool resident;              /* counted in the node's GPU loads */
+	uint32_t migrate_to;
+	uint32_t migrations;
+	gs_time_t sync_ns, wait_since;
+};
+
+/* Per-GPU load and power state of the node (node.c): the declared demand
+ * of the tasks resident on each GPU, integrated into utilisation bands,
+ * and whether the GPU is awake (any task resident). */
+enum gs_band { GS_BAND_LOW = 0, GS_BAND_HIGH = 1, GS_BAND_OVER = 2 };
+
+struct gs_node_gpu {
+	uint32_t demand_pm;   /* sum over resident tasks */
+	uint32_t residents;
+	gs_time_t band_ns[3]; /* 0-50%, 50-100%, above 100% */
+	gs_time_t awake_ns;
+	uint32_t wakeups;
+};
+
+struct gs_node {
+	struct gs_node_gpu *gpu;
+	gs_time_t last;       /* bands integrated up to here */
+	uint32_t migrations;
 };
 
 struct gs_sim {
@@ -107,6 +134,7 @@ struct gs_sim {
 	struct hal_sched sched;
 	gs_time_t policy_cpu;       /* CPU time of the policy's threads */
 	bool policy_accounts;       /* the policy reports accounted time */
+	struct gs_node node;
 
 	struct gs_event stop_ev;
 	struct gs_event sample_ev;
@@ -133,6 +161,22 @@ void gs_task_release(struct gs_task *t);
 /* Ground-truth GPU time including a command running right now. */
 gs_time_t gs_task_gpu_time_now(const struct gs_task *t);
 
+/* host.c, for migration: channels of a task */
+void gs_task_close_channels(struct gs_task *t);
+bool gs_task_open_channels(struct gs_task *t);
+
+/* node.c: loads, migration, power */
+void gs_node_init(struct gs_sim *sim);
+void gs_node_free(struct gs_sim *sim);
+void gs_node_advance(struct gs_sim *sim);
+void gs_node_join(struct gs_task *t);
+void gs_node_leave(struct gs_task *t);
+/* Move t to t->migrate_to now (it is between launches with nothing
+ * outstanding); it resumes after the migration cost. */
+void gs_task_migrate_now(struct gs_task *t);
+/* Node results: bands, energy, migrations (only for node scenarios). */
+void gs_node_collect(struct gs_sim *sim, struct gs_results *r);
+
 /* hal_sim.c: the policy instance */
 bool gs_hal_start(struct gs_sim *sim, GError **error);
 void gs_hal_stop(struct gs_sim *sim);
@@ -145,6 +189,8 @@ void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 		    enum gs_span_kind kind, const struct gs_channel *ch,
 		    gs_time_t start, gs_time_t end);
 void gs_record_sample(void *ctx, struct gs_event *ev);
+/* GPU time of a kernel that shares the cores (gpu_model/shared.c). */
+void gs_record_work(void *ctx, const struct gs_channel *ch, gs_time_t work);
 void gs_record_policy_span(struct gs_sim *sim, const char *name,
 			   gs_time_t start, gs_time_t end);
 

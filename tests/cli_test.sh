@@ -65,6 +65,17 @@ check "reproduce passes R1" sh -c \
 	"$GPUSIM reproduce configs/paper/neon_fig6_direct.yaml | grep -q '3 passed, 0 failed'"
 check "adversarial scenarios end sensibly under every policy" sh -c \
 	"$GPUSIM reproduce configs/adversarial/*.yaml > $tmp/adv && grep -q ' 0 failed' $tmp/adv"
+check "reproduce passes R12 (dcuda, 20 seeds against least-loaded)" sh -c \
+	"$GPUSIM reproduce configs/paper/dcuda_r12.yaml | grep -q '5 passed, 0 failed'"
+check "a node run is byte-identical when repeated" sh -c \
+	"$GPUSIM run configs/examples/node_jobs.yaml --out $tmp/n1 -q &&
+	 $GPUSIM run configs/examples/node_jobs.yaml --out $tmp/n2 -q &&
+	 cmp $tmp/n1/summary.json $tmp/n2/summary.json &&
+	 grep -q '\"time_overloaded_ns\"' $tmp/n1/summary.json"
+check "a compare against a baseline needs the baseline policy" sh -c \
+	"printf 'duration: 1s\ntasks:\n  - {name: a, behavior: {job: {app: Sort}}}\nexpect:\n  - {id: X, quantity: q, value: metrics.qos, compare: reduction_vs_baseline, min: 0}\n' > $tmp/nb.yaml &&
+	 $GPUSIM validate $tmp/nb.yaml 2> $tmp/nb.err; test \$? -eq 2 &&
+	 grep -q 'nb.yaml:5:5: expect entry: compare reduction_vs_baseline needs' $tmp/nb.err"
 check "reproduce exits 1 on a missed target and says FAIL" sh -c \
 	"! $GPUSIM reproduce $tmp/failing.yaml > $tmp/rep && grep -q 'X1 .* 1 .*FAIL' $tmp/rep"
 cat >"$tmp/badexpect.yaml" <<'YAML'

@@ -7,13 +7,17 @@
 
 #include "workloads/config_internal.h"
 
+#include "policies/policy.h"
+
 static const char *const expect_keys[] = {
 	"id", "figure", "quantity", "paper", "value", "set", "compare", "min",
-	"max", NULL,
+	"max", "baseline", "seeds", "sweep", "peak", NULL,
 };
 
-static const char *const compare_names[] = { "none", "loss_vs_direct",
-					      "increase_vs_direct" };
+static const char *const compare_names[] = {
+	"none", "loss_vs_direct", "increase_vs_direct",
+	"reduction_vs_baseline", "increase_vs_baseline",
+};
 
 /* Fields a value path may name. */
 static const char *const task_fields[] = {
@@ -23,7 +27,7 @@ static const char *const task_fields[] = {
 static const char *const metric_fields[] = {
 	"jain_index", "concurrency_efficiency", "gpu_utilization",
 	"policy_cpu_overhead", "ctx_switches", "accounting_error", "energy_j",
-	NULL,
+	"overloaded_time", "mean_normalized_time", "qos", "migrations", NULL,
 };
 
 static bool in_list(const char *const *list, const char *s)
@@ -47,7 +51,7 @@ static int check_value_path(struct cfg *c, const yaml_node_t *n,
 	    in_list(task_fields, last + 1))
 		return 0;
 	return cfg_error(c, n,
-			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j), got '%s'",
+			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j, overloaded_time, mean_normalized_time, qos, migrations), got '%s'",
 			 path);
 }
 
@@ -82,6 +86,59 @@ static int read_set(struct cfg *c, const yaml_node_t *n, char ***out)
 			return cfg_error(c, item,
 					 "set: expected KEY.PATH=VALUE, as with --set");
 		(*out)[i] = g_strdup(s);
+	}
+	return 0;
+}
+
+/* The keys for node scenarios: a baseline policy, a seed count to average
+ * over, and a sweep whose `peak` point must show the largest value. */
+static int load_node_keys(struct cfg *c, const yaml_node_t *map,
+			  struct gs_expect *e)
+{
+	yaml_node_t *v;
+	bool vs_base = e->compare == GS_COMPARE_REDUCTION_VS_BASELINE ||
+		       e->compare == GS_COMPARE_INCREASE_VS_BASELINE;
+
+	if ((v = cfg_map_get(c, map, "baseline"))) {
+		if (cfg_string(c, v, "baseline", false, &e->baseline) < 0)
+			return -1;
+		if (!gs_policy_find(e->baseline))
+			return cfg_error(c, v, "baseline: unknown policy '%s'",
+					 e->baseline);
+	}
+	if (vs_base && !e->baseline)
+		return cfg_error(c, map,
+				 "expect entry: compare %s needs 'baseline' (the reference policy)",
+				 compare_names[e->compare]);
+	if (e->baseline && !vs_base)
+		return cfg_error(c, cfg_map_get(c, map, "baseline"),
+				 "baseline: only with compare reduction_vs_baseline or increase_vs_baseline");
+	if ((v = cfg_map_get(c, map, "seeds"))) {
+		if (cfg_u32(c, v, "seeds", 1, 1000, &e->seeds) < 0)
+			return -1;
+		if (strncmp(e->value, "metrics.", 8) != 0)
+			return cfg_error(c, v,
+					 "seeds: the value must be a metrics.FIELD to average");
+	}
+	if ((v = cfg_map_get(c, map, "sweep"))) {
+		yaml_node_t *pk = cfg_map_get(c, map, "peak");
+
+		if (read_set(c, v, &e->sweep) < 0)
+			return -1;
+		if (g_strv_length(e->sweep) < 2)
+			return cfg_error(c, v, "sweep: give at least two points");
+		if (!pk)
+			return cfg_error(c, map,
+					 "expect entry: a sweep needs 'peak' (the index of the point that must be largest)");
+		if (cfg_u32(c, pk, "peak", 0, g_strv_length(e->sweep) - 1,
+			    &e->peak) < 0)
+			return -1;
+		if (strncmp(e->value, "metrics.", 8) != 0)
+			return cfg_error(c, v,
+					 "sweep: the value must be a metrics.FIELD");
+	} else if (cfg_map_get(c, map, "peak")) {
+		return cfg_error(c, cfg_map_get(c, map, "peak"),
+				 "peak: only with 'sweep'");
 	}
 	return 0;
 }
@@ -123,6 +180,8 @@ static int load_one(struct cfg *c, const yaml_node_t *map, struct gs_expect *e)
 		     G_N_ELEMENTS(compare_names), &compare) < 0)
 		return -1;
 	e->compare = (uint8_t)compare;
+	if (load_node_keys(c, map, e) < 0)
+		return -1;
 	if ((v = cfg_map_get(c, map, "min"))) {
 		if (read_number(c, v, "min", &e->min) < 0)
 			return -1;

@@ -148,6 +148,17 @@ enum cfg_dur_problem cfg_parse_duration(const char *text, uint64_t clock_hz,
 char *cfg_duration_message(enum cfg_dur_problem p, const char *text,
 			   const char *what);
 
+/* --- node sections and jobs (config_node.c, config_job.c) --- */
+
+int cfg_bytes(struct cfg *c, const yaml_node_t *n, const char *what,
+	      uint64_t *out);
+int cfg_share(struct cfg *c, const yaml_node_t *n, const char *what,
+	      uint32_t min_pm, uint32_t max_pm, uint32_t *out);
+int cfg_load_power(struct cfg *c, const yaml_node_t *map);
+void cfg_migration_defaults(struct gs_migration_config *m);
+int cfg_load_migration(struct cfg *c, const yaml_node_t *map);
+int cfg_load_arrivals(struct cfg *c, const yaml_node_t *map);
+
 /* --- overrides (config_set.c) --- */
 
 int cfg_apply_overrides(struct cfg *c, const char *const *overrides,
@@ -176,6 +187,8 @@ struct gs_step cfg_step(enum gs_op op);
 
 int cfg_compile_script(struct cfg *c, const yaml_node_t *steps,
 		       struct gs_task_config *t, struct cfg_prog *p);
+int cfg_compile_job(struct cfg *c, const yaml_node_t *map,
+		    struct gs_task_config *t, struct cfg_prog *p);
 int cfg_compile_trace(struct cfg *c, const yaml_node_t *n,
 		      struct gs_task_config *t, struct cfg_prog *p);
 

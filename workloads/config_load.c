@@ -143,10 +143,17 @@ static int load_gpu(struct cfg *c, const yaml_node_t *map,
 
 static int load_node(struct cfg *c, const yaml_node_t *map)
 {
-	static const char *const keys[] = { "gpus", "gpu", NULL };
+	static const char *const keys[] = {
+		"gpus", "gpu", "power", "migration", "interference", NULL,
+	};
 	yaml_node_t *v;
 
 	if (cfg_map_check(c, map, "node", keys) < 0)
+		return -1;
+	if ((v = cfg_map_get(c, map, "power")) && cfg_load_power(c, v) < 0)
+		return -1;
+	if ((v = cfg_map_get(c, map, "migration")) &&
+	    cfg_load_migration(c, v) < 0)
 		return -1;
 	v = cfg_map_get(c, map, "gpus");
 	if (!v)
@@ -163,7 +170,9 @@ static int load_node(struct cfg *c, const yaml_node_t *map)
 				 "%u GPUs of %u channels are more than %u channel slots in all; lower gpu.max_channels",
 				 c->sc->n_gpus, c->sc->gpu.max_channels,
 				 CFG_MAX_CHANNELS);
-	return 0;
+	v = cfg_map_get(c, map, "interference");
+	return v ? cfg_share(c, v, "interference", 0, 10000,
+			     &c->sc->gpu.interference_pm) : 0;
 }
 
 /* --- host --- */
@@ -456,7 +465,7 @@ static char *default_name(const char *file)
 
 static const char *const top_keys[] = {
 	"name", "seed", "duration", "max_events", "gpu", "node", "host",
-	"policy", "vms", "tasks", "output", "expect",
+	"policy", "vms", "tasks", "output", "expect", "arrivals",
 	"sweep", NULL,
 };
 
@@ -470,6 +479,7 @@ static int load_scenario(struct cfg *c, const yaml_node_t *root)
 	gpu = cfg_map_get(c, root, "gpu");
 	node = cfg_map_get(c, root, "node");
 	sc->n_gpus = 1;
+	cfg_migration_defaults(&sc->migration);
 	if (gpu && node) {
 		yaml_node_t *gk = cfg_map_key(c, root, "gpu");
 		yaml_node_t *nk = cfg_map_key(c, root, "node");
@@ -516,6 +526,9 @@ static int load_scenario(struct cfg *c, const yaml_node_t *root)
 		return cfg_error(c, root,
 				 "missing required key 'tasks' (the programs that use the GPU)");
 	if (cfg_load_tasks(c, v) < 0)
+		return -1;
+	v = cfg_map_get(c, root, "arrivals");
+	if (v && !cfg_is_null(v) && cfg_load_arrivals(c, v) < 0)
 		return -1;
 	sc->output.timeline = true;
 	sc->output.timeline_max_spans = 1000000;

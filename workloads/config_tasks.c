@@ -305,7 +305,7 @@ static int compile_app(struct cfg *c, const yaml_node_t *n,
 /* --- tasks --- */
 
 static const char *const behavior_kinds[] = {
-	"throttle", "app", "script", "trace", NULL,
+	"throttle", "app", "script", "trace", "job", NULL,
 };
 
 static int compile_behavior(struct cfg *c, const yaml_node_t *task,
@@ -319,7 +319,7 @@ static int compile_behavior(struct cfg *c, const yaml_node_t *task,
 
 	if (!b)
 		return cfg_error(c, task,
-				 "task %s: missing required key 'behavior' (one of throttle, app, script, trace)",
+				 "task %s: missing required key 'behavior' (one of throttle, app, script, trace, job)",
 				 t->name);
 	if (b->type == YAML_MAPPING_NODE &&
 	    cfg_map_check(c, b, "behavior", behavior_kinds) < 0)
@@ -336,7 +336,7 @@ static int compile_behavior(struct cfg *c, const yaml_node_t *task,
 		g_autofree char *got = cfg_describe(b);
 
 		return cfg_error(c, b,
-				 "behavior needs one of throttle, app, script, trace, got %s",
+				 "behavior needs one of throttle, app, script, trace, job, got %s",
 				 got);
 	}
 	kind = cfg_text(cfg_node(c, b->data.mapping.pairs.start->key));
@@ -350,6 +350,8 @@ static int compile_behavior(struct cfg *c, const yaml_node_t *task,
 				 cfg_map_get(c, task, "channels"), &p);
 	else if (!strcmp(kind, "script"))
 		rc = cfg_compile_script(c, v, t, &p);
+	else if (!strcmp(kind, "job"))
+		rc = cfg_compile_job(c, v, t, &p);
 	else
 		rc = cfg_compile_trace(c, v, t, &p);
 	if (rc < 0) {

@@ -73,6 +73,31 @@ struct gs_task_config {
 	char *behavior_kind;  /* "throttle", "app", "script", "trace" */
 	char *behavior_label; /* e.g. the app's name, for tables */
 	struct gs_program program;
+	/* `job` behaviour (multi-GPU node): the share of one GPU's compute
+	 * the task keeps busy when alone, in per-mille, and its memory
+	 * footprint; 0 for other behaviours. */
+	uint32_t demand_pm;
+	uint64_t memory_bytes;
+};
+
+/* The node's power model (node.power): a GPU with no task resident idles
+ * at idle_mw; one or more resident tasks keep it awake (clocks up) at
+ * active_mw; every wake-up from idle costs wake_mj. */
+struct gs_node_power {
+	bool set;             /* node.power given: this model replaces the
+			       * per-GPU idle/active_watts one */
+	uint32_t idle_mw, active_mw;
+	uint64_t wake_mj;
+};
+
+/* The cost of moving a task to another GPU (node.migration): the task
+ * stalls for clone (runtime cloned from a pool of prepared handles) plus
+ * the on-demand share of its memory moved at bandwidth; the rest is
+ * prefetched in the background while it runs. */
+struct gs_migration_config {
+	gs_time_t clone;
+	uint64_t bandwidth;   /* bytes per second */
+	uint32_t on_demand_pm;/* per-mille of the footprint faulted in */
 };
 
 struct gs_output_config {
@@ -88,6 +113,10 @@ enum gs_expect_compare {
 	GS_COMPARE_LOSS_VS_DIRECT = 1,
 	/* report (v - v_direct) / v_direct: e.g. turnaround increase */
 	GS_COMPARE_INCREASE_VS_DIRECT = 2,
+	/* (v_base - v) / v_base and (v - v_base) / v_base, with v_base from
+	 * the same scenario under the policy named by `baseline` */
+	GS_COMPARE_REDUCTION_VS_BASELINE = 3,
+	GS_COMPARE_INCREASE_VS_BASELINE = 4,
 };
 
 /* One paper target this scenario reproduces (`gpusim reproduce`). */
@@ -99,6 +128,10 @@ struct gs_expect {
 	char *value;       /* tasks.NAME.FIELD, tasks.*.FIELD, metrics.FIELD */
 	char **set;        /* overrides for this check, NULL-terminated */
 	uint8_t compare;   /* enum gs_expect_compare */
+	char *baseline;    /* policy of the reference run; NULL: direct */
+	uint32_t seeds;    /* average over seeds seed..seed+seeds-1; 0: one */
+	char **sweep;      /* peak check: one override per point, NULL-ended */
+	uint32_t peak;     /* value = v[peak] - max of the other points */
 	bool has_min, has_max;
 	double min, max;   /* pass range, inclusive */
 	uint32_t line;     /* where it is written */
@@ -133,6 +166,8 @@ struct gs_scenario {
 	uint64_t max_events;        /* 0: default cap */
 	uint32_t n_gpus;            /* node size, >= 1 */
 	struct gs_gpu_config gpu;   /* every GPU of the node is alike */
+	struct gs_node_power power;
+	struct gs_migration_config migration;
 	struct gs_host_config host;
 	struct gs_policy_config policy;
 	struct gs_vm_config *vms;

@@ -390,6 +390,13 @@ hal_u32 hal_shadow_peek_class(struct hal_sched *s, struct hal_chan *c)
 	return 0;
 }
 
+/* Kernel launch geometry is in the pushbuffer's launch descriptor, which
+ * no port decodes yet: unknown. */
+hal_u32 hal_shadow_peek_occupancy(struct hal_sched *s, struct hal_chan *c)
+{
+	return 0;
+}
+
 /* ---- killing --------------------------------------------------------------- */
 
 /* SIGKILL to the whole process. Its channels are torn down by the

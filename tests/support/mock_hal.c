@@ -32,6 +32,7 @@ struct hal_task {
 	uint64_t accounted;
 	uint64_t vtime;
 	uint32_t migrations;
+	uint64_t sync_ns;
 };
 
 struct hal_chan {
@@ -46,6 +47,8 @@ struct hal_chan {
 	uint8_t shadow_cls[MOCK_MAX_QUEUED]; /* class per queued command */
 	uint32_t shadow_head;                /* index of the oldest */
 	uint8_t next_cls;                    /* class of the next submissions */
+	uint64_t next_hint;                  /* engine time of queued ones */
+	uint32_t next_occupancy;             /* and their core share */
 	uint64_t submitted;
 	uint64_t fence;
 	uint32_t chram;
@@ -474,7 +477,25 @@ void hal_shadow_disable(struct hal_sched *s, struct hal_chan *c)
 }
 
 hal_u32 hal_shadow_pending(struct hal_sched *s, struct hal_chan *c) { (void)s; return c->shadow_queued; }
-hal_u64 hal_shadow_peek_hint(struct hal_sched *s, struct hal_chan *c) { (void)s; (void)c; return 0; }
+hal_u64 hal_shadow_peek_hint(struct hal_sched *s, struct hal_chan *c)
+{
+	(void)s;
+	return c->shadow_queued ? c->next_hint : 0;
+}
+
+void mock_set_next_hint(struct mock_hal *m, struct hal_chan *c,
+			uint64_t ns, uint32_t occupancy_pm)
+{
+	(void)m;
+	c->next_hint = ns;
+	c->next_occupancy = occupancy_pm;
+}
+
+hal_u32 hal_shadow_peek_occupancy(struct hal_sched *s, struct hal_chan *c)
+{
+	(void)s;
+	return c->shadow_queued ? c->next_occupancy : 0;
+}
 
 hal_u32 hal_shadow_peek_class(struct hal_sched *s, struct hal_chan *c)
 {
@@ -566,7 +587,27 @@ int hal_task_migrate(struct hal_sched *s, struct hal_task *t, hal_u32 gpu)
 {
 	if (gpu >= s->m->n_gpus)
 		return -1;
+	if (gpu != t->gpu)
+		t->migrations++;
 	t->gpu = gpu;
-	t->migrations++;
 	return 0;
+}
+
+hal_u64 hal_task_sync_ns(struct hal_sched *s, const struct hal_task *t)
+{
+	(void)s;
+	return t->sync_ns;
+}
+
+void mock_task_set_sync(struct mock_hal *m, struct hal_task *t,
+			uint64_t sync_ns)
+{
+	(void)m;
+	t->sync_ns = sync_ns;
+}
+
+void mock_set_gpu_count(struct mock_hal *m, uint32_t n)
+{
+	assert_true(n >= 1 && n <= MOCK_MAX_GPUS);
+	m->n_gpus = n;
 }

@@ -95,5 +95,15 @@ uint64_t mock_cpu_ns(struct mock_hal *m);
 uint32_t mock_phases(struct mock_hal *m, const char *name); /* spans seen */
 bool mock_poll_active(struct mock_hal *m, uint64_t *until);
 uint32_t mock_migrations(struct mock_hal *m, struct hal_task *t);
+/* Node: how many GPUs hal_gpu_count reports, and the time a task has
+ * spent blocked in waits (hal_task_sync_ns). hal_task_migrate moves a
+ * task at once in the mock. */
+void mock_set_gpu_count(struct mock_hal *m, uint32_t n);
+/* The engine time and core share (per-mille) hal_shadow_peek_hint and
+ * hal_shadow_peek_occupancy report for c's queued commands. */
+void mock_set_next_hint(struct mock_hal *m, struct hal_chan *c,
+			uint64_t ns, uint32_t occupancy_pm);
+void mock_task_set_sync(struct mock_hal *m, struct hal_task *t,
+			uint64_t sync_ns);
 
 #endif

@@ -1,0 +1,200 @@
+/* The node monitor: see node_load.h. */
+#include "node_load.h"
+
+/* GPUs may come online after init (hot-plug, a port adding them). */
+static void refresh_gpus(struct hal_sched *s, struct nl_node *n)
+{
+	hal_u32 g = hal_gpu_count(s);
+
+	n->n_gpus = g > NL_MAX_GPUS ? NL_MAX_GPUS : g ? g : 1;
+}
+
+void nl_init(struct hal_sched *s, struct nl_node *n, hal_u64 min_sample)
+{
+	plist_init(&n->tasks);
+	refresh_gpus(s, n);
+	n->min_sample = min_sample;
+}
+
+void nl_fini(struct hal_sched *s, struct nl_node *n)
+{
+	while (!plist_empty(&n->tasks)) {
+		struct nl_task *nt = plist_entry(n->tasks.next, struct nl_task,
+						 link);
+
+		plist_del(&nt->link);
+		hal_task_set_data(nt->t, 0);
+		hal_free(s, nt);
+	}
+}
+
+struct nl_task *nl_task_add(struct hal_sched *s, struct nl_node *n,
+			    struct hal_task *t)
+{
+	struct nl_task *nt = hal_zalloc(s, sizeof(*nt));
+
+	if (!nt)
+		return 0;
+	refresh_gpus(s, n);
+	nt->t = t;
+	nt->gpu = hal_task_gpu(t);
+	if (nt->gpu >= n->n_gpus)
+		nt->gpu = 0;
+	plist_add_tail(&n->tasks, &nt->link);
+	n->count[nt->gpu]++;
+	hal_task_set_data(t, nt);
+	return nt;
+}
+
+void nl_task_remove(struct hal_sched *s, struct nl_node *n,
+		    struct hal_task *t)
+{
+	struct nl_task *nt = nl_task_of(t);
+
+	if (!nt)
+		return;
+	n->count[nt->gpu]--;
+	if (nt->known)
+		n->load_pm[nt->gpu] -= nt->demand_pm;
+	plist_del(&nt->link);
+	hal_task_set_data(t, 0);
+	hal_free(s, nt);
+}
+
+void nl_chan_create(struct hal_sched *s, struct hal_chan *c)
+{
+	struct nl_task *nt = nl_task_of(hal_chan_task(c));
+
+	hal_shadow_enable(s, c);
+	if (nt && nt->n_chans < NL_MAX_CHANS)
+		nt->chans[nt->n_chans++] = c;
+}
+
+void nl_chan_destroy(struct hal_sched *s, struct hal_chan *c)
+{
+	struct nl_task *nt = nl_task_of(hal_chan_task(c));
+	hal_u32 i;
+
+	(void)s;
+	for (i = 0; nt && i < nt->n_chans; i++) {
+		if (nt->chans[i] == c) {
+			nt->chans[i] = nt->chans[--nt->n_chans];
+			return;
+		}
+	}
+}
+
+int nl_chan_known(const struct nl_task *nt, const struct hal_chan *c)
+{
+	hal_u32 i;
+
+	for (i = 0; i < nt->n_chans; i++)
+		if (nt->chans[i] == c)
+			return 1;
+	return 0;
+}
+
+hal_u64 nl_forward_all(struct hal_sched *s, struct nl_task *nt)
+{
+	hal_u64 ns = 0;
+	hal_u32 i;
+
+	for (i = 0; i < nt->n_chans; i++) {
+		while (hal_shadow_pending(s, nt->chans[i])) {
+			ns += hal_shadow_peek_hint(s, nt->chans[i]);
+			hal_shadow_forward(s, nt->chans[i], 1);
+		}
+	}
+	nt->held = 0;
+	return ns;
+}
+
+void nl_launch(struct hal_sched *s, struct hal_chan *c)
+{
+	struct nl_task *nt = nl_task_of(hal_chan_task(c));
+	hal_u32 q = hal_shadow_pending(s, c);
+
+	if (!nt)
+		return;
+	if (!nt->launched) {
+		nt->launched = 1;
+		nt->first_launch = hal_now(s);
+		nt->sync_base = hal_task_sync_ns(s, nt->t);
+	}
+	/* the newest queued command is this launch; the hint is the
+	 * oldest's, which is this one unless the policy holds earlier ones */
+	if (q) {
+		hal_u64 ns = hal_shadow_peek_hint(s, c);
+		hal_u32 occ = hal_shadow_peek_occupancy(s, c);
+
+		if (!occ || occ > NL_PM)
+			occ = NL_PM;
+		nt->kernel_ns += ns;
+		nt->core_ns += hal_mul_div64(ns, occ, NL_PM);
+	}
+}
+
+static hal_u32 estimate(struct hal_sched *s, const struct nl_task *nt)
+{
+	hal_u64 elapsed = hal_now(s) - nt->first_launch;
+	hal_u64 synced = hal_task_sync_ns(s, nt->t) - nt->sync_base;
+	hal_u64 free_ns = elapsed > synced ? elapsed - synced : 0;
+	hal_u64 pm;
+
+	if (!nt->kernel_ns)
+		return 0;
+	pm = hal_mul_div64(nt->core_ns, NL_PM, nt->kernel_ns + free_ns);
+	return pm > NL_PM ? NL_PM : (hal_u32)pm;
+}
+
+void nl_update(struct hal_sched *s, struct nl_node *n)
+{
+	struct plist *pos;
+	hal_u32 g;
+
+	refresh_gpus(s, n);
+	for (g = 0; g < n->n_gpus; g++)
+		n->load_pm[g] = 0;
+	plist_for_each(pos, &n->tasks) {
+		struct nl_task *nt = plist_entry(pos, struct nl_task, link);
+
+		if (nt->launched &&
+		    hal_now(s) - nt->first_launch >= n->min_sample) {
+			nt->demand_pm = estimate(s, nt);
+			nt->known = 1;
+		}
+		if (nt->known)
+			n->load_pm[nt->gpu] += nt->demand_pm;
+	}
+}
+
+hal_u32 nl_least_loaded(const struct nl_node *n)
+{
+	hal_u32 g, best = 0;
+
+	for (g = 1; g < n->n_gpus; g++) {
+		if (n->load_pm[g] < n->load_pm[best] ||
+		    (n->load_pm[g] == n->load_pm[best] &&
+		     n->count[g] < n->count[best]))
+			best = g;
+	}
+	return best;
+}
+
+int nl_move(struct hal_sched *s, struct nl_node *n, struct nl_task *nt,
+	    hal_u32 gpu)
+{
+	if (gpu >= n->n_gpus || gpu == nt->gpu)
+		return -1;
+	if (hal_task_migrate(s, nt->t, gpu) != 0)
+		return -1;
+	n->count[nt->gpu]--;
+	n->count[gpu]++;
+	if (nt->known) {
+		n->load_pm[nt->gpu] -= nt->demand_pm;
+		n->load_pm[gpu] += nt->demand_pm;
+	}
+	nt->gpu = gpu;
+	n->migrations++;
+	return 0;
+}

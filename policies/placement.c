@@ -1,0 +1,129 @@
+/* Static placement baselines for a multi-GPU node (DCUDA section 2.3):
+ * a task is placed on a GPU when it starts and stays there.
+ *   round-robin:  GPUs in turn;
+ *   least-loaded: the GPU with the lowest utilisation over the last
+ *                 monitor period, as a GPU reports it (share of time its
+ *                 compute engine was busy, hal_gpu_busy_ns: what
+ *                 nvidia-smi shows), ties to the GPU with fewer tasks.
+ *                 Utilisation saturates at 100% and does not tell how
+ *                 far a GPU is overloaded; telling that is what DCUDA's
+ *                 demand monitor adds.
+ * Both place through hal_task_migrate in task_create (free before the
+ * task's channels exist) and leave the GPU's own scheduling alone. */
+#include "node_load.h"
+#include "policy.h"
+
+struct placement {
+	struct nl_node node;
+	hal_u32 next;         /* round-robin: the next GPU */
+	hal_u8 least_loaded;
+	hal_u64 window_start;
+	hal_u64 busy_at[NL_MAX_GPUS];  /* hal_gpu_busy_ns at window start */
+	hal_u32 util_pm[NL_MAX_GPUS];  /* last window's utilisation */
+};
+
+enum { TIMER_MONITOR = 0 };
+
+static const struct gs_param_desc placement_params[] = {
+	{ "monitor", GS_PARAM_DURATION, "100ms",
+	  "least-loaded: the utilisation window" },
+};
+
+static int init_common(struct hal_sched *s, hal_u8 least_loaded)
+{
+	struct placement *p = hal_priv(s);
+
+	nl_init(s, &p->node, hal_param(s, "monitor"));
+	p->least_loaded = least_loaded;
+	if (least_loaded)
+		hal_timer_arm(s, TIMER_MONITOR,
+			      hal_now(s) + hal_param(s, "monitor"));
+	return 0;
+}
+
+static int rr_init(struct hal_sched *s) { return init_common(s, 0); }
+static int ll_init(struct hal_sched *s) { return init_common(s, 1); }
+
+static void placement_fini(struct hal_sched *s)
+{
+	struct placement *p = hal_priv(s);
+
+	nl_fini(s, &p->node);
+}
+
+static void placement_timer(struct hal_sched *s, hal_u32 id)
+{
+	struct placement *p = hal_priv(s);
+
+	hal_u64 now = hal_now(s), len = now - p->window_start;
+	hal_u32 g;
+
+	if (id != TIMER_MONITOR)
+		return;
+	nl_update(s, &p->node);
+	for (g = 0; g < p->node.n_gpus && len; g++) {
+		hal_u64 busy = hal_gpu_busy_ns(s, g);
+		hal_u64 pm = hal_mul_div64(busy - p->busy_at[g], NL_PM, len);
+
+		p->util_pm[g] = pm > NL_PM ? NL_PM : (hal_u32)pm;
+		p->busy_at[g] = busy;
+	}
+	p->window_start = now;
+	hal_timer_arm(s, TIMER_MONITOR, hal_now(s) + hal_param(s, "monitor"));
+}
+
+static void placement_task_create(struct hal_sched *s, struct hal_task *t)
+{
+	struct placement *p = hal_priv(s);
+	hal_u32 gpu;
+
+	if (p->least_loaded) {
+		hal_u32 g;
+
+		gpu = 0;
+		for (g = 1; g < p->node.n_gpus; g++)
+			if (p->util_pm[g] < p->util_pm[gpu] ||
+			    (p->util_pm[g] == p->util_pm[gpu] &&
+			     p->node.count[g] < p->node.count[gpu]))
+				gpu = g;
+	} else {
+		gpu = p->next;
+		p->next = p->next + 1 >= p->node.n_gpus ? 0 : p->next + 1;
+	}
+	/* before its channels exist this only places the task */
+	hal_task_migrate(s, t, gpu);
+	nl_task_add(s, &p->node, t);
+}
+
+static void placement_task_exit(struct hal_sched *s, struct hal_task *t)
+{
+	struct placement *p = hal_priv(s);
+
+	nl_task_remove(s, &p->node, t);
+}
+
+const struct gs_policy_ops gs_policy_round_robin = {
+	.name = "round-robin",
+	.summary = "node: place each task on the next GPU in turn (static)",
+	.params = placement_params,
+	.n_params = 1,
+	.priv_size = sizeof(struct placement),
+	.init = rr_init,
+	.fini = placement_fini,
+	.task_create = placement_task_create,
+	.task_exit = placement_task_exit,
+	.timer = placement_timer,
+};
+
+const struct gs_policy_ops gs_policy_least_loaded = {
+	.name = "least-loaded",
+	.summary = "node: place each task on the least utilised GPU (static)",
+	.params = placement_params,
+	.n_params = 1,
+	.priv_size = sizeof(struct placement),
+	.init = ll_init,
+	.fini = placement_fini,
+	.task_create = placement_task_create,
+	.task_exit = placement_task_exit,
+	.timer = placement_timer,
+};
