@@ -721,6 +721,18 @@ int dfq_init(struct hal_sched *s)
 	return 0;
 }
 
+void dfq_trace_open(struct hal_sched *s)
+{
+	struct dfq *d = dfq_of(s);
+
+	if (d->state == DFQ_FREE)
+		trace(s, "free-run", d->free_start);
+	else if (d->state == DFQ_DRAIN)
+		trace(s, "drain", d->episode_start);
+	else if (d->cur)
+		trace(s, d->cur->label, d->cur->s_start);
+}
+
 void dfq_fini(struct hal_sched *s)
 {
 	struct dfq *d = dfq_of(s);
@@ -993,6 +1005,7 @@ const struct gs_policy_ops gs_policy_dfq = {
 	.priv_size = sizeof(struct dfq),
 	.init = dfq_init,
 	.fini = dfq_fini,
+	.trace_open = dfq_trace_open,
 	.task_create = dfq_task_create,
 	.task_exit = dfq_task_exit,
 	.channel_create = dfq_channel_create,

@@ -132,6 +132,9 @@ struct dfq {
 /* Initialise the current engine (its env and timer_base set before). */
 int dfq_init(struct hal_sched *s);
 void dfq_fini(struct hal_sched *s);
+/* Trace the phase in progress (free run, drain or a task's sample) up to
+ * now (ops.trace_open). */
+void dfq_trace_open(struct hal_sched *s);
 /* A new entity reported on task `t`, of user weight `weight`; it joins at
  * the system vtime. 0 when out of memory. */
 struct dfq_task *dfq_entity_new(struct hal_sched *s, struct hal_task *t,

@@ -756,6 +756,21 @@ static void drr_timer(struct hal_sched *s, hal_u32 id)
 		drr_start_ticking(s);
 }
 
+/* Trace each GPU's batch still out up to now. */
+static void drr_trace_open(struct hal_sched *s)
+{
+	struct drr_state *st = drr_state(s);
+	hal_u64 now = hal_now(s);
+	hal_u32 i;
+
+	for (i = 0; i < DRR_MAX_GPUS; i++) {
+		const struct drr_task *o = st->gpus[i].owner;
+
+		if (o && now > o->batch_start)
+			hal_trace_phase(s, o->phase, o->batch_start, now);
+	}
+}
+
 /* A shift count; drr_init refuses more than 16 too. */
 static const struct gs_param_max drr_param_max[] = {
 	{ "avg_shift", 16 },
@@ -777,4 +792,5 @@ const struct gs_policy_ops gs_policy_drr = {
 	.channel_destroy = drr_channel_destroy,
 	.shadow_submit = drr_shadow_submit,
 	.timer = drr_timer,
+	.trace_open = drr_trace_open,
 };

@@ -322,18 +322,26 @@ int loga_init(struct hal_sched *s)
 	return 0;
 }
 
-void loga_fini(struct hal_sched *s)
+void loga_trace_open(struct hal_sched *s)
 {
 	struct loga *l = loga_of(s);
 	hal_u64 now = hal_now(s);
 
-	if (l->state == LOGA_POLL) {
-		hal_poll_stop(s);
-		if (now > l->phase_start)
-			hal_trace_phase(s, "poll", l->phase_start, now);
-	} else if (l->state == LOGA_SLEEP && now > l->phase_start) {
+	if (now <= l->phase_start)
+		return;
+	if (l->state == LOGA_POLL)
+		hal_trace_phase(s, "poll", l->phase_start, now);
+	else if (l->state == LOGA_SLEEP)
 		hal_trace_phase(s, "sleep", l->phase_start, now);
-	}
+}
+
+void loga_fini(struct hal_sched *s)
+{
+	struct loga *l = loga_of(s);
+
+	loga_trace_open(s);
+	if (l->state == LOGA_POLL)
+		hal_poll_stop(s);
 	hal_timer_cancel(s, LOGA_TIMER_WAKE);
 	l->seg = 0;
 	while (!plist_empty(&l->vt.tasks)) {
@@ -530,4 +538,5 @@ const struct gs_policy_ops gs_policy_loga = {
 	.timer = loga_timer,
 	.poll_change = loga_poll_change,
 	.poll_end = loga_poll_end,
+	.trace_open = loga_trace_open,
 };

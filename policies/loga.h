@@ -73,6 +73,8 @@ struct loga {
 
 int loga_init(struct hal_sched *s);
 void loga_fini(struct hal_sched *s);
+/* Trace the poll or sleep phase in progress up to now (ops.trace_open). */
+void loga_trace_open(struct hal_sched *s);
 /* A new entity reported on task `t`, of user weight `weight`; 0 when out
  * of memory. */
 struct loga_task *loga_entity_new(struct hal_sched *s, struct hal_task *t,

@@ -65,6 +65,12 @@ struct gs_policy_ops {
 	void (*poll_change)(struct hal_sched *s,
 			    const struct hal_engine_status *st, hal_u64 when);
 	void (*poll_end)(struct hal_sched *s);
+	/* The run ends now: report each phase still in progress with
+	 * hal_trace_phase(s, name, start, hal_now(s)), changing nothing. A
+	 * phase is traced when it ends, so without this a run's last phase
+	 * would be missing from its timeline; the simulator marks these
+	 * spans as cut. */
+	void (*trace_open)(struct hal_sched *s);
 };
 
 /* The registry: a NULL-terminated const array. */

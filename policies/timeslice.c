@@ -529,6 +529,19 @@ static int ts_submit(struct hal_sched *s, struct hal_chan *c)
 	return GS_SUBMIT_HOLD;
 }
 
+static void ts_trace_open(struct hal_sched *s)
+{
+	struct ts_state *st = ts_state(s);
+	hal_u64 now = hal_now(s);
+
+	if (!st->holder)
+		return;
+	if (!st->draining)
+		ts_trace_slice(s, st->holder, st->slice_start, now);
+	else if (now > st->slice_end)
+		hal_trace_phase(s, "drain", st->slice_end, now);
+}
+
 static void ts_timer(struct hal_sched *s, hal_u32 id)
 {
 	if (id == TS_TIMER_SLICE)
@@ -551,4 +564,5 @@ const struct gs_policy_ops gs_policy_timeslice = {
 	.channel_destroy = ts_channel_destroy,
 	.submit = ts_submit,
 	.timer = ts_timer,
+	.trace_open = ts_trace_open,
 };

@@ -68,24 +68,20 @@ void gs_record_work(void *ctx, const struct gs_channel *ch, gs_time_t work)
 		hc->task->gpu_time += work;
 }
 
-void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
-		    enum gs_span_kind kind, const struct gs_channel *ch,
-		    gs_time_t start, gs_time_t end)
+/* A span of an engine, and for a command also of its channel. */
+static void engine_span(struct gs_sim *sim, const struct gs_gpu *gpu,
+			uint8_t engine, enum gs_span_kind kind,
+			const struct gs_channel *ch, gs_time_t start,
+			gs_time_t end)
 {
-	struct gs_sim *sim = ctx;
 	const struct hal_chan *hc = ch ? ch->owner : NULL;
-	struct gs_task *t = hc ? hc->task : NULL;
+	const char *task = hc ? hc->task->name : "?";
 	uint32_t name, cat;
 
-	if (kind == GS_SPAN_RUN && t)
-		t->gpu_time += end - start;
-	if (kind == GS_SPAN_SHARED)
-		kind = GS_SPAN_RUN; /* its time came through gs_record_work */
-	if (!sim->opt.timeline || end == start)
-		return;
 	switch (kind) {
 	case GS_SPAN_RUN:
-		name = gs_results_intern(sim->rec, t ? t->name : "?");
+	case GS_SPAN_SHARED:
+		name = gs_results_intern(sim->rec, task);
 		cat = sim->cat_run;
 		break;
 	case GS_SPAN_SWITCH:
@@ -99,12 +95,25 @@ void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 	ensure_track(sim, gpu->index, GS_TRACK_ENGINE, engine, NULL);
 	add_span(sim, gpu->index, GS_TRACK_ENGINE, engine, name, cat, start,
 		 end);
-	if (kind == GS_SPAN_RUN && ch) {
-		ensure_track(sim, gpu->index, GS_TRACK_CHANNEL, ch->id,
-			     t ? t->name : "?");
+	if ((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch) {
+		ensure_track(sim, gpu->index, GS_TRACK_CHANNEL, ch->id, task);
 		add_span(sim, gpu->index, GS_TRACK_CHANNEL, ch->id, name, cat,
 			 start, end);
 	}
+}
+
+void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
+		    enum gs_span_kind kind, const struct gs_channel *ch,
+		    gs_time_t start, gs_time_t end)
+{
+	struct gs_sim *sim = ctx;
+	const struct hal_chan *hc = ch ? ch->owner : NULL;
+
+	/* a shared kernel's time came through gs_record_work */
+	if (kind == GS_SPAN_RUN && hc)
+		hc->task->gpu_time += end - start;
+	if (sim->opt.timeline && end != start)
+		engine_span(sim, gpu, engine, kind, ch, start, end);
 }
 
 void gs_record_sample(void *ctx, struct gs_event *ev)
@@ -138,4 +147,58 @@ void gs_record_policy_span(struct gs_sim *sim, const char *name,
 	n = gs_results_intern(sim->rec, name);
 	cat = gs_results_intern(sim->rec, "policy");
 	add_span(sim, 0, GS_TRACK_POLICY, 0, n, cat, start, end);
+}
+
+/* What an engine of `gpu` is doing now, from when it began to now. */
+static void close_engines(struct gs_sim *sim, const struct gs_gpu *gpu,
+			  gs_time_t now)
+{
+	const struct gs_shared *sh = &gpu->shared;
+	uint8_t k;
+	guint i;
+
+	for (k = 0; k < GS_ENGINE_KINDS; k++) {
+		const struct gs_engine *eng = &gpu->engines[k];
+
+		if (eng->state == GS_ENG_RUNNING && eng->running_chan &&
+		    now > eng->run_start)
+			engine_span(sim, gpu, k, GS_SPAN_RUN,
+				    eng->running_chan, eng->run_start, now);
+		else if (eng->state == GS_ENG_SWITCHING &&
+			 now > eng->phase_start)
+			engine_span(sim, gpu, k, GS_SPAN_SWITCH, eng->next,
+				    eng->phase_start, now);
+		else if (eng->state == GS_ENG_SAVING && now > eng->phase_start)
+			engine_span(sim, gpu, k, GS_SPAN_SAVE, eng->cur,
+				    eng->phase_start, now);
+	}
+	for (i = 0; sh->running && i < sh->running->len; i++) {
+		const struct gs_shared_kernel *sk = &g_array_index(
+			sh->running, struct gs_shared_kernel, i);
+
+		if (now > sk->start)
+			engine_span(sim, gpu, GS_ENGINE_COMPUTE, GS_SPAN_SHARED,
+				    sk->ch, sk->start, now);
+	}
+}
+
+/* Spans are recorded when they end. At the end of the run, what is still
+ * going (commands, context switches, the policy's phase) is recorded up to
+ * the end and marked open, so the timeline covers the whole run. The
+ * tasks' GPU time already counts the running parts (gs_task_gpu_time_now). */
+void gs_record_close(struct gs_sim *sim)
+{
+	const struct hal_sched *s = &sim->sched;
+	GArray *spans = sim->rec->spans;
+	guint first = spans->len, i;
+	uint32_t g;
+
+	if (!sim->opt.timeline)
+		return;
+	for (g = 0; g < sim->n_gpus; g++)
+		close_engines(sim, sim->gpus[g], sim->q.now);
+	if (s->ops && s->ops->trace_open)
+		s->ops->trace_open(&sim->sched);
+	for (i = first; i < spans->len; i++)
+		g_array_index(spans, struct gs_span, i).open = true;
 }

@@ -74,6 +74,7 @@ struct gs_span {
 	gs_time_t start, end;
 	uint32_t gpu;
 	uint8_t track_kind;   /* enum gs_track_kind */
+	bool open;            /* still going when the run ended: cut there */
 	uint32_t track;       /* engine kind, channel id, or 0 for the policy */
 	uint32_t name;        /* index into gs_results.names */
 	uint32_t category;    /* index into gs_results.names ("run", ...) */

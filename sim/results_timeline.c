@@ -211,6 +211,9 @@ gboolean gs_results_fill_timeline(const struct gs_results *r, FILE *f,
 		gs_append_us(line, s->start);
 		g_string_append(line, ",\"dur\":");
 		gs_append_us(line, dur);
+		/* cut at the end of the run, not ended */
+		if (s->open)
+			g_string_append(line, ",\"args\":{\"open\":true}");
 		g_string_append_c(line, '}');
 		emit(&o);
 		last_end = MAX(last_end, s->end);

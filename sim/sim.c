@@ -201,6 +201,7 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 	uint8_t k;
 
 	gs_hal_flush(sim);
+	gs_record_close(sim);
 	r->config = g_strdup(sc->file);
 	r->name = g_strdup(sc->name);
 	r->seed = sc->seed;

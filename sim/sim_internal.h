@@ -191,6 +191,8 @@ void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 void gs_record_sample(void *ctx, struct gs_event *ev);
 /* GPU time of a kernel that shares the cores (gpu_model/shared.c). */
 void gs_record_work(void *ctx, const struct gs_channel *ch, gs_time_t work);
+/* Record the spans still open at the end of the run, marked open. */
+void gs_record_close(struct gs_sim *sim);
 void gs_record_policy_span(struct gs_sim *sim, const char *name,
 			   gs_time_t start, gs_time_t end);
 

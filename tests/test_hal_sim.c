@@ -26,10 +26,14 @@ static struct gs_scenario *load(const char *yaml)
 	return sc;
 }
 
-static struct gs_sim *start(const char *yaml, const struct gs_policy_ops *ops,
-			    struct gs_scenario **sc)
+/* A simulation of `yaml` under `ops` (NULL: the scenario's policy),
+ * recording the timeline's spans or not. */
+static struct gs_sim *start_sim(const char *yaml,
+				const struct gs_policy_ops *ops,
+				struct gs_scenario **sc, bool timeline)
 {
-	struct gs_sim_options opt = { .policy_ops = ops };
+	struct gs_sim_options opt = { .policy_ops = ops,
+				      .timeline = timeline };
 	GError *err = NULL;
 	struct gs_sim *sim;
 
@@ -37,6 +41,12 @@ static struct gs_sim *start(const char *yaml, const struct gs_policy_ops *ops,
 	sim = gs_sim_new(*sc, &opt, &err);
 	assert_non_null(sim);
 	return sim;
+}
+
+static struct gs_sim *start(const char *yaml, const struct gs_policy_ops *ops,
+			    struct gs_scenario **sc)
+{
+	return start_sim(yaml, ops, sc, false);
 }
 
 /* ---- probe 1: hold every submission, release after 1 ms -------------- */
@@ -479,6 +489,144 @@ static void test_invariant_checker_catches_breakage(void **state)
 	gs_scenario_free(sc);
 }
 
+/* ---- probe: a phase still going at the end of the run ----------------- */
+
+struct phase_probe {
+	hal_u64 start; /* of the phase in progress */
+};
+
+static int phase_init(struct hal_sched *s)
+{
+	hal_timer_arm(s, 0, 1 * GS_NS_PER_MS);
+	return 0;
+}
+
+static void phase_timer(struct hal_sched *s, hal_u32 id)
+{
+	struct phase_probe *p = hal_priv(s);
+	(void)id;
+
+	hal_trace_phase(s, "first", 0, hal_now(s));
+	p->start = hal_now(s);
+}
+
+static void phase_trace_open(struct hal_sched *s)
+{
+	struct phase_probe *p = hal_priv(s);
+
+	hal_trace_phase(s, "second", p->start, hal_now(s));
+}
+
+static const struct gs_policy_ops phase_ops = {
+	.name = "phase-probe",
+	.priv_size = sizeof(struct phase_probe),
+	.init = phase_init,
+	.timer = phase_timer,
+	.trace_open = phase_trace_open,
+};
+
+static const struct gs_span *span_named(const struct gs_results *r,
+					const char *name, uint8_t kind)
+{
+	guint i;
+
+	for (i = 0; i < r->spans->len; i++) {
+		const struct gs_span *sp =
+			&g_array_index(r->spans, struct gs_span, i);
+
+		if (sp->track_kind == kind &&
+		    !strcmp(g_ptr_array_index(r->names, sp->name), name))
+			return sp;
+	}
+	return NULL;
+}
+
+/* The policy's phase and the command running at the end are recorded up
+ * to the end and marked open; the command's GPU time is not counted
+ * twice. */
+static void test_open_spans_closed_at_end(void **state)
+{
+	struct gs_scenario *sc;
+	struct gs_sim *sim = start_sim(
+		"duration: 3ms\ntasks:\n"
+		"  - name: endless\n    behavior: {throttle: {kernel: 100s}}\n",
+		&phase_ops, &sc, true);
+	const gs_time_t end = 3 * GS_NS_PER_MS, loaded = 30000;
+	const struct gs_span *sp;
+	struct gs_results r;
+	(void)state;
+
+	gs_results_init(&r);
+	gs_sim_run(sim, NULL);
+	gs_sim_collect(sim, &r);
+	assert_int_equal(r.sim_time_ns, end);
+
+	sp = span_named(&r, "first", GS_TRACK_POLICY);
+	assert_non_null(sp);
+	assert_false(sp->open);
+	assert_int_equal(sp->end, 1 * GS_NS_PER_MS);
+	sp = span_named(&r, "second", GS_TRACK_POLICY);
+	assert_non_null(sp);
+	assert_true(sp->open);
+	assert_int_equal(sp->start, 1 * GS_NS_PER_MS);
+	assert_int_equal(sp->end, end);
+
+	/* launched after 5 us, its context loaded in 25 us */
+	sp = span_named(&r, "endless", GS_TRACK_ENGINE);
+	assert_non_null(sp);
+	assert_true(sp->open);
+	assert_int_equal(sp->start, loaded);
+	assert_int_equal(sp->end, end);
+	sp = span_named(&r, "endless", GS_TRACK_CHANNEL);
+	assert_non_null(sp);
+	assert_true(sp->open);
+	assert_int_equal(sp->end, end);
+	sp = span_named(&r, "context switch", GS_TRACK_ENGINE);
+	assert_non_null(sp);
+	assert_false(sp->open);
+	assert_int_equal(r.tasks[0].gpu_time_ns, end - loaded);
+	gs_results_clear(&r);
+	gs_sim_free(sim);
+	gs_scenario_free(sc);
+}
+
+/* dfq's last phase reaches the end of the run, open; every other span
+ * ended before it and is not open. */
+static void test_dfq_last_phase_reaches_end(void **state)
+{
+	struct gs_scenario *sc;
+	struct gs_sim *sim = start_sim(
+		"duration: 47ms\npolicy: {name: dfq}\ntasks:\n"
+		"  - name: a\n    behavior: {throttle: {kernel: 300us}}\n"
+		"  - name: b\n    behavior: {throttle: {kernel: 1ms}}\n",
+		NULL, &sc, true);
+	struct gs_results r;
+	guint i, policy_open = 0, open = 0;
+	(void)state;
+
+	gs_results_init(&r);
+	gs_sim_run(sim, NULL);
+	gs_sim_collect(sim, &r);
+	for (i = 0; i < r.spans->len; i++) {
+		const struct gs_span *sp =
+			&g_array_index(r.spans, struct gs_span, i);
+
+		assert_true(sp->end <= r.sim_time_ns);
+		if (!sp->open)
+			continue;
+		open++;
+		assert_int_equal(sp->end, r.sim_time_ns);
+		if (sp->track_kind == GS_TRACK_POLICY)
+			policy_open++;
+	}
+	assert_int_equal(policy_open, 1);
+	/* the policy's, and a command on the engine and its channel */
+	assert_int_equal(open, 3);
+	gs_results_clear(&r);
+	gs_sim_free(sim);
+	gs_scenario_free(sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -488,6 +636,8 @@ int main(void)
 		cmocka_unit_test(test_shadow_queue_forwards_on_demand),
 		cmocka_unit_test(test_poll_loop_sees_what_a_read_loop_sees),
 		cmocka_unit_test(test_invariant_checker_catches_breakage),
+		cmocka_unit_test(test_open_spans_closed_at_end),
+		cmocka_unit_test(test_dfq_last_phase_reaches_end),
 	};
 	return cmocka_run_group_tests_name("hal_sim", tests, NULL, NULL);
 }

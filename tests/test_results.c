@@ -673,6 +673,32 @@ static void test_timeline_not_truncated_has_no_note(void **state)
 	assert_int_equal(json_array_get_length(events), 2 + 6 + 3);
 }
 
+/* A span cut at the end of the run carries "args":{"open":true}; the
+ * others carry no args. */
+static void test_timeline_open_span_marked(void **state)
+{
+	struct fixture *fx = *state;
+	g_autofree char *text = NULL;
+	g_autoptr(JsonNode) root = NULL;
+	JsonArray *events;
+	JsonObject *args;
+
+	fx->r.timeline_truncated = false;
+	g_array_index(fx->r.spans, struct gs_span, 2).open = true;
+	write_ok(&fx->r, fx->dir, TRUE);
+	text = read_output(fx->dir, "timeline.json");
+	assert_non_null(strstr(text, "\"dur\":1000.001,"
+				     "\"args\":{\"open\":true}}"));
+	root = parse_json(text);
+	events = json_object_get_array_member(json_node_get_object(root),
+					      "traceEvents");
+	assert_false(json_object_has_member(event_at(events, 8), "args"));
+	assert_false(json_object_has_member(event_at(events, 9), "args"));
+	args = json_object_get_object_member(event_at(events, 10), "args");
+	assert_non_null(args);
+	assert_true(json_object_get_boolean_member(args, "open"));
+}
+
 static void test_timeline_empty_is_valid(void **state)
 {
 	struct gs_results r;
@@ -970,6 +996,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_series_csv_rows,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_output_ignores_locale,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timeline_open_span_marked,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeline, setup,
 						teardown),
