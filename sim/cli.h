@@ -14,10 +14,13 @@
 #define GS_VERSION "0.1.0"
 #endif
 
-/* Parses a subcommand's options; exactly one file must remain (into
- * *files). Prints the problem and returns false otherwise. */
-bool gs_cli_parse(int argc, char **argv, const char *what,
-		  const char *summary, GOptionEntry *entries, char ***files);
+/* Parses the options of subcommand `command`; exactly one file must
+ * remain (into *files). Prints the problem and returns false otherwise. */
+bool gs_cli_parse(const char *command, int argc, char **argv,
+		  const char *what, const char *summary,
+		  GOptionEntry *entries, char ***files);
+/* Ends the --help of subcommand `command` with its examples. */
+void gs_cli_help(GOptionContext *ctx, const char *command);
 
 int gs_cmd_run(int argc, char **argv);
 int gs_cmd_validate(int argc, char **argv);

@@ -1,10 +1,49 @@
 /* Option parsing shared by the subcommands that take one scenario file. */
 #include <stdio.h>
+#include <string.h>
 
 #include "sim/cli.h"
 
-bool gs_cli_parse(int argc, char **argv, const char *what,
-		  const char *summary, GOptionEntry *entries, char ***files)
+/* Examples at the end of each command's --help. */
+static const struct {
+	const char *command;
+	const char *text;
+} examples[] = {
+	{ "run", "  gpusim run configs/default.yaml --out results/default\n"
+		 "  gpusim run configs/paper/neon_fig6_dfq.yaml --seed 2 "
+		 "--set policy.name=timeslice" },
+	{ "validate", "  gpusim validate configs/examples/vms.yaml "
+		      "--set policy.name=dfq" },
+	{ "list", "  gpusim list" },
+	{ "reproduce", "  gpusim reproduce\n"
+		       "  gpusim reproduce configs/paper/germ_drr.yaml" },
+	{ "sweep", "  gpusim sweep configs/paper/sweeps/neon_fig6_fig7.yaml "
+		   "-j 2 --out results/fig6\n"
+		   "  gpusim sweep grid.yaml --out /shared/grid --emit-jobs "
+		   "> jobs.txt\n"
+		   "  gpusim sweep grid.yaml --collect /shared/grid" },
+	{ "bench", "  gpusim bench\n"
+		   "  gpusim bench --sim-seconds 5 --channels 16,4096 "
+		   "--no-reproduce --out bench-small.json" },
+};
+
+void gs_cli_help(GOptionContext *ctx, const char *command)
+{
+	size_t i;
+
+	for (i = 0; i < G_N_ELEMENTS(examples); i++) {
+		g_autofree char *text = NULL;
+
+		if (strcmp(examples[i].command, command))
+			continue;
+		text = g_strconcat("Examples:\n", examples[i].text, NULL);
+		g_option_context_set_description(ctx, text);
+	}
+}
+
+bool gs_cli_parse(const char *command, int argc, char **argv,
+		  const char *what, const char *summary,
+		  GOptionEntry *entries, char ***files)
 {
 	g_autoptr(GOptionContext) ctx = g_option_context_new(what);
 	g_autoptr(GError) err = NULL;
@@ -17,6 +56,7 @@ bool gs_cli_parse(int argc, char **argv, const char *what,
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_add_main_entries(ctx, rest, NULL);
 	g_option_context_set_summary(ctx, summary);
+	gs_cli_help(ctx, command);
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
 		fprintf(stderr, "gpusim: %s\n", err->message);
 		return false;

@@ -174,6 +174,7 @@ int gs_cmd_bench(int argc, char **argv)
 	guint i;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
+	gs_cli_help(ctx, "bench");
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
 		fprintf(stderr, "gpusim: %s\n", err->message);
 		return GS_EXIT_USAGE;

@@ -94,6 +94,7 @@ int gs_cmd_list(int argc, char **argv)
 		g_option_context_new("- list policies, presets and apps");
 	g_autoptr(GError) err = NULL;
 
+	gs_cli_help(ctx, "list");
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
 		fprintf(stderr, "gpusim: %s\n", err->message);
 		return GS_EXIT_USAGE;

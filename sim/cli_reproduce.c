@@ -411,6 +411,7 @@ int gs_cmd_reproduce(int argc, char **argv)
 		"Runs every scenario with an `expect:` block and prints one row "
 		"per target.\nExit status: 0 all pass, 1 a target fails or a "
 		"run fails, 2 bad usage or config.");
+	gs_cli_help(ctx, "reproduce");
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
 		fprintf(stderr, "gpusim: %s\n", err->message);
 		return GS_EXIT_USAGE;

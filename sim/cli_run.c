@@ -67,10 +67,10 @@ static struct gs_scenario *load(const char *file, char **sets)
 	return sc;
 }
 
-static bool parse_args(int argc, char **argv, const char *what,
-		       GOptionEntry *entries, char ***files)
+static bool parse_args(const char *command, int argc, char **argv,
+		       const char *what, GOptionEntry *entries, char ***files)
 {
-	return gs_cli_parse(argc, argv, what,
+	return gs_cli_parse(command, argc, argv, what,
 		"Exit status: 0 success, 1 failure while running or writing, "
 		"2 bad\nusage or an invalid scenario (reported as "
 		"FILE:LINE:COLUMN: message).", entries, files);
@@ -110,7 +110,7 @@ int gs_cmd_run(int argc, char **argv)
 	g_autofree char *out_dir = NULL;
 	int status = GS_EXIT_OK;
 
-	if (!parse_args(argc, argv, "FILE - run a scenario", entries, &files))
+	if (!parse_args("run", argc, argv, "FILE - run a scenario", entries, &files))
 		return GS_EXIT_USAGE;
 	if (a.seed) {
 		char *end = NULL;
@@ -181,7 +181,8 @@ int gs_cmd_validate(int argc, char **argv)
 	struct gs_scenario *sc;
 	uint32_t i, n = 0;
 
-	if (!parse_args(argc, argv, "FILE - check a scenario", entries, &files))
+	if (!parse_args("validate", argc, argv,
+			"FILE - check a scenario", entries, &files))
 		return GS_EXIT_USAGE;
 	sc = load(files[0], sets);
 	if (!sc)

@@ -81,7 +81,7 @@ static bool parse(int argc, char **argv, struct sweep_args *a, char ***files)
 	};
 	g_autofree char **args = split_jobs_flag(&argc, argv);
 
-	if (!gs_cli_parse(argc, args, "FILE - run the sweep grid of a scenario",
+	if (!gs_cli_parse("sweep", argc, args, "FILE - run the sweep grid of a scenario",
 		"Each point goes into DIR/points/ID; DIR/sweep.csv has one row "
 		"per point\nand DIR/manifest.json describes the sweep. A rerun "
 		"runs only the\nunfinished points.\n\n"

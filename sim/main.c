@@ -17,7 +17,8 @@ static const struct {
 	  "check the paper targets of configs/paper/*.yaml" },
 	{ "sweep", gs_cmd_sweep,
 	  "run a scenario's sweep grid, or export it as jobs" },
-	{ "bench", gs_cmd_bench, "measure simulated events per second" },
+	{ "bench", gs_cmd_bench,
+	  "measure simulator speed (events/s) and memory per channel" },
 };
 
 static void usage(FILE *out)
@@ -32,10 +33,17 @@ static void usage(FILE *out)
 	for (i = 0; i < G_N_ELEMENTS(commands); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name,
 			commands[i].summary);
-	fprintf(out, "\n  gpusim COMMAND --help   options of a command\n"
+	fprintf(out, "\n  gpusim COMMAND --help   options and examples of a "
+		     "command\n"
 		     "  gpusim --version        print the version\n\n"
-		     "Example:\n  gpusim run configs/default.yaml --out "
-		     "results/default\n");
+		     "Examples:\n"
+		     "  gpusim run configs/default.yaml --out results/default\n"
+		     "  gpusim run configs/paper/neon_fig6_dfq.yaml "
+		     "--set policy.name=timeslice\n"
+		     "  gpusim validate configs/examples/vms.yaml\n"
+		     "  gpusim reproduce\n"
+		     "  gpusim sweep configs/paper/sweeps/neon_fig6_fig7.yaml "
+		     "-j 2\n");
 }
 
 int main(int argc, char **argv)
@@ -55,9 +63,16 @@ int main(int argc, char **argv)
 		printf("gpusim %s\n", GS_VERSION);
 		return GS_EXIT_OK;
 	}
-	for (i = 0; i < G_N_ELEMENTS(commands); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+	for (i = 0; i < G_N_ELEMENTS(commands); i++) {
+		g_autofree char *prgname = NULL;
+
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		/* the usage line of the command's --help: "gpusim run ..." */
+		prgname = g_strdup_printf("gpusim %s", commands[i].name);
+		g_set_prgname(prgname);
+		return commands[i].fn(argc - 1, argv + 1);
+	}
 	fprintf(stderr, "gpusim: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return GS_EXIT_USAGE;

@@ -7,6 +7,36 @@ GPUSIM=${1:-./gpusim}
 check "--version prints the version" sh -c "$GPUSIM --version | grep -q '^gpusim [0-9]'"
 check "--help lists the commands" sh -c "$GPUSIM --help | grep -q 'validate'"
 check "run --help shows --set" sh -c "$GPUSIM run --help | grep -q -- '--set'"
+
+# Each command: listed in gpusim --help; its own --help names it in the
+# usage line, lists its options and ends with examples of it.
+command_help() { # command option...
+	cmd=$1
+	shift
+	"$GPUSIM" --help | grep -q "^  $cmd " || { echo "$cmd not in --help"; return 1; }
+	"$GPUSIM" "$cmd" --help >"$tmp/help_$cmd" || return 1
+	grep -q "^  gpusim $cmd \[OPTION" "$tmp/help_$cmd" || { echo "no usage line"; return 1; }
+	sed -n '/^Examples:/,$p' "$tmp/help_$cmd" | grep -q "^  gpusim $cmd" ||
+		{ echo "no example"; return 1; }
+	for o in "$@"; do
+		grep -q -- "$o" "$tmp/help_$cmd" || { echo "no $o"; return 1; }
+	done
+}
+check "run --help" command_help run --out --seed --set --no-timeline --no-standalone --quiet
+check "validate --help" command_help validate --set
+check "list --help" command_help list
+check "reproduce --help" command_help reproduce "FILE\.\.\."
+check "sweep --help" command_help sweep --jobs --out --set --no-timeline --point \
+	--emit-jobs --emit-slurm --collect --quiet
+check "bench --help" command_help bench --sim-seconds --repeat --channels --out --no-reproduce
+# The scenario files the help examples name exist, and validate's example runs.
+check "help examples name existing files" sh -c '
+	for c in "" run validate list reproduce sweep bench; do "$0" $c --help; done |
+	grep -o "configs/[A-Za-z0-9_/.-]*\.yaml" | sort -u | while read -r f; do
+		test -f "$f" || { echo "missing $f"; exit 1; }
+	done' "$GPUSIM"
+check "validate --help example runs" sh -c \
+	"$GPUSIM validate --help | sed -n '/^Examples:/,\$p' | grep '^  gpusim validate' | sed 's|^  gpusim|$GPUSIM|' | sh"
 check "unknown command exits 2" expect_status 2 "$GPUSIM" frobnicate
 check "list shows direct, kepler and DCT" sh -c \
 	"$GPUSIM list > $tmp/list && grep -q direct $tmp/list && grep -q kepler $tmp/list && grep -q DCT $tmp/list"
