@@ -49,7 +49,7 @@ table loga_fig8 overhead >"$tmp/overhead.dat"
 # Both LoGA lines are exactly 0, one on top of the other: LoGA DCT (column
 # 3) is drawn as a wide band under LoGA FloydWarshall (column 5), and a
 # label says so.
-loga_zero='LW(i) = i == 3 ? 8 : 2.5;
+loga_zero='LW(i) = i == 3 ? 8 : 2.5; set xtics (1, 2, 4, 8, 12, 16, 20);
 set label 1 "LoGA DCT (wide band) and LoGA FloydWarshall are both 0: the lines coincide" at graph 0.02, first 1.6 left font ",16"'
 gnuplot -c plots/lines.gp "$tmp/overhead.dat" "$out/loga_fig8_overhead" \
 	"Accounting overhead vs co-runners (LoGA Fig. 8)" \
