@@ -7,6 +7,8 @@ static void refresh_gpus(struct hal_sched *s, struct nl_node *n)
 	hal_u32 g = hal_gpu_count(s);
 
 	n->n_gpus = g > NL_MAX_GPUS ? NL_MAX_GPUS : g ? g : 1;
+	for (g = 0; g < n->n_gpus; g++)
+		n->mem_size[g] = hal_gpu_memory(s, g);
 }
 
 void nl_init(struct hal_sched *s, struct nl_node *n, hal_u64 min_sample)
@@ -40,8 +42,10 @@ struct nl_task *nl_task_add(struct hal_sched *s, struct nl_node *n,
 	nt->gpu = hal_task_gpu(t);
 	if (nt->gpu >= n->n_gpus)
 		nt->gpu = 0;
+	nt->memory = hal_task_memory(s, t);
 	plist_add_tail(&n->tasks, &nt->link);
 	n->count[nt->gpu]++;
+	n->mem_used[nt->gpu] += nt->memory;
 	hal_task_set_data(t, nt);
 	return nt;
 }
@@ -54,6 +58,7 @@ void nl_task_remove(struct hal_sched *s, struct nl_node *n,
 	if (!nt)
 		return;
 	n->count[nt->gpu]--;
+	n->mem_used[nt->gpu] -= nt->memory;
 	if (nt->known)
 		n->load_pm[nt->gpu] -= nt->demand_pm;
 	plist_del(&nt->link);
@@ -168,28 +173,54 @@ void nl_update(struct hal_sched *s, struct nl_node *n)
 	}
 }
 
-hal_u32 nl_least_loaded(const struct nl_node *n)
+int nl_fits_memory(const struct nl_node *n, hal_u32 gpu, hal_u64 bytes)
 {
-	hal_u32 g, best = 0;
+	return !n->mem_size[gpu] || n->mem_used[gpu] + bytes <= n->mem_size[gpu];
+}
 
-	for (g = 1; g < n->n_gpus; g++) {
-		if (n->load_pm[g] < n->load_pm[best] ||
-		    (n->load_pm[g] == n->load_pm[best] &&
-		     n->count[g] < n->count[best]))
+int nl_fits_somewhere(const struct nl_node *n, hal_u64 bytes)
+{
+	hal_u32 g;
+
+	for (g = 0; g < n->n_gpus; g++)
+		if (nl_fits_memory(n, g, bytes))
+			return 1;
+	return 0;
+}
+
+hal_u32 nl_lowest(const struct nl_node *n, const hal_u32 *metric,
+		  hal_u64 memory)
+{
+	int any = nl_fits_somewhere(n, memory);
+	hal_u32 g, best = n->n_gpus;
+
+	for (g = 0; g < n->n_gpus; g++) {
+		if (any && !nl_fits_memory(n, g, memory))
+			continue;
+		if (best == n->n_gpus || metric[g] < metric[best] ||
+		    (metric[g] == metric[best] && n->count[g] < n->count[best]))
 			best = g;
 	}
 	return best;
 }
 
+hal_u32 nl_least_loaded(const struct nl_node *n, hal_u64 memory)
+{
+	return nl_lowest(n, n->load_pm, memory);
+}
+
 int nl_move(struct hal_sched *s, struct nl_node *n, struct nl_task *nt,
 	    hal_u32 gpu)
 {
-	if (gpu >= n->n_gpus || gpu == nt->gpu)
+	if (gpu >= n->n_gpus || gpu == nt->gpu ||
+	    !nl_fits_memory(n, gpu, nt->memory))
 		return -1;
 	if (hal_task_migrate(s, nt->t, gpu) != 0)
 		return -1;
 	n->count[nt->gpu]--;
 	n->count[gpu]++;
+	n->mem_used[nt->gpu] -= nt->memory;
+	n->mem_used[gpu] += nt->memory;
 	if (nt->known) {
 		n->load_pm[nt->gpu] -= nt->demand_pm;
 		n->load_pm[gpu] += nt->demand_pm;

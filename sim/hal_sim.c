@@ -579,3 +579,15 @@ hal_u64 hal_task_sync_ns(struct hal_sched *s, const struct hal_task *t)
 					? sim_of(s)->q.now - task->wait_since
 					: 0);
 }
+
+hal_u64 hal_gpu_memory(struct hal_sched *s, hal_u32 gpu)
+{
+	(void)gpu;
+	return sim_of(s)->sc->gpu_memory;
+}
+
+hal_u64 hal_task_memory(struct hal_sched *s, const struct hal_task *t)
+{
+	(void)s;
+	return t->task->cfg->memory_bytes;
+}

@@ -266,6 +266,28 @@ static void test_node_config_errors(void **state)
 		     "did you mean 'idle_watts'");
 	expect_error("duration: 1s\nnode: {gpus: 2, migration: {bandwidth: 12GiB}}\ntasks:\n  - {name: a, behavior: {job: {app: Sort}}}\n",
 		     "bandwidth: expected bytes per second");
+	expect_error("duration: 1s\nnode: {gpus: 2, memory: 0}\ntasks:\n  - {name: a, behavior: {job: {app: Sort}}}\n",
+		     "node.yaml:2:25: memory must be above 0");
+	expect_error("duration: 1s\nnode: {gpus: 2, memroy: 8GiB}\ntasks:\n  - {name: a, behavior: {job: {app: Sort}}}\n",
+		     "did you mean 'memory'");
+}
+
+/* node.memory: the GPUs' memory (default: the paper's 12 GB), as the
+ * HAL gives it to node policies. */
+static void test_node_memory(void **state)
+{
+	GError *err = NULL;
+	struct gs_scenario *sc;
+	(void)state;
+
+	sc = load_text("duration: 1s\nnode: {gpus: 2}\ntasks:\n  - {name: a, behavior: {job: {app: Sort}}}\n", &err);
+	assert_non_null(sc);
+	assert_true(sc->gpu_memory == 12ULL << 30);
+	gs_scenario_free(sc);
+	sc = load_text("duration: 1s\nnode: {gpus: 2, memory: 6GiB}\ntasks:\n  - {name: a, behavior: {job: {app: Sort}}}\n", &err);
+	assert_non_null(sc);
+	assert_true(sc->gpu_memory == 6ULL << 30);
+	gs_scenario_free(sc);
 }
 
 int main(void)
@@ -277,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_power_model),
 		cmocka_unit_test(test_arrivals),
 		cmocka_unit_test(test_node_config_errors),
+		cmocka_unit_test(test_node_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

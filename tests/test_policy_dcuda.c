@@ -46,12 +46,16 @@ static void fx_init(struct fx *f, uint32_t gpus, const char *const *params)
 	f->now = 0;
 }
 
-static unsigned fx_task(struct fx *f, const char *name, uint32_t demand_pm)
+#define GIB (1ULL << 30)
+
+/* A task with a memory footprint (0: unknown). */
+static unsigned fx_task_mem(struct fx *f, const char *name,
+			    uint32_t demand_pm, uint64_t memory)
 {
 	unsigned i = f->n++;
 
 	assert_true(i < MAX_T);
-	f->t[i] = mock_task_add(f->m, name, 1);
+	f->t[i] = mock_task_add_with_memory(f->m, name, memory);
 	f->c[i] = mock_chan_add(f->m, f->t[i]);
 	f->demand[i] = demand_pm;
 	f->sync[i] = 0;
@@ -73,6 +77,11 @@ static void fx_period(struct fx *f)
 	}
 	f->now += PERIOD;
 	mock_advance(f->m, f->now);
+}
+
+static unsigned fx_task(struct fx *f, const char *name, uint32_t demand_pm)
+{
+	return fx_task_mem(f, name, demand_pm, 0);
 }
 
 static uint32_t gpu_of(struct fx *f, unsigned i)
@@ -135,6 +144,57 @@ static void test_greedy_takes_the_heaviest_that_fits(void **state)
 	assert_int_equal(gpu_of(&f, c), 0);
 	assert_int_equal(gpu_of(&f, d), 1);
 	fx_fini(&f);
+}
+
+/* GPUs of 8 GiB. The heaviest task that fits in the target's spare
+ * compute (a, 60%, 3 GiB) does not fit in its free memory (2 GiB beside
+ * d's 6 GiB): the next heaviest that fits in both (b, 50%, 1 GiB) goes. */
+static void test_greedy_skips_what_does_not_fit_in_memory(void **state)
+{
+	struct fx f;
+	unsigned a, b, c, d;
+	(void)state;
+
+	fx_init(&f, 1, NULL);
+	mock_set_gpu_memory(f.m, 8 * GIB);
+	a = fx_task_mem(&f, "a", 600, 3 * GIB);
+	b = fx_task_mem(&f, "b", 500, GIB);
+	c = fx_task_mem(&f, "c", 200, GIB);
+	fx_period(&f);
+	mock_set_gpu_count(f.m, 2);
+	d = fx_task_mem(&f, "d", 100, 6 * GIB); /* only GPU 1 has room */
+	assert_int_equal(gpu_of(&f, d), 1);
+	fx_period(&f);
+	assert_int_equal(gpu_of(&f, a), 0);
+	assert_int_equal(gpu_of(&f, b), 1);
+	assert_int_equal(gpu_of(&f, c), 0);
+	assert_int_equal(mock_migrations(f.m, f.t[a]), 0);
+	fx_fini(&f);
+}
+
+/* Two light GPUs (30% + 40%) whose footprints (3 + 2 GiB) do not fit in
+ * one GPU's 4 GiB are not compacted; with 5 GiB they are. */
+static void test_compaction_needs_memory(void **state)
+{
+	static const uint64_t sizes[] = { 4 * GIB, 5 * GIB };
+	unsigned i;
+	(void)state;
+
+	for (i = 0; i < 2; i++) {
+		struct fx f;
+		unsigned a, b;
+
+		fx_init(&f, 2, NULL);
+		mock_set_gpu_memory(f.m, sizes[i]);
+		a = fx_task_mem(&f, "a", 300, 3 * GIB);
+		b = fx_task_mem(&f, "b", 400, 2 * GIB);
+		assert_int_equal(gpu_of(&f, a), 0);
+		assert_int_equal(gpu_of(&f, b), 1);
+		fx_period(&f);
+		fx_period(&f);
+		assert_int_equal(gpu_of(&f, a) == gpu_of(&f, b), i == 1);
+		fx_fini(&f);
+	}
 }
 
 /* Hysteresis: an overloaded GPU (105%) and one in the normal band (92%)
@@ -299,17 +359,43 @@ static void test_least_loaded_places_on_the_idlest(void **state)
 	mock_hal_free(m);
 }
 
+/* least-loaded passes over the idlest GPU when the task's footprint does
+ * not fit beside what is there, and takes it when it does. */
+static void test_least_loaded_needs_memory(void **state)
+{
+	struct mock_hal *m;
+	struct hal_task *x, *y, *z;
+	(void)state;
+
+	m = mock_hal_new(&gs_policy_least_loaded, NULL);
+	mock_set_gpu_count(m, 2);
+	mock_set_gpu_memory(m, 4 * GIB);
+	x = mock_task_add_with_memory(m, "x", 3 * GIB);
+	assert_int_equal(hal_task_gpu(x), 0);
+	mock_set_gpu_busy(m, 0, 10 * MS);
+	mock_set_gpu_busy(m, 1, 90 * MS);
+	mock_advance(m, PERIOD);
+	y = mock_task_add_with_memory(m, "y", 2 * GIB);
+	assert_int_equal(hal_task_gpu(y), 1);
+	z = mock_task_add_with_memory(m, "z", GIB);
+	assert_int_equal(hal_task_gpu(z), 0);
+	mock_hal_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_greedy_moves_the_heaviest_once),
 		cmocka_unit_test(test_greedy_takes_the_heaviest_that_fits),
+		cmocka_unit_test(test_greedy_skips_what_does_not_fit_in_memory),
+		cmocka_unit_test(test_compaction_needs_memory),
 		cmocka_unit_test(test_no_move_into_the_normal_band),
 		cmocka_unit_test(test_no_ping_pong),
 		cmocka_unit_test(test_compaction_empties_the_lightest),
 		cmocka_unit_test(test_compaction_off),
 		cmocka_unit_test(test_fairness_slices_alternate),
 		cmocka_unit_test(test_least_loaded_places_on_the_idlest),
+		cmocka_unit_test(test_least_loaded_needs_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
