@@ -18,16 +18,28 @@ void nl_init(struct hal_sched *s, struct nl_node *n, hal_u64 min_sample)
 	n->min_sample = min_sample;
 }
 
+static void forget_chan(struct hal_sched *s, struct nl_chan *nc)
+{
+	plist_del(&nc->link);
+	hal_chan_set_data(nc->c, 0);
+	hal_free(s, nc);
+}
+
+/* Free a task's record and what it still holds of its channels. */
+static void free_task(struct hal_sched *s, struct nl_task *nt)
+{
+	while (!plist_empty(&nt->chans))
+		forget_chan(s, plist_entry(nt->chans.next, struct nl_chan,
+					   link));
+	plist_del(&nt->link);
+	hal_task_set_data(nt->t, 0);
+	hal_free(s, nt);
+}
+
 void nl_fini(struct hal_sched *s, struct nl_node *n)
 {
-	while (!plist_empty(&n->tasks)) {
-		struct nl_task *nt = plist_entry(n->tasks.next, struct nl_task,
-						 link);
-
-		plist_del(&nt->link);
-		hal_task_set_data(nt->t, 0);
-		hal_free(s, nt);
-	}
+	while (!plist_empty(&n->tasks))
+		free_task(s, plist_entry(n->tasks.next, struct nl_task, link));
 }
 
 struct nl_task *nl_task_add(struct hal_sched *s, struct nl_node *n,
@@ -39,6 +51,7 @@ struct nl_task *nl_task_add(struct hal_sched *s, struct nl_node *n,
 		return 0;
 	refresh_gpus(s, n);
 	nt->t = t;
+	plist_init(&nt->chans);
 	nt->gpu = hal_task_gpu(t);
 	if (nt->gpu >= n->n_gpus)
 		nt->gpu = 0;
@@ -61,53 +74,56 @@ void nl_task_remove(struct hal_sched *s, struct nl_node *n,
 	n->mem_used[nt->gpu] -= nt->memory;
 	if (nt->known)
 		n->load_pm[nt->gpu] -= nt->demand_pm;
-	plist_del(&nt->link);
-	hal_task_set_data(t, 0);
-	hal_free(s, nt);
+	free_task(s, nt);
 }
 
 void nl_chan_create(struct hal_sched *s, struct hal_chan *c)
 {
 	struct nl_task *nt = nl_task_of(hal_chan_task(c));
+	struct nl_chan *nc;
 
 	hal_shadow_enable(s, c);
-	if (nt && nt->n_chans < NL_MAX_CHANS)
-		nt->chans[nt->n_chans++] = c;
+	if (!nt)
+		return;
+	nc = hal_zalloc(s, sizeof(*nc));
+	if (!nc) {
+		/* its launches then always go through */
+		hal_log(s, "task %s: no memory to record a channel",
+			hal_task_name(nt->t));
+		return;
+	}
+	nc->c = c;
+	nc->owner = nt;
+	plist_add_tail(&nt->chans, &nc->link);
+	hal_chan_set_data(c, nc);
 }
 
 void nl_chan_destroy(struct hal_sched *s, struct hal_chan *c)
 {
-	struct nl_task *nt = nl_task_of(hal_chan_task(c));
-	hal_u32 i;
+	struct nl_chan *nc = hal_chan_data(c);
 
-	(void)s;
-	for (i = 0; nt && i < nt->n_chans; i++) {
-		if (nt->chans[i] == c) {
-			nt->chans[i] = nt->chans[--nt->n_chans];
-			return;
-		}
-	}
+	if (nc)
+		forget_chan(s, nc);
 }
 
 int nl_chan_known(const struct nl_task *nt, const struct hal_chan *c)
 {
-	hal_u32 i;
+	const struct nl_chan *nc = hal_chan_data(c);
 
-	for (i = 0; i < nt->n_chans; i++)
-		if (nt->chans[i] == c)
-			return 1;
-	return 0;
+	return nc && nc->owner == nt;
 }
 
 hal_u64 nl_forward_all(struct hal_sched *s, struct nl_task *nt)
 {
 	hal_u64 ns = 0;
-	hal_u32 i;
+	struct plist *pos;
 
-	for (i = 0; i < nt->n_chans; i++) {
-		while (hal_shadow_pending(s, nt->chans[i])) {
-			ns += hal_shadow_peek_hint(s, nt->chans[i]);
-			hal_shadow_forward(s, nt->chans[i], 1);
+	plist_for_each(pos, &nt->chans) {
+		struct hal_chan *c = plist_entry(pos, struct nl_chan, link)->c;
+
+		while (hal_shadow_pending(s, c)) {
+			ns += hal_shadow_peek_hint(s, c);
+			hal_shadow_forward(s, c, 1);
 		}
 	}
 	nt->held = 0;

@@ -22,7 +22,16 @@
 
 #define NL_MAX_GPUS 32
 #define NL_PM 1000u /* loads and demands are in per-mille of one GPU */
-#define NL_MAX_CHANS 4 /* channels of a task a policy can hold back */
+
+struct nl_task;
+
+/* A channel of a task, as the policy knows it (its hal_chan_data): a
+ * policy may hold back the launches of every channel it records. */
+struct nl_chan {
+	struct plist link;    /* in nl_task.chans */
+	struct hal_chan *c;
+	struct nl_task *owner;
+};
 
 struct nl_task {
 	struct plist link;
@@ -38,8 +47,7 @@ struct nl_task {
 	hal_u32 demand_pm;
 	hal_u32 group;        /* dcuda fairness slices */
 	hal_u8 held;          /* launches kept in its shadow queues */
-	hal_u32 n_chans;
-	struct hal_chan *chans[NL_MAX_CHANS];
+	struct plist chans;   /* struct nl_chan, one per open channel */
 };
 
 struct nl_node {
@@ -66,8 +74,9 @@ static inline struct nl_task *nl_task_of(const struct hal_task *t)
 {
 	return (struct nl_task *)hal_task_data(t);
 }
-/* ops->channel_create: route the channel's launches to the policy.
- * channel_destroy: forget it. */
+/* ops->channel_create: route the channel's launches to the policy and
+ * record the channel (however many the task opens). channel_destroy:
+ * forget it. */
 void nl_chan_create(struct hal_sched *s, struct hal_chan *c);
 void nl_chan_destroy(struct hal_sched *s, struct hal_chan *c);
 /* Whether the task's channel is recorded (one the policy may hold). */

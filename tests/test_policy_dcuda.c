@@ -295,6 +295,37 @@ static void test_compaction_off(void **state)
 	fx_fini(&f);
 }
 
+/* A 50 ms slice passes; every task keeps waiting on the GPU all along,
+ * so its demand stays what it was. */
+static void next_slice(struct fx *f)
+{
+	unsigned i;
+
+	for (i = 0; i < f->n; i++) {
+		f->sync[i] += 50 * MS;
+		mock_task_set_sync(f->m, f->t[i], f->sync[i]);
+	}
+	f->now += 50 * MS;
+	mock_advance(f->m, f->now);
+}
+
+/* Everything submitted on c (and forwarded) completes. */
+static void complete_all(struct fx *f, struct hal_chan *c)
+{
+	mock_complete(f->m, c, mock_submitted(f->m, c) -
+		      hal_fence_read(mock_sched(f->m), c));
+}
+
+/* dcuda with 50 ms fairness slices on one GPU. */
+static struct hal_sched *fx_init_sliced(struct fx *f)
+{
+	f->m = mock_hal_new(&gs_policy_dcuda, (const char *const[]){
+		"fairness=true", "slice=50ms", NULL });
+	f->n = 0;
+	f->now = 0;
+	return mock_sched(f->m);
+}
+
 /* Fairness slices: two GPU-filling tasks on one GPU form two groups; in a
  * slice only one group's launches reach the GPU, the other's wait in its
  * shadow queue until its own slice. */
@@ -305,11 +336,7 @@ static void test_fairness_slices_alternate(void **state)
 	unsigned a, b, held_a = 0, held_b = 0, k;
 	(void)state;
 
-	f.m = mock_hal_new(&gs_policy_dcuda, (const char *const[]){
-		"fairness=true", "slice=50ms", NULL });
-	s = mock_sched(f.m);
-	f.n = 0;
-	f.now = 0;
+	s = fx_init_sliced(&f);
 	a = fx_task(&f, "a", 1000);
 	b = fx_task(&f, "b", 1000);
 	fx_period(&f); /* demands known, groups formed */
@@ -323,21 +350,59 @@ static void test_fairness_slices_alternate(void **state)
 				 !!hal_shadow_pending(s, f.c[b]), 1);
 		held_a += !!hal_shadow_pending(s, f.c[a]);
 		held_b += !!hal_shadow_pending(s, f.c[b]);
-		/* both keep waiting on the GPU: their demand stays 100% */
-		f.sync[a] += 50 * MS;
-		f.sync[b] += 50 * MS;
-		mock_task_set_sync(f.m, f.t[a], f.sync[a]);
-		mock_task_set_sync(f.m, f.t[b], f.sync[b]);
-		f.now += 50 * MS;
-		mock_advance(f.m, f.now); /* next slice releases it */
+		next_slice(&f); /* releases it */
 		assert_int_equal(hal_shadow_pending(s, f.c[a]) +
 				 hal_shadow_pending(s, f.c[b]), 0);
-		mock_complete(f.m, f.c[a], mock_submitted(f.m, f.c[a]) -
-			      hal_fence_read(s, f.c[a]));
-		mock_complete(f.m, f.c[b], mock_submitted(f.m, f.c[b]) -
-			      hal_fence_read(s, f.c[b]));
+		complete_all(&f, f.c[a]);
+		complete_all(&f, f.c[b]);
 	}
 	assert_true(held_a >= 3 && held_b >= 3);
+	fx_fini(&f);
+}
+
+/* A task's launches are held on every channel it opens, however many:
+ * b has six; in a's slice all six wait, in b's slice none does. */
+static void test_fairness_holds_every_channel(void **state)
+{
+	struct fx f;
+	struct hal_sched *s;
+	struct hal_chan *more[5];
+	unsigned a, b, k, i, slices_of_b = 0;
+	(void)state;
+
+	s = fx_init_sliced(&f);
+	a = fx_task(&f, "a", 1000);
+	b = fx_task(&f, "b", 1000);
+	for (i = 0; i < 5; i++)
+		more[i] = mock_chan_add(f.m, f.t[b]);
+	fx_period(&f); /* demands known, groups formed */
+	for (k = 0; k < 4; k++) {
+		unsigned held_b;
+
+		mock_set_next_hint(f.m, f.c[a], MS, 1000);
+		mock_submit(f.m, f.c[a]);
+		mock_set_next_hint(f.m, f.c[b], MS, 1000);
+		mock_submit(f.m, f.c[b]);
+		for (i = 0; i < 5; i++) {
+			mock_set_next_hint(f.m, more[i], MS, 1000);
+			mock_submit(f.m, more[i]);
+		}
+		held_b = !!hal_shadow_pending(s, f.c[b]);
+		for (i = 0; i < 5; i++)
+			held_b += !!hal_shadow_pending(s, more[i]);
+		if (hal_shadow_pending(s, f.c[a])) {
+			assert_int_equal(held_b, 0);
+			slices_of_b++;
+		} else {
+			assert_int_equal(held_b, 6);
+		}
+		next_slice(&f);
+		complete_all(&f, f.c[a]);
+		complete_all(&f, f.c[b]);
+		for (i = 0; i < 5; i++)
+			complete_all(&f, more[i]);
+	}
+	assert_true(slices_of_b >= 1 && slices_of_b <= 3);
 	fx_fini(&f);
 }
 
@@ -394,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_compaction_empties_the_lightest),
 		cmocka_unit_test(test_compaction_off),
 		cmocka_unit_test(test_fairness_slices_alternate),
+		cmocka_unit_test(test_fairness_holds_every_channel),
 		cmocka_unit_test(test_least_loaded_places_on_the_idlest),
 		cmocka_unit_test(test_least_loaded_needs_memory),
 	};
