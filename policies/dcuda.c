@@ -8,11 +8,12 @@
  *      task moved is never moved back by the next round (no ping-pong);
  *      greedy: over every (overloaded, underloaded) pair, the heaviest
  *      task that fits goes first, repeated until the source is no longer
- *      overloaded or nothing fits;
+ *      overloaded or nothing fits ("fits": in the target's spare compute
+ *      and in its free memory);
  *   2. compacts for energy: while the two least-loaded busy GPUs are
- *      underloaded and fit on one (together at most `compact_max`), the
- *      lighter one's tasks move to the other, which lets the emptied GPU
- *      idle;
+ *      underloaded and fit on one (together at most `compact_max`, their
+ *      footprints together in one GPU's memory), the lighter one's tasks
+ *      move to the other, which lets the emptied GPU idle;
  *   3. keeps a GPU that is still overloaded fair with time slices: its
  *      tasks form groups that each nearly fill the GPU (a light task may
  *      push a group slightly over, up to `group_max`), one group runs per
@@ -22,8 +23,10 @@
  *      lightest task's held launches are forwarded first. Slicing is left
  *      off where a group would leave the GPU below `under`: with cores
  *      shared by demand that would cost more than it evens out.
- * New tasks are placed as least-loaded places them. Moves go through
- * hal_task_migrate, which the environment performs between launches. */
+ * New tasks go to the GPU with the lowest monitored load among those with
+ * room for their footprint (any GPU if none has: the environment does
+ * not refuse a task). Moves go through hal_task_migrate, which the
+ * environment performs between launches. */
 #include "node_load.h"
 #include "policy.h"
 
@@ -62,7 +65,8 @@ static hal_u32 pct_param(struct hal_sched *s, const char *name)
 
 /* ---- step 1: load balancing ------------------------------------------ */
 
-/* The heaviest known task on `from` whose move keeps `to` at most `cap`. */
+/* The heaviest known task on `from` whose move keeps `to` at most `cap`
+ * and whose footprint fits in `to`'s free memory. */
 static struct nl_task *heaviest_fitting(struct nl_node *n, hal_u32 from,
 					hal_u32 to, hal_u32 cap)
 {
@@ -74,7 +78,8 @@ static struct nl_task *heaviest_fitting(struct nl_node *n, hal_u32 from,
 
 		if (nt->gpu != from || !nt->known || !nt->demand_pm)
 			continue;
-		if (n->load_pm[to] + nt->demand_pm > cap)
+		if (n->load_pm[to] + nt->demand_pm > cap ||
+		    !nl_fits_memory(n, to, nt->memory))
 			continue;
 		if (!best || nt->demand_pm > best->demand_pm)
 			best = nt;
@@ -188,7 +193,8 @@ static void compact(struct hal_sched *s, struct dcuda *d)
 		struct plist *pos, *next;
 
 		if (!two_least_busy(n, &a, &b) || n->load_pm[b] >= under ||
-		    n->load_pm[a] + n->load_pm[b] > cap || !all_known(n, a))
+		    n->load_pm[a] + n->load_pm[b] > cap || !all_known(n, a) ||
+		    !nl_fits_memory(n, b, n->mem_used[a]))
 			return;
 		for (pos = n->tasks.next; pos != &n->tasks; pos = next) {
 			struct nl_task *nt = plist_entry(pos, struct nl_task,
@@ -389,7 +395,8 @@ static void dcuda_task_create(struct hal_sched *s, struct hal_task *t)
 	struct nl_task *nt;
 
 	nl_update(s, &d->node);
-	hal_task_migrate(s, t, nl_least_loaded(&d->node));
+	hal_task_migrate(s, t, nl_least_loaded(&d->node,
+					       hal_task_memory(s, t)));
 	nt = nl_task_add(s, &d->node, t);
 	if (nt)
 		nt->group = MAX_GROUPS;

@@ -194,8 +194,14 @@ hal_u64 hal_gpu_busy_ns(struct hal_sched *s, hal_u32 gpu);
  * call replaces a pending target. */
 int hal_task_migrate(struct hal_sched *s, struct hal_task *t, hal_u32 gpu);
 /* Cumulative time the task has spent blocked in waits for its GPU work
- * (synchronisation calls), as a wrapper library timing them sees it; 0
- * where the environment cannot tell. */
+ * (synchronisation calls, and launch calls blocked on a full ring), as a
+ * wrapper library timing them sees it; 0 where the environment cannot
+ * tell. */
 hal_u64 hal_task_sync_ns(struct hal_sched *s, const struct hal_task *t);
+/* A GPU's memory in bytes; 0 where unknown (no limit is then applied). */
+hal_u64 hal_gpu_memory(struct hal_sched *s, hal_u32 gpu);
+/* A task's memory footprint in bytes, what a migration must move and
+ * what must fit in the target GPU's memory; 0 where unknown. */
+hal_u64 hal_task_memory(struct hal_sched *s, const struct hal_task *t);
 
 #endif

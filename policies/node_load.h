@@ -22,7 +22,16 @@
 
 #define NL_MAX_GPUS 32
 #define NL_PM 1000u /* loads and demands are in per-mille of one GPU */
-#define NL_MAX_CHANS 4 /* channels of a task a policy can hold back */
+
+struct nl_task;
+
+/* A channel of a task, as the policy knows it (its hal_chan_data): a
+ * policy may hold back the launches of every channel it records. */
+struct nl_chan {
+	struct plist link;    /* in nl_task.chans */
+	struct hal_chan *c;
+	struct nl_task *owner;
+};
 
 struct nl_task {
 	struct plist link;
@@ -34,11 +43,11 @@ struct nl_task {
 	hal_u64 sync_base;    /* hal_task_sync_ns at the first launch */
 	hal_u64 kernel_ns;    /* engine time of its launches */
 	hal_u64 core_ns;      /* ... times their core share */
+	hal_u64 memory;       /* footprint, bytes (0: unknown) */
 	hal_u32 demand_pm;
 	hal_u32 group;        /* dcuda fairness slices */
 	hal_u8 held;          /* launches kept in its shadow queues */
-	hal_u32 n_chans;
-	struct hal_chan *chans[NL_MAX_CHANS];
+	struct plist chans;   /* struct nl_chan, one per open channel */
 };
 
 struct nl_node {
@@ -48,6 +57,8 @@ struct nl_node {
 			       * estimate counts */
 	hal_u32 load_pm[NL_MAX_GPUS];  /* sum of known demands */
 	hal_u32 count[NL_MAX_GPUS];    /* tasks placed there */
+	hal_u64 mem_used[NL_MAX_GPUS]; /* their footprints, bytes */
+	hal_u64 mem_size[NL_MAX_GPUS]; /* hal_gpu_memory; 0: no limit */
 	hal_u32 migrations;
 };
 
@@ -63,8 +74,9 @@ static inline struct nl_task *nl_task_of(const struct hal_task *t)
 {
 	return (struct nl_task *)hal_task_data(t);
 }
-/* ops->channel_create: route the channel's launches to the policy.
- * channel_destroy: forget it. */
+/* ops->channel_create: route the channel's launches to the policy and
+ * record the channel (however many the task opens). channel_destroy:
+ * forget it. */
 void nl_chan_create(struct hal_sched *s, struct hal_chan *c);
 void nl_chan_destroy(struct hal_sched *s, struct hal_chan *c);
 /* Whether the task's channel is recorded (one the policy may hold). */
@@ -77,9 +89,18 @@ hal_u64 nl_forward_all(struct hal_sched *s, struct nl_task *nt);
 void nl_launch(struct hal_sched *s, struct hal_chan *c);
 /* Refresh every estimate and the per-GPU loads. */
 void nl_update(struct hal_sched *s, struct nl_node *n);
-/* The GPU with the lowest load (ties: fewer tasks, then lower index). */
-hal_u32 nl_least_loaded(const struct nl_node *n);
-/* Ask the HAL to move the task; loads follow at once. 0 on success. */
+/* Whether `bytes` more fit in the GPU's memory beside what is there. */
+int nl_fits_memory(const struct nl_node *n, hal_u32 gpu, hal_u64 bytes);
+/* Whether any GPU has room for `bytes`. */
+int nl_fits_somewhere(const struct nl_node *n, hal_u64 bytes);
+/* The GPU with the lowest load (ties: fewer tasks, then lower index)
+ * among those with room for `memory`; among all GPUs if none has. */
+hal_u32 nl_least_loaded(const struct nl_node *n, hal_u64 memory);
+/* The same by another per-GPU measure (per-mille, lower is better). */
+hal_u32 nl_lowest(const struct nl_node *n, const hal_u32 *metric,
+		  hal_u64 memory);
+/* Ask the HAL to move the task; loads follow at once. 0 on success; a
+ * move whose footprint does not fit in the target's memory is refused. */
 int nl_move(struct hal_sched *s, struct nl_node *n, struct nl_task *nt,
 	    hal_u32 gpu);
 

@@ -8,6 +8,8 @@
  *                 Utilisation saturates at 100% and does not tell how
  *                 far a GPU is overloaded; telling that is what DCUDA's
  *                 demand monitor adds.
+ * Both consider only GPUs with room in memory for the task's footprint
+ * (a task cannot start where its allocations fail), unless none has.
  * Both place through hal_task_migrate in task_create (free before the
  * task's channels exist) and leave the GPU's own scheduling alone. */
 #include "node_load.h"
@@ -72,26 +74,34 @@ static void placement_timer(struct hal_sched *s, hal_u32 id)
 	hal_timer_arm(s, TIMER_MONITOR, hal_now(s) + hal_param(s, "monitor"));
 }
 
+/* The GPU a new task goes to, among those with room for its footprint
+ * (among all if none has: the environment does not refuse a task). */
+static hal_u32 choose_gpu(struct placement *p, hal_u64 memory)
+{
+	struct nl_node *n = &p->node;
+	int any = nl_fits_somewhere(n, memory);
+	hal_u32 g, k;
+
+	if (!p->least_loaded) {
+		for (k = 0; k < n->n_gpus; k++) {
+			g = (p->next + k) % n->n_gpus;
+			if (!any || nl_fits_memory(n, g, memory))
+				break;
+		}
+		if (k == n->n_gpus) /* not reached: `any` says one fits */
+			g = p->next % n->n_gpus;
+		p->next = g + 1 >= n->n_gpus ? 0 : g + 1;
+		return g;
+	}
+	return nl_lowest(n, p->util_pm, memory);
+}
+
 static void placement_task_create(struct hal_sched *s, struct hal_task *t)
 {
 	struct placement *p = hal_priv(s);
-	hal_u32 gpu;
 
-	if (p->least_loaded) {
-		hal_u32 g;
-
-		gpu = 0;
-		for (g = 1; g < p->node.n_gpus; g++)
-			if (p->util_pm[g] < p->util_pm[gpu] ||
-			    (p->util_pm[g] == p->util_pm[gpu] &&
-			     p->node.count[g] < p->node.count[gpu]))
-				gpu = g;
-	} else {
-		gpu = p->next;
-		p->next = p->next + 1 >= p->node.n_gpus ? 0 : p->next + 1;
-	}
 	/* before its channels exist this only places the task */
-	hal_task_migrate(s, t, gpu);
+	hal_task_migrate(s, t, choose_gpu(p, hal_task_memory(s, t)));
 	nl_task_add(s, &p->node, t);
 }
 

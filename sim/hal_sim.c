@@ -573,9 +573,18 @@ int hal_task_migrate(struct hal_sched *s, struct hal_task *t, hal_u32 gpu)
 
 hal_u64 hal_task_sync_ns(struct hal_sched *s, const struct hal_task *t)
 {
-	const struct gs_task *task = t->task;
+	(void)s;
+	return gs_task_sync_now(t->task);
+}
 
-	return task->sync_ns + (task->state == GS_TASK_WAITING
-					? sim_of(s)->q.now - task->wait_since
-					: 0);
+hal_u64 hal_gpu_memory(struct hal_sched *s, hal_u32 gpu)
+{
+	(void)gpu;
+	return sim_of(s)->sc->gpu_memory;
+}
+
+hal_u64 hal_task_memory(struct hal_sched *s, const struct hal_task *t)
+{
+	(void)s;
+	return t->task->cfg->memory_bytes;
 }

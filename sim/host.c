@@ -234,16 +234,32 @@ static void ring_doorbell(struct gs_task *t)
 	wake_at(t, sim->q.now + host_cfg(t)->doorbell);
 }
 
-/* The launch cost is paid: write the ring slot, or block until one frees. */
+gs_time_t gs_task_sync_now(const struct gs_task *t)
+{
+	bool blocked = t->state == GS_TASK_WAITING ||
+		       t->state == GS_TASK_RING_FULL;
+
+	return t->sync_ns + (blocked ? t->sim->q.now - t->wait_since : 0);
+}
+
+/* The launch cost is paid: write the ring slot, or block until one frees.
+ * Blocking on a full ring is a wait for the GPU, as a wait call is: both
+ * count in sync_ns (a launch call that blocks is what a wrapper sees). */
 static void write_command(struct gs_task *t)
 {
 	const struct gs_step *s = cur_step(t);
 	struct gs_channel *ch = t->chans[s->channel].ch;
+	gs_time_t now = t->sim->q.now;
 
+	if (t->state == GS_TASK_RING_FULL)
+		t->sync_ns += now - t->wait_since;
 	if (!gs_chan_write(ch, t->launch_len, s->engine, s->flags, s->cls)) {
 		t->state = GS_TASK_RING_FULL;
+		t->wait_since = now;
 		return;
 	}
+	if (s->engine == GS_ENGINE_COMPUTE)
+		t->launched_ns += t->launch_len;
 	ring_doorbell(t);
 }
 

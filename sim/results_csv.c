@@ -65,6 +65,8 @@ static void append_task_row(GString *row, const struct gs_task_result *t)
 	gs_csv_append_double(row, "%.6f", t->slowdown);
 	g_string_append_c(row, ',');
 	g_string_append(row, t->killed ? "true" : "false");
+	g_string_append_c(row, ',');
+	append_u64(row, t->migrations);
 	g_string_append_c(row, '\n');
 }
 
@@ -76,7 +78,8 @@ gboolean gs_results_fill_tasks_csv(const struct gs_results *r, FILE *f,
 
 	(void)error;
 	fputs("name,vm,weight,gpu,rounds,round_mean_ns,gpu_time_ns,"
-	      "accounted_gpu_time_ns,gpu_share,slowdown,killed\n", f);
+	      "accounted_gpu_time_ns,gpu_share,slowdown,killed,migrations\n",
+	      f);
 	for (i = 0; i < r->n_tasks; i++) {
 		g_string_truncate(row, 0);
 		append_task_row(row, &r->tasks[i]);

@@ -100,7 +100,12 @@ struct gs_task {
 	bool resident;              /* counted in the node's GPU loads */
 	uint32_t migrate_to;
 	uint32_t migrations;
-	gs_time_t sync_ns, wait_since;
+	gs_time_t sync_ns, wait_since; /* blocked in waits or on a full ring */
+	/* node bands of a task without a declared demand (not a job): its
+	 * demand measured over the last window, from what it launched */
+	gs_time_t launched_ns;      /* compute commands written, their length */
+	uint32_t measured_pm;
+	gs_time_t win_at, win_launched, win_sync;
 };
 
 /* Per-GPU load and power state of the node (node.c): the declared demand
@@ -120,6 +125,7 @@ struct gs_node {
 	struct gs_node_gpu *gpu;
 	gs_time_t last;       /* bands integrated up to here */
 	uint32_t migrations;
+	struct gs_event window_ev; /* measures the demand of non-job tasks */
 };
 
 struct gs_sim {
@@ -160,6 +166,8 @@ void gs_task_teardown(struct gs_task *t);
 void gs_task_release(struct gs_task *t);
 /* Ground-truth GPU time including a command running right now. */
 gs_time_t gs_task_gpu_time_now(const struct gs_task *t);
+/* Time blocked in waits and on full rings, including a block now. */
+gs_time_t gs_task_sync_now(const struct gs_task *t);
 
 /* host.c, for migration: channels of a task */
 void gs_task_close_channels(struct gs_task *t);
@@ -174,6 +182,9 @@ void gs_node_leave(struct gs_task *t);
 /* Move t to t->migrate_to now (it is between launches with nothing
  * outstanding); it resumes after the migration cost. */
 void gs_task_migrate_now(struct gs_task *t);
+/* Whether the scenario gets node results: several GPUs, jobs or a power
+ * model. */
+bool gs_node_reported(const struct gs_scenario *sc);
 /* Node results: bands, energy, migrations (only for node scenarios). */
 void gs_node_collect(struct gs_sim *sim, struct gs_results *r);
 

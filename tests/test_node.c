@@ -238,6 +238,75 @@ static void test_arrivals(void **state)
 	assert_true(s[0] == 0 && s[1] > 0 && s[2] > s[1] && s[3] > s[2]);
 }
 
+/* Tasks that are not jobs count in the bands with their demand measured
+ * from what they launch: two throttles of 1 ms kernels on one GPU read
+ * about 100% each when they do not sleep (blocking or on a full ring),
+ * overloaded together; with 4 ms of sleep, 20% each: the 0-50% band. */
+static void test_measured_demand_in_bands(void **state)
+{
+	static const struct {
+		const char *throttle;
+		enum { LOW, OVER } band;
+	} cases[] = {
+		{ "{kernel: 1ms}", OVER },
+		{ "{kernel: 1ms, blocking: false}", OVER },
+		{ "{kernel: 1ms, sleep: 4ms}", LOW },
+	};
+	unsigned i;
+	(void)state;
+
+	for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *yaml = g_strdup_printf(
+			"duration: 2s\nnode: {gpus: 1, power: {}}\n"
+			"tasks:\n  - {name: t, count: 2, behavior: {throttle: %s}}\n",
+			cases[i].throttle);
+		struct gs_results r;
+		const struct gs_gpu_result *g;
+
+		run_with(yaml, NULL, &r);
+		g = &r.gpus[0];
+		/* the first window has no measurement yet */
+		if (cases[i].band == OVER) {
+			assert_true(g->band_over_ns >= 1900 * 1000000ULL);
+			assert_true(r.metrics.overloaded_time > 0.9);
+		} else {
+			assert_int_equal(g->band_low_ns, r.sim_time_ns);
+		}
+		gs_results_clear(&r);
+	}
+}
+
+/* A node of throttles: least-loaded leaves two 70% throttles on one GPU
+ * (placed before any utilisation was measured), overloaded all along;
+ * dcuda reads their demands and moves one within two monitor periods. */
+static void test_dcuda_balances_throttles(void **state)
+{
+	static const char *const yaml =
+		"duration: 5s\nnode: {gpus: 2}\npolicy: %s\ntasks:\n"
+		"  - {name: h1, behavior: {throttle: {kernel: 7ms, sleep: 3ms}}}\n"
+		"  - {name: l1, behavior: {throttle: {kernel: 1ms, sleep: 9ms}}}\n"
+		"  - {name: h2, start: 50ms, behavior: {throttle: {kernel: 7ms, sleep: 3ms}}}\n"
+		"  - {name: l2, start: 50ms, behavior: {throttle: {kernel: 1ms, sleep: 9ms}}}\n";
+	g_autofree char *ll = g_strdup_printf(yaml, "least-loaded");
+	g_autofree char *dc = g_strdup_printf(yaml, "dcuda");
+	struct gs_results r;
+	(void)state;
+
+	run_with(ll, NULL, &r);
+	assert_int_equal(r.tasks[0].gpu, r.tasks[2].gpu);
+	assert_true(r.gpus[r.tasks[0].gpu].band_over_ns >= 4800 * 1000000ULL);
+	assert_true(r.metrics.overloaded_time > 0.45);
+	gs_results_clear(&r);
+	run_with(dc, NULL, &r);
+	assert_true(r.tasks[0].gpu != r.tasks[2].gpu);
+	assert_true(r.metrics.migrations >= 1);
+	assert_true(r.metrics.overloaded_time < 0.05);
+	/* 70% and 90% after the move: both GPUs mostly in the 50-100% band */
+	assert_true(r.gpus[0].band_high_ns > 4500 * 1000000ULL);
+	assert_true(r.gpus[1].band_high_ns > 4500 * 1000000ULL);
+	gs_results_clear(&r);
+}
+
 static void expect_error(const char *yaml, const char *needle)
 {
 	GError *err = NULL;
@@ -266,6 +335,28 @@ static void test_node_config_errors(void **state)
 		     "did you mean 'idle_watts'");
 	expect_error("duration: 1s\nnode: {gpus: 2, migration: {bandwidth: 12GiB}}\ntasks:\n  - {name: a, behavior: {job: {app: Sort}}}\n",
 		     "bandwidth: expected bytes per second");
+	expect_error("duration: 1s\nnode: {gpus: 2, memory: 0}\ntasks:\n  - {name: a, behavior: {job: {app: Sort}}}\n",
+		     "node.yaml:2:25: memory must be above 0");
+	expect_error("duration: 1s\nnode: {gpus: 2, memroy: 8GiB}\ntasks:\n  - {name: a, behavior: {job: {app: Sort}}}\n",
+		     "did you mean 'memory'");
+}
+
+/* node.memory: the GPUs' memory (default: the paper's 12 GB), as the
+ * HAL gives it to node policies. */
+static void test_node_memory(void **state)
+{
+	GError *err = NULL;
+	struct gs_scenario *sc;
+	(void)state;
+
+	sc = load_text("duration: 1s\nnode: {gpus: 2}\ntasks:\n  - {name: a, behavior: {job: {app: Sort}}}\n", &err);
+	assert_non_null(sc);
+	assert_true(sc->gpu_memory == 12ULL << 30);
+	gs_scenario_free(sc);
+	sc = load_text("duration: 1s\nnode: {gpus: 2, memory: 6GiB}\ntasks:\n  - {name: a, behavior: {job: {app: Sort}}}\n", &err);
+	assert_non_null(sc);
+	assert_true(sc->gpu_memory == 6ULL << 30);
+	gs_scenario_free(sc);
 }
 
 int main(void)
@@ -277,6 +368,9 @@ int main(void)
 		cmocka_unit_test(test_power_model),
 		cmocka_unit_test(test_arrivals),
 		cmocka_unit_test(test_node_config_errors),
+		cmocka_unit_test(test_node_memory),
+		cmocka_unit_test(test_measured_demand_in_bands),
+		cmocka_unit_test(test_dcuda_balances_throttles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,12 +46,16 @@ static void fx_init(struct fx *f, uint32_t gpus, const char *const *params)
 	f->now = 0;
 }
 
-static unsigned fx_task(struct fx *f, const char *name, uint32_t demand_pm)
+#define GIB (1ULL << 30)
+
+/* A task with a memory footprint (0: unknown). */
+static unsigned fx_task_mem(struct fx *f, const char *name,
+			    uint32_t demand_pm, uint64_t memory)
 {
 	unsigned i = f->n++;
 
 	assert_true(i < MAX_T);
-	f->t[i] = mock_task_add(f->m, name, 1);
+	f->t[i] = mock_task_add_with_memory(f->m, name, memory);
 	f->c[i] = mock_chan_add(f->m, f->t[i]);
 	f->demand[i] = demand_pm;
 	f->sync[i] = 0;
@@ -73,6 +77,11 @@ static void fx_period(struct fx *f)
 	}
 	f->now += PERIOD;
 	mock_advance(f->m, f->now);
+}
+
+static unsigned fx_task(struct fx *f, const char *name, uint32_t demand_pm)
+{
+	return fx_task_mem(f, name, demand_pm, 0);
 }
 
 static uint32_t gpu_of(struct fx *f, unsigned i)
@@ -135,6 +144,57 @@ static void test_greedy_takes_the_heaviest_that_fits(void **state)
 	assert_int_equal(gpu_of(&f, c), 0);
 	assert_int_equal(gpu_of(&f, d), 1);
 	fx_fini(&f);
+}
+
+/* GPUs of 8 GiB. The heaviest task that fits in the target's spare
+ * compute (a, 60%, 3 GiB) does not fit in its free memory (2 GiB beside
+ * d's 6 GiB): the next heaviest that fits in both (b, 50%, 1 GiB) goes. */
+static void test_greedy_skips_what_does_not_fit_in_memory(void **state)
+{
+	struct fx f;
+	unsigned a, b, c, d;
+	(void)state;
+
+	fx_init(&f, 1, NULL);
+	mock_set_gpu_memory(f.m, 8 * GIB);
+	a = fx_task_mem(&f, "a", 600, 3 * GIB);
+	b = fx_task_mem(&f, "b", 500, GIB);
+	c = fx_task_mem(&f, "c", 200, GIB);
+	fx_period(&f);
+	mock_set_gpu_count(f.m, 2);
+	d = fx_task_mem(&f, "d", 100, 6 * GIB); /* only GPU 1 has room */
+	assert_int_equal(gpu_of(&f, d), 1);
+	fx_period(&f);
+	assert_int_equal(gpu_of(&f, a), 0);
+	assert_int_equal(gpu_of(&f, b), 1);
+	assert_int_equal(gpu_of(&f, c), 0);
+	assert_int_equal(mock_migrations(f.m, f.t[a]), 0);
+	fx_fini(&f);
+}
+
+/* Two light GPUs (30% + 40%) whose footprints (3 + 2 GiB) do not fit in
+ * one GPU's 4 GiB are not compacted; with 5 GiB they are. */
+static void test_compaction_needs_memory(void **state)
+{
+	static const uint64_t sizes[] = { 4 * GIB, 5 * GIB };
+	unsigned i;
+	(void)state;
+
+	for (i = 0; i < 2; i++) {
+		struct fx f;
+		unsigned a, b;
+
+		fx_init(&f, 2, NULL);
+		mock_set_gpu_memory(f.m, sizes[i]);
+		a = fx_task_mem(&f, "a", 300, 3 * GIB);
+		b = fx_task_mem(&f, "b", 400, 2 * GIB);
+		assert_int_equal(gpu_of(&f, a), 0);
+		assert_int_equal(gpu_of(&f, b), 1);
+		fx_period(&f);
+		fx_period(&f);
+		assert_int_equal(gpu_of(&f, a) == gpu_of(&f, b), i == 1);
+		fx_fini(&f);
+	}
 }
 
 /* Hysteresis: an overloaded GPU (105%) and one in the normal band (92%)
@@ -235,6 +295,37 @@ static void test_compaction_off(void **state)
 	fx_fini(&f);
 }
 
+/* A 50 ms slice passes; every task keeps waiting on the GPU all along,
+ * so its demand stays what it was. */
+static void next_slice(struct fx *f)
+{
+	unsigned i;
+
+	for (i = 0; i < f->n; i++) {
+		f->sync[i] += 50 * MS;
+		mock_task_set_sync(f->m, f->t[i], f->sync[i]);
+	}
+	f->now += 50 * MS;
+	mock_advance(f->m, f->now);
+}
+
+/* Everything submitted on c (and forwarded) completes. */
+static void complete_all(struct fx *f, struct hal_chan *c)
+{
+	mock_complete(f->m, c, mock_submitted(f->m, c) -
+		      hal_fence_read(mock_sched(f->m), c));
+}
+
+/* dcuda with 50 ms fairness slices on one GPU. */
+static struct hal_sched *fx_init_sliced(struct fx *f)
+{
+	f->m = mock_hal_new(&gs_policy_dcuda, (const char *const[]){
+		"fairness=true", "slice=50ms", NULL });
+	f->n = 0;
+	f->now = 0;
+	return mock_sched(f->m);
+}
+
 /* Fairness slices: two GPU-filling tasks on one GPU form two groups; in a
  * slice only one group's launches reach the GPU, the other's wait in its
  * shadow queue until its own slice. */
@@ -245,11 +336,7 @@ static void test_fairness_slices_alternate(void **state)
 	unsigned a, b, held_a = 0, held_b = 0, k;
 	(void)state;
 
-	f.m = mock_hal_new(&gs_policy_dcuda, (const char *const[]){
-		"fairness=true", "slice=50ms", NULL });
-	s = mock_sched(f.m);
-	f.n = 0;
-	f.now = 0;
+	s = fx_init_sliced(&f);
 	a = fx_task(&f, "a", 1000);
 	b = fx_task(&f, "b", 1000);
 	fx_period(&f); /* demands known, groups formed */
@@ -263,21 +350,59 @@ static void test_fairness_slices_alternate(void **state)
 				 !!hal_shadow_pending(s, f.c[b]), 1);
 		held_a += !!hal_shadow_pending(s, f.c[a]);
 		held_b += !!hal_shadow_pending(s, f.c[b]);
-		/* both keep waiting on the GPU: their demand stays 100% */
-		f.sync[a] += 50 * MS;
-		f.sync[b] += 50 * MS;
-		mock_task_set_sync(f.m, f.t[a], f.sync[a]);
-		mock_task_set_sync(f.m, f.t[b], f.sync[b]);
-		f.now += 50 * MS;
-		mock_advance(f.m, f.now); /* next slice releases it */
+		next_slice(&f); /* releases it */
 		assert_int_equal(hal_shadow_pending(s, f.c[a]) +
 				 hal_shadow_pending(s, f.c[b]), 0);
-		mock_complete(f.m, f.c[a], mock_submitted(f.m, f.c[a]) -
-			      hal_fence_read(s, f.c[a]));
-		mock_complete(f.m, f.c[b], mock_submitted(f.m, f.c[b]) -
-			      hal_fence_read(s, f.c[b]));
+		complete_all(&f, f.c[a]);
+		complete_all(&f, f.c[b]);
 	}
 	assert_true(held_a >= 3 && held_b >= 3);
+	fx_fini(&f);
+}
+
+/* A task's launches are held on every channel it opens, however many:
+ * b has six; in a's slice all six wait, in b's slice none does. */
+static void test_fairness_holds_every_channel(void **state)
+{
+	struct fx f;
+	struct hal_sched *s;
+	struct hal_chan *more[5];
+	unsigned a, b, k, i, slices_of_b = 0;
+	(void)state;
+
+	s = fx_init_sliced(&f);
+	a = fx_task(&f, "a", 1000);
+	b = fx_task(&f, "b", 1000);
+	for (i = 0; i < 5; i++)
+		more[i] = mock_chan_add(f.m, f.t[b]);
+	fx_period(&f); /* demands known, groups formed */
+	for (k = 0; k < 4; k++) {
+		unsigned held_b;
+
+		mock_set_next_hint(f.m, f.c[a], MS, 1000);
+		mock_submit(f.m, f.c[a]);
+		mock_set_next_hint(f.m, f.c[b], MS, 1000);
+		mock_submit(f.m, f.c[b]);
+		for (i = 0; i < 5; i++) {
+			mock_set_next_hint(f.m, more[i], MS, 1000);
+			mock_submit(f.m, more[i]);
+		}
+		held_b = !!hal_shadow_pending(s, f.c[b]);
+		for (i = 0; i < 5; i++)
+			held_b += !!hal_shadow_pending(s, more[i]);
+		if (hal_shadow_pending(s, f.c[a])) {
+			assert_int_equal(held_b, 0);
+			slices_of_b++;
+		} else {
+			assert_int_equal(held_b, 6);
+		}
+		next_slice(&f);
+		complete_all(&f, f.c[a]);
+		complete_all(&f, f.c[b]);
+		for (i = 0; i < 5; i++)
+			complete_all(&f, more[i]);
+	}
+	assert_true(slices_of_b >= 1 && slices_of_b <= 3);
 	fx_fini(&f);
 }
 
@@ -299,17 +424,44 @@ static void test_least_loaded_places_on_the_idlest(void **state)
 	mock_hal_free(m);
 }
 
+/* least-loaded passes over the idlest GPU when the task's footprint does
+ * not fit beside what is there, and takes it when it does. */
+static void test_least_loaded_needs_memory(void **state)
+{
+	struct mock_hal *m;
+	struct hal_task *x, *y, *z;
+	(void)state;
+
+	m = mock_hal_new(&gs_policy_least_loaded, NULL);
+	mock_set_gpu_count(m, 2);
+	mock_set_gpu_memory(m, 4 * GIB);
+	x = mock_task_add_with_memory(m, "x", 3 * GIB);
+	assert_int_equal(hal_task_gpu(x), 0);
+	mock_set_gpu_busy(m, 0, 10 * MS);
+	mock_set_gpu_busy(m, 1, 90 * MS);
+	mock_advance(m, PERIOD);
+	y = mock_task_add_with_memory(m, "y", 2 * GIB);
+	assert_int_equal(hal_task_gpu(y), 1);
+	z = mock_task_add_with_memory(m, "z", GIB);
+	assert_int_equal(hal_task_gpu(z), 0);
+	mock_hal_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_greedy_moves_the_heaviest_once),
 		cmocka_unit_test(test_greedy_takes_the_heaviest_that_fits),
+		cmocka_unit_test(test_greedy_skips_what_does_not_fit_in_memory),
+		cmocka_unit_test(test_compaction_needs_memory),
 		cmocka_unit_test(test_no_move_into_the_normal_band),
 		cmocka_unit_test(test_no_ping_pong),
 		cmocka_unit_test(test_compaction_empties_the_lightest),
 		cmocka_unit_test(test_compaction_off),
 		cmocka_unit_test(test_fairness_slices_alternate),
+		cmocka_unit_test(test_fairness_holds_every_channel),
 		cmocka_unit_test(test_least_loaded_places_on_the_idlest),
+		cmocka_unit_test(test_least_loaded_needs_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -91,7 +91,7 @@ static void build_results(struct gs_results *r)
 		.rounds = 0, .round_mean_ns = NAN,
 		.gpu_time_ns = 400000000, .has_accounted = true,
 		.accounted_gpu_time_ns = 390000000, .gpu_share = 0.4,
-		.slowdown = NAN, .killed = true });
+		.slowdown = NAN, .killed = true, .migrations = 3 });
 	add_task(r, &(struct gs_task_result){
 		.name = "gamma", .vm = "vm1", .weight = 1, .gpu = 0,
 		.rounds = 5, .round_mean_ns = 2000.0, .gpu_time_ns = 0,
@@ -491,11 +491,11 @@ static void test_tasks_csv_exact(void **state)
 {
 	static const char want[] =
 		"name,vm,weight,gpu,rounds,round_mean_ns,gpu_time_ns,"
-		"accounted_gpu_time_ns,gpu_share,slowdown,killed\n"
-		"alpha,,1,0,10,1500000.0,600000000,,0.600000,1.500000,false\n"
+		"accounted_gpu_time_ns,gpu_share,slowdown,killed,migrations\n"
+		"alpha,,1,0,10,1500000.0,600000000,,0.600000,1.500000,false,0\n"
 		"\"b,\"\"q\"\"\",vm1,2,1,0,,400000000,390000000,0.400000,,"
-		"true\n"
-		"gamma,vm1,1,0,5,2000.0,0,0,0.000000,1.000000,false\n";
+		"true,3\n"
+		"gamma,vm1,1,0,5,2000.0,0,0,0.000000,1.000000,false,0\n";
 	struct fixture *fx = *state;
 	g_autofree char *text = NULL;
 

@@ -144,7 +144,8 @@ static int load_gpu(struct cfg *c, const yaml_node_t *map,
 static int load_node(struct cfg *c, const yaml_node_t *map)
 {
 	static const char *const keys[] = {
-		"gpus", "gpu", "power", "migration", "interference", NULL,
+		"gpus", "gpu", "power", "migration", "interference", "memory",
+		NULL,
 	};
 	yaml_node_t *v;
 
@@ -170,6 +171,9 @@ static int load_node(struct cfg *c, const yaml_node_t *map)
 				 "%u GPUs of %u channels are more than %u channel slots in all; lower gpu.max_channels",
 				 c->sc->n_gpus, c->sc->gpu.max_channels,
 				 CFG_MAX_CHANNELS);
+	if ((v = cfg_map_get(c, map, "memory")) &&
+	    cfg_load_gpu_memory(c, v) < 0)
+		return -1;
 	v = cfg_map_get(c, map, "interference");
 	return v ? cfg_share(c, v, "interference", 0, 10000,
 			     &c->sc->gpu.interference_pm) : 0;
@@ -480,6 +484,7 @@ static int load_scenario(struct cfg *c, const yaml_node_t *root)
 	node = cfg_map_get(c, root, "node");
 	sc->n_gpus = 1;
 	cfg_migration_defaults(&sc->migration);
+	sc->gpu_memory = CFG_GPU_MEMORY_DEFAULT;
 	if (gpu && node) {
 		yaml_node_t *gk = cfg_map_key(c, root, "gpu");
 		yaml_node_t *nk = cfg_map_key(c, root, "node");

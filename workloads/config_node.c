@@ -145,6 +145,15 @@ int cfg_load_migration(struct cfg *c, const yaml_node_t *map)
 	return 0;
 }
 
+int cfg_load_gpu_memory(struct cfg *c, const yaml_node_t *v)
+{
+	if (cfg_bytes(c, v, "memory", &c->sc->gpu_memory) < 0)
+		return -1;
+	if (!c->sc->gpu_memory)
+		return cfg_error(c, v, "memory must be above 0");
+	return 0;
+}
+
 /* arrivals: {every: 5s | poisson: 5s | at: [0s, 1s, ...], first: 0s,
  * order: listed | shuffled}. The task definitions start one after the
  * other in list order, or in an order drawn from the seed (stream

@@ -168,6 +168,7 @@ struct gs_scenario {
 	struct gs_gpu_config gpu;   /* every GPU of the node is alike */
 	struct gs_node_power power;
 	struct gs_migration_config migration;
+	uint64_t gpu_memory;        /* node.memory: bytes per GPU */
 	struct gs_host_config host;
 	struct gs_policy_config policy;
 	struct gs_vm_config *vms;

@@ -269,3 +269,15 @@ hal_u64 hal_task_sync_ns(struct hal_sched *s, const struct hal_task *t)
 {
 	return 0;
 }
+
+/* Memory sizes and footprints need the driver's allocator: unknown, so
+ * node policies apply no memory limit. */
+hal_u64 hal_gpu_memory(struct hal_sched *s, hal_u32 gpu)
+{
+	return 0;
+}
+
+hal_u64 hal_task_memory(struct hal_sched *s, const struct hal_task *t)
+{
+	return 0;
+}

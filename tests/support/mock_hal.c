@@ -33,6 +33,7 @@ struct hal_task {
 	uint64_t vtime;
 	uint32_t migrations;
 	uint64_t sync_ns;
+	uint64_t memory;
 };
 
 struct hal_chan {
@@ -71,6 +72,7 @@ struct mock_hal {
 	uint32_t n_chans;
 	struct hal_engine_status status[MOCK_MAX_GPUS][2];
 	uint64_t gpu_busy[MOCK_MAX_GPUS];
+	uint64_t gpu_memory; /* every GPU's; 0: unknown */
 	uint32_t n_gpus;
 	int32_t vm_parent[MOCK_MAX_VMS];
 	uint32_t vm_weight[MOCK_MAX_VMS];
@@ -210,6 +212,19 @@ struct hal_task *mock_task_add(struct mock_hal *m, const char *name,
 struct hal_task *mock_task_add_in_vm(struct mock_hal *m, const char *name,
 				     uint32_t weight, int32_t vm)
 {
+	return mock_task_add_full(m, name, weight, vm, 0);
+}
+
+struct hal_task *mock_task_add_with_memory(struct mock_hal *m,
+					   const char *name, uint64_t memory)
+{
+	return mock_task_add_full(m, name, 1, -1, memory);
+}
+
+struct hal_task *mock_task_add_full(struct mock_hal *m, const char *name,
+				    uint32_t weight, int32_t vm,
+				    uint64_t memory)
+{
 	struct hal_task *t;
 
 	assert_true(m->n_tasks < MOCK_MAX_TASKS);
@@ -219,6 +234,7 @@ struct hal_task *mock_task_add_in_vm(struct mock_hal *m, const char *name,
 	g_strlcpy(t->name, name, sizeof(t->name));
 	t->weight = weight ? weight : 1;
 	t->vm = vm;
+	t->memory = memory;
 	if (m->s.ops->task_create)
 		m->s.ops->task_create(&m->s, t);
 	return t;
@@ -604,6 +620,23 @@ void mock_task_set_sync(struct mock_hal *m, struct hal_task *t,
 {
 	(void)m;
 	t->sync_ns = sync_ns;
+}
+
+hal_u64 hal_gpu_memory(struct hal_sched *s, hal_u32 gpu)
+{
+	(void)gpu;
+	return s->m->gpu_memory;
+}
+
+hal_u64 hal_task_memory(struct hal_sched *s, const struct hal_task *t)
+{
+	(void)s;
+	return t->memory;
+}
+
+void mock_set_gpu_memory(struct mock_hal *m, uint64_t bytes)
+{
+	m->gpu_memory = bytes;
 }
 
 void mock_set_gpu_count(struct mock_hal *m, uint32_t n)

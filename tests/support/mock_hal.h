@@ -105,5 +105,13 @@ void mock_set_next_hint(struct mock_hal *m, struct hal_chan *c,
 			uint64_t ns, uint32_t occupancy_pm);
 void mock_task_set_sync(struct mock_hal *m, struct hal_task *t,
 			uint64_t sync_ns);
+/* Node memory: every GPU's size (hal_gpu_memory; 0, the default: unknown)
+ * and tasks created with a footprint (hal_task_memory). */
+void mock_set_gpu_memory(struct mock_hal *m, uint64_t bytes);
+struct hal_task *mock_task_add_with_memory(struct mock_hal *m,
+					   const char *name, uint64_t memory);
+struct hal_task *mock_task_add_full(struct mock_hal *m, const char *name,
+				    uint32_t weight, int32_t vm,
+				    uint64_t memory);
 
 #endif
