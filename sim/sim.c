@@ -75,6 +75,7 @@ struct gs_sim *gs_sim_new(const struct gs_scenario *sc,
 	gs_record_init(sim);
 	make_gpus(sim);
 	gs_node_init(sim);
+	gs_hal_prepare(sim);
 	make_tasks(sim);
 
 	gs_event_init(&sim->stop_ev, GS_EVC_STOP, on_stop, sim);

@@ -284,9 +284,8 @@ static int load_param(struct cfg *c, const struct gs_policy_ops *ops,
 }
 
 static int load_params(struct cfg *c, const struct gs_policy_ops *ops,
-		       const yaml_node_t *map)
+		       const yaml_node_t *map, struct gs_policy_config *pc)
 {
-	struct gs_policy_config *pc = &c->sc->policy;
 	g_autofree const char **allowed = g_new0(const char *,
 						 ops->n_params + 1);
 	g_autofree char *what = g_strdup_printf("params of policy %s",
@@ -315,17 +314,19 @@ static int load_params(struct cfg *c, const struct gs_policy_ops *ops,
 	return 0;
 }
 
-static int load_policy(struct cfg *c, const yaml_node_t *n)
+/* `policy:` or a VM's `scheduler:` (what: its name in messages) into pc;
+ * a missing one is `direct`. */
+static int load_policy(struct cfg *c, const yaml_node_t *n,
+		       struct gs_policy_config *pc, const char *what)
 {
 	static const char *const keys[] = { "name", "params", NULL };
-	struct gs_policy_config *pc = &c->sc->policy;
 	const struct gs_policy_ops *ops;
 	yaml_node_t *name = NULL, *params = NULL;
 
 	if (n && n->type == YAML_SCALAR_NODE && !cfg_is_null(n)) {
 		name = (yaml_node_t *)n; /* policy: dfq */
 	} else if (n) {
-		if (cfg_map_check(c, n, "policy", keys) < 0)
+		if (cfg_map_check(c, n, what, keys) < 0)
 			return -1;
 		name = cfg_map_get(c, n, "name");
 		params = cfg_map_get(c, n, "params");
@@ -343,7 +344,28 @@ static int load_policy(struct cfg *c, const yaml_node_t *n)
 	}
 	pc->name = g_strdup(ops->name);
 	if (params)
-		return load_params(c, ops, params);
+		return load_params(c, ops, params, pc);
+	return 0;
+}
+
+/* A VM's own scheduler: any registered policy that runs on one GPU's
+ * channels (a guest cannot move its tasks to other GPUs). */
+static int load_vm_scheduler(struct cfg *c, const yaml_node_t *n,
+			     struct gs_vm_config *vm)
+{
+	const struct gs_policy_ops *ops;
+
+	if (cfg_is_null(n))
+		return 0;
+	if (load_policy(c, n, &vm->scheduler, "vm scheduler") < 0)
+		return -1;
+	ops = gs_policy_find(vm->scheduler.name);
+	if (ops && ops->node_level)
+		return cfg_error(c, n->type == YAML_MAPPING_NODE
+					    ? cfg_map_get(c, n, "name") : n,
+				 "vm %s: policy %s places tasks on the node's "
+				 "GPUs and cannot run as a VM's scheduler",
+				 vm->name, ops->name);
 	return 0;
 }
 
@@ -353,7 +375,8 @@ static int load_vm_list(struct cfg *c, const yaml_node_t *seq,
 			int32_t parent, GArray *vms, GHashTable *seen)
 {
 	static const char *const keys[] = {
-		"name", "weight", "hints", "trap", "shadow_copy", "vms", NULL,
+		"name", "weight", "hints", "trap", "shadow_copy", "scheduler",
+		"vms", NULL,
 	};
 	size_t i;
 
@@ -404,6 +427,9 @@ static int load_vm_list(struct cfg *c, const yaml_node_t *seq,
 		if (v && cfg_duration(c, v, "shadow_copy", c->sc->host.clock_hz,
 				      CFG_MAX_DURATION,
 				      &self_vm->shadow_copy) < 0)
+			return -1;
+		v = cfg_map_get(c, m, "scheduler");
+		if (v && load_vm_scheduler(c, v, self_vm) < 0)
 			return -1;
 		v = cfg_map_get(c, m, "vms");
 		if (v && !cfg_is_null(v) &&
@@ -516,7 +542,8 @@ static int load_scenario(struct cfg *c, const yaml_node_t *root)
 			 &sc->max_events) < 0)
 		return -1;
 
-	if (load_policy(c, cfg_map_get(c, root, "policy")) < 0)
+	if (load_policy(c, cfg_map_get(c, root, "policy"), &c->sc->policy,
+			"policy") < 0)
 		return -1;
 	v = cfg_map_get(c, root, "vms");
 	if (v && !cfg_is_null(v) && load_vms(c, v) < 0)
