@@ -444,15 +444,21 @@ static void charge_shadow_switch(struct hal_sched *s, struct hal_chan *c)
 
 void hal_shadow_enable(struct hal_sched *s, struct hal_chan *c)
 {
-	if (!c->shadow)
+	if (!c->shadow) {
 		charge_shadow_switch(s, c);
+		c->shadow_since = s->sim->q.now;
+	}
 	c->shadow = true;
 }
 
 void hal_shadow_disable(struct hal_sched *s, struct hal_chan *c)
 {
-	if (c->shadow)
+	if (c->shadow) {
 		charge_shadow_switch(s, c);
+		if (s == &s->sim->sched)
+			c->task->host_shadowed_ns += s->sim->q.now -
+						     c->shadow_since;
+	}
 	c->shadow = false;
 	gs_task_forward(c, c->queued);
 }

@@ -104,9 +104,27 @@ static void levels_task_exit(struct gs_task *t)
 	}
 }
 
+void gs_task_chan_times(const struct gs_task *t, gs_time_t *open,
+			gs_time_t *shadowed)
+{
+	gs_time_t now = t->sim->q.now;
+	uint32_t i;
+
+	*open = t->chan_ns;
+	*shadowed = t->host_shadowed_ns;
+	if (!t->channels_open)
+		return;
+	*open += (now - t->opened_at) * t->cfg->channels;
+	for (i = 0; i < t->cfg->channels; i++)
+		if (t->chans[i].ch && t->chans[i].shadow)
+			*shadowed += now - t->chans[i].shadow_since;
+}
+
 void gs_task_close_channels(struct gs_task *t)
 {
 	uint32_t i, k;
+
+	gs_task_chan_times(t, &t->chan_ns, &t->host_shadowed_ns);
 
 	for (i = 0; i < t->cfg->channels; i++) {
 		if (!t->chans[i].ch)
@@ -192,6 +210,7 @@ bool gs_task_open_channels(struct gs_task *t)
 		}
 	}
 	t->channels_open = true;
+	t->opened_at = t->sim->q.now;
 	return true;
 }
 

@@ -32,6 +32,7 @@ struct hal_chan {
 	bool trap_armed;
 	bool shadow;          /* submissions go to the shadow queue */
 	uint32_t queued;      /* commands in this level's shadow queue */
+	gs_time_t shadow_since; /* shadowed since (figures) */
 };
 
 struct hal_task {
@@ -103,6 +104,9 @@ struct gs_task {
 	struct hal_chan *guest_chans;
 	uint32_t write_level, held_level;
 	bool write_trapped;
+	/* channel time open, and in the host policy's shadow queues (VM
+	 * figures); the channels' opening time */
+	gs_time_t chan_ns, host_shadowed_ns, opened_at;
 	struct gs_event ev;
 	struct gs_rng rng;
 
@@ -215,6 +219,10 @@ void gs_node_collect(struct gs_sim *sim, struct gs_results *r);
 /* Commands leave level hc->owner->level's shadow queue: they pass the
  * outer levels (their traps see them, a shadow queues them) to the GPU. */
 void gs_task_forward(struct hal_chan *hc, uint32_t n);
+
+/* Channel time of t so far: open, and shadowed by the host's policy. */
+void gs_task_chan_times(const struct gs_task *t, gs_time_t *open,
+			gs_time_t *shadowed);
 
 /* hal_sim.c: the policy instances. gs_hal_prepare (before the tasks are
  * made) sets up the VMs' schedulers, gs_hal_levels a task's levels. */
