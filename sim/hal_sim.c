@@ -190,18 +190,16 @@ static bool instance_start(struct gs_sim *sim, struct hal_sched *s,
 	if (ops->init && ops->init(s) != 0) {
 		/* where the scenario chose it, when it did */
 		g_autofree char *where =
-			pc && pc->line ? g_strdup_printf("%s:%u:%u: ",
-							 sim->sc->file,
-							 pc->line, pc->column)
-				       : g_strdup("");
+			pc && pc->where ? g_strdup_printf("%s: ", pc->where)
+					: g_strdup("");
 
 		if (s->vm < 0)
 			g_set_error(error, g_quark_from_static_string("gs-sim"),
-				    1, "%spolicy %s failed to initialise",
+				    GS_SIM_ERROR_POLICY_INIT, "%spolicy %s failed to initialise",
 				    where, ops->name);
 		else
 			g_set_error(error, g_quark_from_static_string("gs-sim"),
-				    1, "%svm %s: its scheduler %s failed to "
+				    GS_SIM_ERROR_POLICY_INIT, "%svm %s: its scheduler %s failed to "
 				    "initialise", where,
 				    sim->sc->vms[s->vm].name, ops->name);
 		return false;

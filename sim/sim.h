@@ -35,6 +35,11 @@ struct gs_sim_options {
 
 struct gs_sim;
 
+/* Error codes of gs_sim_new (domain "gs-sim"): a policy instance (the
+ * scenario's or a VM's scheduler) refused to initialise; the message
+ * carries the position of its name. A config error, as the loader's. */
+#define GS_SIM_ERROR_POLICY_INIT 2
+
 struct gs_sim *gs_sim_new(const struct gs_scenario *sc,
 			  const struct gs_sim_options *opt, GError **error);
 void gs_sim_free(struct gs_sim *sim);

@@ -111,6 +111,20 @@ check "a node-level policy as a VM scheduler exits 2 at its position" sh -c \
 	"$GPUSIM validate configs/paper/fleig_nested.yaml --set vms.1.scheduler=dcuda > /dev/null 2> $tmp/vmsched.err;
 	 test \$? -eq 2 && grep -q 'cannot run as a VM' $tmp/vmsched.err &&
 	 grep -q 'set vms.1.scheduler=dcuda\|fleig_nested.yaml:[0-9]*:[0-9]*' $tmp/vmsched.err"
+cat >"$tmp/vminit.yaml" <<'YAML'
+duration: 1s
+vms:
+  - name: v
+    scheduler: {name: timeslice, params: {slice: 0}}
+tasks:
+  - {name: a, vm: v, behavior: {throttle: {kernel: 1ms}}}
+YAML
+check "a VM scheduler that cannot start: validate exits 2 at its name" sh -c \
+	"$GPUSIM validate $tmp/vminit.yaml > /dev/null 2> $tmp/vminit.err;
+	 test \$? -eq 2 && grep -q 'vminit.yaml:4:23: vm v: its scheduler timeslice failed to initialise' $tmp/vminit.err"
+check "a VM scheduler that cannot start: run exits 2, writes nothing" sh -c \
+	"$GPUSIM run $tmp/vminit.yaml --out $tmp/vminit-out -q 2> /dev/null;
+	 test \$? -eq 2 && test ! -e $tmp/vminit-out"
 check "a run with VM schedulers is byte-identical and reports them" sh -c \
 	"$GPUSIM run configs/paper/fleig_nested.yaml --set duration=500ms --set vms.1.scheduler=timeslice --out $tmp/v1 -q &&
 	 $GPUSIM run configs/paper/fleig_nested.yaml --set duration=500ms --set vms.1.scheduler=timeslice --out $tmp/v2 -q &&

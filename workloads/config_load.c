@@ -236,16 +236,29 @@ static int unknown_policy(struct cfg *c, const yaml_node_t *n)
 	return -1;
 }
 
+/* The override that wrote node n, if one did. */
+static const struct cfg_override *override_of(struct cfg *c,
+					      const yaml_node_t *n)
+{
+	const struct cfg_override *ov = NULL;
+	int idx = cfg_node_index(c, n);
+	size_t i;
+
+	for (i = 0; i < c->n_ov; i++)
+		if (idx >= c->ov[i].first_node && idx <= c->ov[i].last_node)
+			ov = &c->ov[i];
+	return ov;
+}
+
 static int load_param(struct cfg *c, const struct gs_policy_ops *ops,
 		      const struct gs_param_desc *d, const yaml_node_t *kn,
 		      const yaml_node_t *v, struct gs_policy_param *out)
 {
-	const struct cfg_override *ov = NULL;
+	const struct cfg_override *ov;
 	gs_time_t t;
 	uint64_t u;
 	bool b;
 	int rc;
-	size_t i;
 
 	switch (d->type) {
 	case GS_PARAM_DURATION:
@@ -267,12 +280,7 @@ static int load_param(struct cfg *c, const struct gs_policy_ops *ops,
 		return -1;
 	out->key = g_strdup(cfg_text(kn));
 	out->value = g_strdup(cfg_text(v));
-	for (i = 0; i < c->n_ov; i++) {
-		int idx = cfg_node_index(c, v);
-
-		if (idx >= c->ov[i].first_node && idx <= c->ov[i].last_node)
-			ov = &c->ov[i];
-	}
+	ov = override_of(c, v);
 	if (ov) {
 		out->file = g_strdup_printf("--set %s", ov->text);
 	} else {
@@ -335,8 +343,13 @@ static int load_policy(struct cfg *c, const yaml_node_t *n,
 		ops = cfg_text(name) ? gs_policy_find(cfg_text(name)) : NULL;
 		if (!ops)
 			return unknown_policy(c, name);
+		const struct cfg_override *ov = override_of(c, name);
+
 		pc->line = (uint32_t)name->start_mark.line + 1;
 		pc->column = (uint32_t)name->start_mark.column + 1;
+		pc->where = ov ? g_strdup_printf("--set %s", ov->text)
+			       : g_strdup_printf("%s:%u:%u", c->file,
+						 pc->line, pc->column);
 	} else {
 		ops = gs_policy_find("direct");
 		if (!ops)

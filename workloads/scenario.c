@@ -27,6 +27,7 @@ void gs_policy_config_clear(struct gs_policy_config *p)
 	}
 	g_free(p->params);
 	g_free(p->name);
+	g_free(p->where);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -42,6 +42,9 @@ struct gs_policy_config {
 	struct gs_policy_param *params;
 	uint32_t n_params;
 	uint32_t line, column; /* of the policy name, for errors */
+	char *where;           /* "file:line:col" of its name, or "--set
+				* TEXT" when an override gave it; NULL: not
+				* written in the scenario */
 };
 
 /* A scheduling entity of the VM tree (host -> VMs -> nested VMs). */
