@@ -106,8 +106,8 @@ void gs_hal_prepare(struct gs_sim *sim)
 	sim->vm_sched = g_new0(struct hal_sched *, sc->n_vms ? sc->n_vms : 1);
 	for (i = 0; i < sc->n_vms; i++)
 		n += sc->vms[i].scheduler.name != NULL;
-	/* a reference run alone (or a policy under test) has none */
-	if (sim->opt.policy_ops)
+	/* a policy under test runs alone unless a guest is under test too */
+	if (sim->opt.policy_ops && !sim->opt.guest_ops)
 		n = 0;
 	sim->guests = g_new0(struct hal_sched, n ? n : 1);
 	for (i = 0; i < sc->n_vms && sim->n_guests < n; i++) {
@@ -222,8 +222,10 @@ bool gs_hal_start(struct gs_sim *sim, GError **error)
 		const struct gs_policy_config *gpc =
 			&sim->sc->vms[g->vm].scheduler;
 
-		if (!instance_start(sim, g, gs_policy_find(gpc->name), gpc,
-				    error))
+		if (!instance_start(sim, g,
+				    sim->opt.guest_ops ? sim->opt.guest_ops
+						       : gs_policy_find(gpc->name),
+				    sim->opt.guest_ops ? NULL : gpc, error))
 			return false;
 	}
 	return true;

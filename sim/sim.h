@@ -31,6 +31,9 @@ struct gs_sim_options {
 	/* Tests: run this policy instead of the scenario's (its parameters
 	 * take their defaults). */
 	const struct gs_policy_ops *policy_ops;
+	/* Tests: run this policy as the scheduler of every VM that names
+	 * one (defaults too). Without it, policy_ops runs no VM's. */
+	const struct gs_policy_ops *guest_ops;
 };
 
 struct gs_sim;
