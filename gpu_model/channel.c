@@ -126,12 +126,18 @@ uint32_t gs_chan_unpublished(const struct gs_channel *ch)
 
 const struct gs_cmd *gs_chan_unpublished_head(const struct gs_channel *ch)
 {
+	return gs_chan_unpublished_at(ch, 0);
+}
+
+const struct gs_cmd *gs_chan_unpublished_at(const struct gs_channel *ch,
+					    uint32_t i)
+{
 	uint32_t published = gs_ring_distance(ch->get, ch->put_visible,
 					      ch->entries);
 
-	if (!gs_chan_unpublished(ch))
+	if (i >= gs_chan_unpublished(ch))
 		return NULL;
-	return gs_fifo_at(&ch->cmds, sizeof(struct gs_cmd), published);
+	return gs_fifo_at(&ch->cmds, sizeof(struct gs_cmd), published + i);
 }
 
 uint64_t gs_chan_outstanding(const struct gs_channel *ch)

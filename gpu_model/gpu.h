@@ -238,6 +238,9 @@ void gs_chan_publish(struct gs_channel *ch, uint32_t n);
 uint32_t gs_chan_unpublished(const struct gs_channel *ch);
 /* The oldest unpublished command (a shadow queue's head), or NULL. */
 const struct gs_cmd *gs_chan_unpublished_head(const struct gs_channel *ch);
+/* The i-th oldest unpublished command, or NULL. */
+const struct gs_cmd *gs_chan_unpublished_at(const struct gs_channel *ch,
+					    uint32_t i);
 /* Commands written and not yet completed: unpublished (a shadow queue),
  * queued, held by the dispatcher or running. */
 uint64_t gs_chan_outstanding(const struct gs_channel *ch);

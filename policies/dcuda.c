@@ -438,6 +438,7 @@ static void dcuda_channel_create(struct hal_sched *s, struct hal_chan *c)
 
 const struct gs_policy_ops gs_policy_dcuda = {
 	.name = "dcuda",
+	.node_level = 1,
 	.summary = "node: DCUDA dynamic scheduling, migration, compaction, fairness slices",
 	.params = dcuda_params,
 	.n_params = sizeof(dcuda_params) / sizeof(dcuda_params[0]),

@@ -116,49 +116,34 @@ static const struct gs_param_desc dfq_params[] = {
 
 /* ---- small helpers ------------------------------------------------------ */
 
-/* The engine a call is for: the policy's own, or the one an embedding
- * policy running several has made current (dfq_env). */
-static struct dfq_env *env_of(struct hal_sched *s)
-{
-	return ((struct dfq *)hal_priv(s))->env;
-}
-
+/* The engine: at the start of the policy's private state. */
 static struct dfq *dfq_of(struct hal_sched *s)
 {
-	struct dfq_env *env = env_of(s);
-
-	return env ? env->cur : hal_priv(s);
+	return hal_priv(s);
 }
 
-/* The engine's timers, numbered from its timer_base. */
 static void timer_arm(struct hal_sched *s, hal_u32 id, hal_u64 when)
 {
-	hal_timer_arm(s, dfq_of(s)->timer_base + id, when);
+	hal_timer_arm(s, id, when);
 }
 
 static void timer_cancel(struct hal_sched *s, hal_u32 id)
 {
-	hal_timer_cancel(s, dfq_of(s)->timer_base + id);
+	hal_timer_cancel(s, id);
 }
 
-/* The engine's record of a channel (its hal_chan_data unless the
- * embedding policy keeps several engines' records). */
+/* The engine's record of a channel. */
 static struct dfq_chan *chan_get(struct hal_sched *s, struct hal_chan *c)
 {
-	struct dfq_env *env = env_of(s);
-
-	return env ? env->chan_get(s, c) : hal_chan_data(c);
+	(void)s;
+	return hal_chan_data(c);
 }
 
 static void chan_set(struct hal_sched *s, struct hal_chan *c,
 		     struct dfq_chan *dc)
 {
-	struct dfq_env *env = env_of(s);
-
-	if (env)
-		env->chan_set(s, c, dc);
-	else
-		hal_chan_set_data(c, dc);
+	(void)s;
+	hal_chan_set_data(c, dc);
 }
 
 static struct dfq_task *task_of(struct plist *pos)
@@ -246,11 +231,7 @@ static void note_held(struct hal_sched *s, struct hal_chan *c)
 static void chan_gate_state(struct hal_sched *s, struct dfq_task *dt,
 			    struct hal_chan *c, hal_u32 state)
 {
-	struct dfq_env *env = env_of(s);
-
-	if (env) {
-		env->gate(s, dt, c, state);
-	} else if (state == DFQ_GATE_COUNT) {
+	if (state == DFQ_GATE_COUNT) {
 		hal_shadow_disable(s, c);
 		hal_trap_arm(s, c);
 	} else {
@@ -978,7 +959,7 @@ void dfq_timer(struct hal_sched *s, hal_u32 id)
 {
 	struct dfq *d = dfq_of(s);
 
-	if (id == d->timer_base + DFQ_TIMER_POLL) {
+	if (id == DFQ_TIMER_POLL) {
 		dfq_poll(s);
 		return;
 	}

@@ -68,25 +68,7 @@ struct dfq_task {
  * entity being sampled). */
 enum dfq_gate { DFQ_GATE_GO = 0, DFQ_GATE_STOP = 1, DFQ_GATE_COUNT = 2 };
 
-struct dfq;
-
-/* For a policy that runs several engines over shared channels (hdfq's
- * nested mode): the engine the next calls are for, and hooks that replace
- * the engine's own use of hal_chan_data and of gate.h. Set `env` of the
- * engine at the start of hal_priv; every engine call then works on
- * env->cur. */
-struct dfq_env {
-	struct dfq *cur;
-	struct dfq_chan *(*chan_get)(struct hal_sched *s, struct hal_chan *c);
-	void (*chan_set)(struct hal_sched *s, struct hal_chan *c,
-			 struct dfq_chan *dc);
-	void (*gate)(struct hal_sched *s, struct dfq_task *dt,
-		     struct hal_chan *c, hal_u32 state);
-};
-
 struct dfq {
-	struct dfq_env *env;    /* 0: one engine, the policy's own */
-	hal_u32 timer_base;     /* its timers are timer_base + enum dfq_timer */
 	struct vt_sys vt;
 	hal_u32 state;
 	struct dfq_task *cur;   /* sampled task (SAMPLE, SAMPLE_WAIT) */
@@ -129,7 +111,7 @@ struct dfq {
 	{ "kill_after", GS_PARAM_DURATION, "60s", \
 	  "kill a task whose request runs longer while the scheduler waits" },
 
-/* Initialise the current engine (its env and timer_base set before). */
+/* Initialise the engine at the start of hal_priv. */
 int dfq_init(struct hal_sched *s);
 void dfq_fini(struct hal_sched *s);
 /* Trace the phase in progress (free run, drain or a task's sample) up to

@@ -75,7 +75,10 @@ struct hal_chan *hal_chan_lookup(struct hal_sched *s, hal_u32 gpu, hal_u32 id);
 #define HAL_GUEST_NONE 0u
 hal_u32 hal_chan_guest_id(const struct hal_chan *c);
 
-/* The VM tree: parent (-1 for a top-level VM) and user weight. */
+/* The VM tree: parent (-1 for a top-level VM) and user weight. An
+ * instance that is a VM's own scheduler (nested scheduling) sees its VM
+ * as its host: its VM's tasks have hal_task_vm -1 and no guest ids, and
+ * the VMs below it are its tree. */
 hal_u32 hal_vm_count(struct hal_sched *s);
 hal_s32 hal_vm_parent(struct hal_sched *s, hal_s32 vm);
 hal_u32 hal_vm_weight(struct hal_sched *s, hal_s32 vm);

@@ -37,10 +37,17 @@
  *   scheduling decision").
  * - `loga: true`: the same tree and gates over LoGA's engine (loga.h):
  *   accounting by status-register polling, no exclusive samples.
- * - `nested: true`: Fleig's decentralised design, hdfq_nested.c.
+ * - `nested: true`: Fleig's decentralised design (3.4): the host knows
+ *   nothing of guest tasks; each top-level VM is one entity on the host
+ *   (its user weight the VM's, all its tasks and nested VMs' tasks in
+ *   it), stopped by its shadow channels. What goes on inside a VM is the
+ *   VM's own scheduler's business: the environment runs it (a VM's
+ *   `scheduler:` in the simulator, the guest's own module in a real
+ *   VM); without one the VM's tasks share its part in the GPU's own
+ *   order. The entity's figures are not reported on its tasks (the host
+ *   cannot split them; a VM's scheduler reports its own).
  */
 #include "dfq.h"
-#include "hdfq_nested.h"
 #include "loga.h"
 #include "vmtree.h"
 
@@ -60,6 +67,8 @@ struct hdfq_entity {
 	struct vt_task *vt;      /* its virtual time, in either */
 	struct plist members;    /* struct hdfq_member */
 	hal_s32 vm;              /* VMT_ROOT: a host task */
+	hal_s32 at;              /* where its leaf is in the tree: vm, or
+				  * the root for a nested-mode VM entity */
 	hal_u32 guest;           /* guest task id, HAL_GUEST_NONE: none */
 	hal_u32 weight;          /* user weight in its VM */
 };
@@ -70,7 +79,7 @@ struct hdfq {
 		struct loga l;
 	} eng;
 	hal_u8 loga;             /* accounting by LoGA, not DFQ sampling */
-	struct hdfq_nested *nest; /* nested mode, or 0 */
+	hal_u8 nested;           /* each top-level VM one entity */
 	struct vmtree tree;
 	struct plist entities;   /* struct hdfq_entity */
 };
@@ -83,10 +92,9 @@ static const struct gs_param_desc hdfq_params[] = {
 	  "account by polling the engine status register (LoGA, with the "
 	  "event_T/event_X phases) instead of DFQ's exclusive sampling" },
 	{ "nested", GS_PARAM_BOOL, "false",
-	  "the host schedules each top-level VM as one entity and each VM "
-	  "runs its own DFQ over its tasks (Fleig 3.4); DFQ accounting only" },
-	{ "vm_sample", GS_PARAM_DURATION, "1ms",
-	  "nested: sampling time per task of a VM's own scheduler" },
+	  "the host schedules each top-level VM as one entity, knowing "
+	  "nothing of its tasks; a VM's own scheduler (its `scheduler:`) "
+	  "shares the VM's part among them (Fleig 3.4)" },
 };
 
 static struct hdfq *hdfq_of(struct hal_sched *s)
@@ -109,7 +117,7 @@ static void reweigh(struct hal_sched *s)
 		struct hdfq_entity *e = entity_of(pos);
 
 		vt_task_set_weight_fp(e->vt,
-				      vmtree_vt_weight(&h->tree, e->vm,
+				      vmtree_vt_weight(&h->tree, e->at,
 						       e->weight));
 	}
 }
@@ -120,6 +128,8 @@ static struct hdfq_entity *entity_new(struct hal_sched *s, struct hal_task *t,
 {
 	struct hdfq *h = hdfq_of(s);
 	struct hdfq_entity *e = hal_zalloc(s, sizeof(*e));
+	/* nested: a VM entity is a child of the host's, unreported */
+	hal_u8 vm_entity = h->nested && vm != VMT_ROOT;
 
 	if (!e)
 		return 0;
@@ -127,12 +137,14 @@ static struct hdfq_entity *entity_new(struct hal_sched *s, struct hal_task *t,
 		e->lt = loga_entity_new(s, t, weight);
 		if (e->lt) {
 			e->lt->shadow_gate = vm != VMT_ROOT;
+			e->lt->unreported = vm_entity;
 			e->vt = &e->lt->vt;
 		}
 	} else {
 		e->dt = dfq_entity_new(s, t, weight);
 		if (e->dt) {
 			e->dt->shadow_gate = vm != VMT_ROOT;
+			e->dt->unreported = vm_entity;
 			e->vt = &e->dt->vt;
 		}
 	}
@@ -141,13 +153,25 @@ static struct hdfq_entity *entity_new(struct hal_sched *s, struct hal_task *t,
 		return 0;
 	}
 	e->vm = vm;
+	e->at = vm_entity ? VMT_ROOT : vm;
 	e->guest = guest;
 	e->weight = weight;
 	plist_init(&e->members);
 	plist_add_tail(&h->entities, &e->link);
-	vmtree_leaf_add(&h->tree, vm, weight);
+	vmtree_leaf_add(&h->tree, e->at, weight);
 	reweigh(s);
 	return e;
+}
+
+/* The top-level VM that vm is in (vm itself if it is one). */
+static hal_s32 top_vm(struct hal_sched *s, hal_s32 vm)
+{
+	hal_u32 depth = 0;
+
+	while (vm >= 0 && hal_vm_parent(s, vm) >= 0 &&
+	       depth++ < hal_vm_count(s))
+		vm = hal_vm_parent(s, vm);
+	return vm;
 }
 
 /* The entity of a guest's channel: the one with its VM and guest id (for
@@ -181,7 +205,7 @@ static void entity_free(struct hal_sched *s, struct hdfq_entity *e)
 		loga_entity_free(s, e->lt);
 	else
 		dfq_entity_free(s, e->dt);
-	vmtree_leaf_del(&h->tree, e->vm, e->weight);
+	vmtree_leaf_del(&h->tree, e->at, e->weight);
 	plist_del(&e->link);
 	hal_free(s, e);
 	reweigh(s);
@@ -209,11 +233,7 @@ static int hdfq_init(struct hal_sched *s)
 
 	plist_init(&h->entities);
 	h->loga = (hal_u8)hal_param(s, "loga");
-	if (hal_param(s, "nested")) {
-		if (h->loga)
-			return -1; /* nested sampling is DFQ's */
-		return hdfq_nested_init(s, &h->eng.d, &h->nest);
-	}
+	h->nested = (hal_u8)hal_param(s, "nested");
 	if (vmtree_init(s, &h->tree) < 0)
 		return -1;
 	if (h->loga)
@@ -226,14 +246,19 @@ static int hdfq_init(struct hal_sched *s)
 	return 0;
 }
 
+/* The engine's phase in progress, up to now (ops.trace_open). */
+static void hdfq_trace_open(struct hal_sched *s)
+{
+	if (hdfq_of(s)->loga)
+		loga_trace_open(s);
+	else
+		dfq_trace_open(s);
+}
+
 static void hdfq_fini(struct hal_sched *s)
 {
 	struct hdfq *h = hdfq_of(s);
 
-	if (hal_param(s, "nested")) {
-		hdfq_nested_fini(s, h->nest);
-		return;
-	}
 	/* the engine frees its records; members go with their tasks */
 	if (h->loga)
 		loga_fini(s);
@@ -258,10 +283,6 @@ static void hdfq_task_create(struct hal_sched *s, struct hal_task *t)
 {
 	struct hdfq_member *m;
 
-	if (hdfq_of(s)->nest) {
-		hdfq_nested_task_create(s, hdfq_of(s)->nest, t);
-		return;
-	}
 	m = hal_zalloc(s, sizeof(*m));
 	if (!m)
 		return;
@@ -283,10 +304,6 @@ static void hdfq_task_exit(struct hal_sched *s, struct hal_task *t)
 	struct hdfq_member *m = hal_task_data(t);
 	struct hdfq_entity *e;
 
-	if (hdfq_of(s)->nest) {
-		hdfq_nested_task_exit(s, hdfq_of(s)->nest, t);
-		return;
-	}
 	if (!m)
 		return;
 	e = m->e;
@@ -308,21 +325,24 @@ static void hdfq_channel_create(struct hal_sched *s, struct hal_chan *c)
 	struct hal_task *t = hal_chan_task(c);
 	struct hdfq_member *m = hal_task_data(t);
 
-	if (hdfq_of(s)->nest) {
-		hdfq_nested_channel_create(s, hdfq_of(s)->nest, c);
-		return;
-	}
 	if (!m)
 		return;
 	if (!m->e) {
 		hal_s32 vm = hal_task_vm(t);
 		hal_u32 guest = hal_chan_guest_id(c);
-		struct hdfq_entity *e = guest_entity(s, vm, guest);
+		hal_u32 weight = guest == HAL_GUEST_NONE
+					 ? 1 : hal_task_weight(t);
+		struct hdfq_entity *e;
 
+		if (hdfq_of(s)->nested) {
+			/* the whole top-level VM, with its weight */
+			vm = top_vm(s, vm);
+			guest = HAL_GUEST_NONE;
+			weight = hal_vm_weight(s, vm);
+		}
+		e = guest_entity(s, vm, guest);
 		if (!e)
-			e = entity_new(s, t, vm, guest,
-				       guest == HAL_GUEST_NONE
-					       ? 1 : hal_task_weight(t));
+			e = entity_new(s, t, vm, guest, weight);
 		if (!e)
 			return;
 		member_bind(m, e);
@@ -336,9 +356,7 @@ static void hdfq_channel_create(struct hal_sched *s, struct hal_chan *c)
 /* The rest goes to the engine. */
 static void hdfq_channel_destroy(struct hal_sched *s, struct hal_chan *c)
 {
-	if (hdfq_of(s)->nest)
-		hdfq_nested_channel_destroy(s, hdfq_of(s)->nest, c);
-	else if (hdfq_of(s)->loga)
+	if (hdfq_of(s)->loga)
 		loga_chan_detach(s, c);
 	else
 		dfq_chan_detach(s, c);
@@ -346,16 +364,12 @@ static void hdfq_channel_destroy(struct hal_sched *s, struct hal_chan *c)
 
 static int hdfq_submit(struct hal_sched *s, struct hal_chan *c)
 {
-	if (hdfq_of(s)->nest)
-		return hdfq_nested_submit(s, hdfq_of(s)->nest, c);
 	return hdfq_of(s)->loga ? loga_submit(s, c) : dfq_submit(s, c);
 }
 
 static void hdfq_shadow_submit(struct hal_sched *s, struct hal_chan *c)
 {
-	if (hdfq_of(s)->nest)
-		hdfq_nested_shadow_submit(s, hdfq_of(s)->nest, c);
-	else if (hdfq_of(s)->loga)
+	if (hdfq_of(s)->loga)
 		loga_shadow_submit(s, c);
 	else
 		dfq_shadow_submit(s, c);
@@ -363,9 +377,7 @@ static void hdfq_shadow_submit(struct hal_sched *s, struct hal_chan *c)
 
 static void hdfq_timer(struct hal_sched *s, hal_u32 id)
 {
-	if (hdfq_of(s)->nest)
-		hdfq_nested_timer(s, hdfq_of(s)->nest, id);
-	else if (hdfq_of(s)->loga)
+	if (hdfq_of(s)->loga)
 		loga_timer(s, id);
 	else
 		dfq_timer(s, id);
@@ -394,6 +406,7 @@ const struct gs_policy_ops gs_policy_hdfq = {
 	.priv_size = sizeof(struct hdfq),
 	.init = hdfq_init,
 	.fini = hdfq_fini,
+	.trace_open = hdfq_trace_open,
 	.task_create = hdfq_task_create,
 	.task_exit = hdfq_task_exit,
 	.channel_create = hdfq_channel_create,

@@ -274,7 +274,7 @@ static void decide(struct hal_sched *s)
 		lt->vt.usage = epoch_usage(l, lt, total, sum_mean, epoch);
 		lt->vt.active = lt->poll_ns || task_waiting(s, lt) ||
 				task_has_work(s, lt);
-		if (lt->poll_ns && t_poll)
+		if (lt->poll_ns && t_poll && !lt->unreported)
 			hal_account(s, lt->t,
 				    hal_mul_div64(lt->poll_ns, epoch, t_poll));
 	}
@@ -286,7 +286,8 @@ static void decide(struct hal_sched *s)
 	plist_for_each(pos, &l->vt.tasks) {
 		struct loga_task *lt = task_of(pos);
 
-		hal_set_vtime(s, lt->t, lt->vt.vtime);
+		if (!lt->unreported)
+			hal_set_vtime(s, lt->t, lt->vt.vtime);
 		task_set_traps(s, lt, lt->vt.denied);
 		if (!lt->vt.denied && !lt->shadow_gate)
 			hal_task_release(s, lt->t);
@@ -384,7 +385,7 @@ static void loga_task_create(struct hal_sched *s, struct hal_task *t)
 void loga_entity_free(struct hal_sched *s, struct loga_task *lt)
 {
 	/* what it was measured using in the unfinished poll phase */
-	if (loga_of(s)->state == LOGA_POLL && lt->poll_ns)
+	if (loga_of(s)->state == LOGA_POLL && lt->poll_ns && !lt->unreported)
 		hal_account(s, lt->t, lt->poll_ns);
 	while (!plist_empty(&lt->chans)) {
 		struct plist *c = lt->chans.next;

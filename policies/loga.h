@@ -39,6 +39,9 @@ struct loga_task {
 	hal_u8 shadow_gate;  /* denied by shadowing its channels (a VM task,
 			      * Fleig 3.3.2) instead of holding it at a
 			      * trapped doorbell */
+	hal_u8 unreported;   /* its figures are not published (hdfq's
+			      * nested mode: a VM's own scheduler reports
+			      * on its tasks) */
 	struct plist chans;  /* struct loga_chan */
 	hal_u64 poll_ns;     /* measured in the current poll phase */
 	hal_u32 segments;    /* segments closed in it */

@@ -114,6 +114,7 @@ static void placement_task_exit(struct hal_sched *s, struct hal_task *t)
 
 const struct gs_policy_ops gs_policy_round_robin = {
 	.name = "round-robin",
+	.node_level = 1,
 	.summary = "node: place each task on the next GPU in turn (static)",
 	.params = placement_params,
 	.n_params = 1,
@@ -127,6 +128,7 @@ const struct gs_policy_ops gs_policy_round_robin = {
 
 const struct gs_policy_ops gs_policy_least_loaded = {
 	.name = "least-loaded",
+	.node_level = 1,
 	.summary = "node: place each task on the least utilised GPU (static)",
 	.params = placement_params,
 	.n_params = 1,

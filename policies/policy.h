@@ -46,6 +46,9 @@ struct gs_policy_ops {
 	const struct gs_param_max *param_max; /* n_param_max entries */
 	hal_u32 n_param_max;
 	hal_u32 priv_size;
+	/* Places or moves tasks between the node's GPUs (hal_task_migrate):
+	 * only the host runs it, never a VM's own scheduler. */
+	hal_u8 node_level;
 
 	int (*init)(struct hal_sched *s);
 	void (*fini)(struct hal_sched *s);

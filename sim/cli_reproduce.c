@@ -107,6 +107,23 @@ static double metric_field(const struct gs_metrics *m, const char *field)
 	return m->energy_j;
 }
 
+static double vm_field(const struct gs_vm_result *v, const char *field)
+{
+	if (!strcmp(field, "gpu_share"))
+		return v->gpu_share;
+	if (!strcmp(field, "scheduler_cpu_overhead"))
+		return v->scheduler_cpu;
+	if (!strcmp(field, "accounting_error"))
+		return v->accounting_error;
+	return v->host_shadowed;
+}
+
+/* Whether `name` is the first `len` characters of path + `at`. */
+static bool names(const char *path, size_t at, size_t len, const char *name)
+{
+	return strlen(name) == len && !strncmp(name, path + at, len);
+}
+
 /* The values a path selects: one, or one per task for tasks.*.FIELD.
  * The loader checked the path's form. */
 static GArray *select_values(const struct gs_results *r, const char *path)
@@ -119,6 +136,16 @@ static GArray *select_values(const struct gs_results *r, const char *path)
 	if (!strncmp(path, "metrics.", 8)) {
 		v = metric_field(&r->metrics, field);
 		g_array_append_val(out, v);
+		return out;
+	}
+	if (!strncmp(path, "vms.", 4)) {
+		for (i = 0; i < r->n_vms; i++) {
+			if (!names(path, 4, (size_t)(field - 1 - (path + 4)),
+				   r->vms[i].name))
+				continue;
+			v = vm_field(&r->vms[i], field);
+			g_array_append_val(out, v);
+		}
 		return out;
 	}
 	for (i = 0; i < r->n_tasks; i++) {

@@ -81,6 +81,12 @@ static char *default_out_dir(const struct gs_scenario *sc)
 	return g_build_filename("results", sc->name, NULL);
 }
 
+static bool is_config_error(const GError *err)
+{
+	return err->domain == g_quark_from_static_string("gs-sim") &&
+	       err->code == GS_SIM_ERROR_POLICY_INIT;
+}
+
 int gs_cmd_run(int argc, char **argv)
 {
 	g_auto(run_args) a = { 0 };
@@ -146,7 +152,8 @@ int gs_cmd_run(int argc, char **argv)
 	gs_results_init(&r);
 	if (!gs_run_scenario(sc, &opt, &r, &err)) {
 		fprintf(stderr, "gpusim: %s\n", err->message);
-		status = GS_EXIT_FAILURE;
+		status = is_config_error(err) ? GS_EXIT_USAGE
+					      : GS_EXIT_FAILURE;
 	} else {
 		if (prog.drawn)
 			fprintf(stderr, "\r%70s\r", "");
@@ -169,6 +176,16 @@ int gs_cmd_run(int argc, char **argv)
 	return status;
 }
 
+/* A scenario the loader accepted whose policies do not all initialise is
+ * a config error: validate finds it by building the simulation once. */
+static bool policies_start(const struct gs_scenario *sc, GError **error)
+{
+	struct gs_sim *sim = gs_sim_new(sc, NULL, error);
+
+	gs_sim_free(sim);
+	return sim != NULL;
+}
+
 int gs_cmd_validate(int argc, char **argv)
 {
 	g_auto(GStrv) sets = NULL;
@@ -179,6 +196,7 @@ int gs_cmd_validate(int argc, char **argv)
 		G_OPTION_ENTRY_NULL
 	};
 	struct gs_scenario *sc;
+	g_autoptr(GError) err = NULL;
 	uint32_t i, n = 0;
 
 	if (!parse_args("validate", argc, argv,
@@ -187,6 +205,11 @@ int gs_cmd_validate(int argc, char **argv)
 	sc = load(files[0], sets);
 	if (!sc)
 		return GS_EXIT_USAGE;
+	if (!policies_start(sc, &err)) {
+		fprintf(stderr, "gpusim: %s\n", err->message);
+		gs_scenario_free(sc);
+		return GS_EXIT_USAGE;
+	}
 	for (i = 0; i < sc->n_tasks; i++)
 		n += sc->tasks[i].count;
 	printf("%s: ok: %u task%s on %u GPU%s (%s), policy %s, %.3f s\n",

@@ -13,6 +13,13 @@ static struct gs_sim *sim_of(struct hal_sched *s)
 	return s->sim;
 }
 
+/* Policy CPU time, of this instance and of all. */
+static void charge(struct hal_sched *s, gs_time_t ns)
+{
+	s->cpu += ns;
+	s->sim->policy_cpu += ns;
+}
+
 /* ---- instance ------------------------------------------------------- */
 
 static uint64_t parse_param(const struct gs_sim *sim,
@@ -60,7 +67,7 @@ static void timers_fired(void *ctx, struct gs_event *ev)
 		if (s->timer_when[i] > now)
 			continue;
 		s->timer_when[i] = GS_TIME_NEVER;
-		s->sim->policy_cpu += s->sim->sc->host.policy_wakeup;
+		charge(s, s->sim->sc->host.policy_wakeup);
 		if (s->ops->timer)
 			s->ops->timer(s, i);
 	}
@@ -70,13 +77,87 @@ static void timers_fired(void *ctx, struct gs_event *ev)
 static void poll_sample(void *ctx, struct gs_event *ev);
 static void poll_end(void *ctx, struct gs_event *ev);
 
-bool gs_hal_start(struct gs_sim *sim, GError **error)
+/* The first VM index after vm's subtree (VMs are numbered in
+ * pre-order, so a subtree is a range). */
+static uint32_t subtree_end(const struct gs_scenario *sc, int32_t vm)
 {
-	const struct gs_policy_config *pc = &sim->sc->policy;
-	const struct gs_policy_ops *ops = sim->opt.policy_ops
-						  ? sim->opt.policy_ops
-						  : gs_policy_find(pc->name);
-	struct hal_sched *s = &sim->sched;
+	uint32_t j;
+
+	if (vm < 0)
+		return sc->n_vms;
+	for (j = (uint32_t)vm + 1; j < sc->n_vms; j++) {
+		int32_t p = sc->vms[j].parent;
+
+		while (p >= 0 && p != vm)
+			p = sc->vms[p].parent;
+		if (p != vm)
+			break;
+	}
+	return j;
+}
+
+void gs_hal_prepare(struct gs_sim *sim)
+{
+	const struct gs_scenario *sc = sim->sc;
+	uint32_t i, n = 0;
+
+	sim->sched.vm = -1;
+	sim->sched.vm_end = sc->n_vms;
+	sim->vm_sched = g_new0(struct hal_sched *, sc->n_vms ? sc->n_vms : 1);
+	for (i = 0; i < sc->n_vms; i++)
+		n += sc->vms[i].scheduler.name != NULL;
+	/* a policy under test runs alone unless a guest is under test too */
+	if (sim->opt.policy_ops && !sim->opt.guest_ops)
+		n = 0;
+	sim->guests = g_new0(struct hal_sched, n ? n : 1);
+	for (i = 0; i < sc->n_vms && sim->n_guests < n; i++) {
+		struct hal_sched *g;
+
+		if (!sc->vms[i].scheduler.name)
+			continue;
+		g = &sim->guests[sim->n_guests++];
+		g->vm = (int32_t)i;
+		g->vm_end = subtree_end(sc, (int32_t)i);
+		g->track = sim->n_guests;
+		sim->vm_sched[i] = g;
+	}
+}
+
+void gs_hal_levels(struct gs_sim *sim, struct gs_task *t)
+{
+	const struct gs_scenario *sc = sim->sc;
+	uint32_t n = 0, k = 0, i;
+	int32_t vm;
+
+	for (vm = t->cfg->vm; vm >= 0; vm = sc->vms[vm].parent)
+		n += sim->vm_sched[vm] != NULL;
+	t->n_levels = n + 1;
+	t->levels = g_new0(struct gs_task_level, n + 1);
+	t->guest_hal = n ? g_new0(struct hal_task, n) : NULL;
+	t->guest_chans = n ? g_new0(struct hal_chan, n * t->cfg->channels)
+			   : NULL;
+	for (vm = t->cfg->vm; vm >= 0; vm = sc->vms[vm].parent) {
+		if (!sim->vm_sched[vm])
+			continue;
+		t->levels[k].s = sim->vm_sched[vm];
+		t->levels[k].hal = &t->guest_hal[k];
+		t->levels[k].chans = &t->guest_chans[k * t->cfg->channels];
+		k++;
+	}
+	t->levels[k].s = &sim->sched;
+	t->levels[k].hal = &t->hal;
+	t->levels[k].chans = t->chans;
+	for (i = 0; i <= k; i++) {
+		t->levels[i].hal->task = t;
+		t->levels[i].hal->s = t->levels[i].s;
+		t->levels[i].hal->level = i;
+	}
+}
+
+static bool instance_start(struct gs_sim *sim, struct hal_sched *s,
+			   const struct gs_policy_ops *ops,
+			   const struct gs_policy_config *pc, GError **error)
+{
 	g_autofree char *stream = NULL;
 	uint32_t i;
 
@@ -88,7 +169,7 @@ bool gs_hal_start(struct gs_sim *sim, GError **error)
 	for (i = 0; i < ops->n_params; i++)
 		s->params[i] = parse_param(sim, &ops->params[i],
 					   ops->params[i].def);
-	for (i = 0; i < pc->n_params && !sim->opt.policy_ops; i++) {
+	for (i = 0; pc && i < pc->n_params; i++) {
 		int idx = gs_policy_param_index(ops, pc->params[i].key);
 
 		g_assert(idx >= 0); /* the loader checked the names */
@@ -100,20 +181,58 @@ bool gs_hal_start(struct gs_sim *sim, GError **error)
 	gs_event_init(&s->timer_ev, GS_EVC_POLICY, timers_fired, s);
 	gs_event_init(&s->poll.sample_ev, GS_EVC_POLICY, poll_sample, s);
 	gs_event_init(&s->poll.end_ev, GS_EVC_POLICY, poll_end, s);
-	stream = g_strdup_printf("policy/%s", ops->name);
+	/* a VM's scheduler draws from a stream of its own */
+	stream = s->vm < 0 ? g_strdup_printf("policy/%s", ops->name)
+			   : g_strdup_printf("vm/%s/policy/%s",
+					     sim->sc->vms[s->vm].name,
+					     ops->name);
 	gs_rng_seed(&s->rng, sim->sc->seed, stream);
 	if (ops->init && ops->init(s) != 0) {
-		g_set_error(error, g_quark_from_static_string("gs-sim"), 1,
-			    "policy %s failed to initialise", ops->name);
+		/* where the scenario chose it, when it did */
+		g_autofree char *where =
+			pc && pc->where ? g_strdup_printf("%s: ", pc->where)
+					: g_strdup("");
+
+		if (s->vm < 0)
+			g_set_error(error, g_quark_from_static_string("gs-sim"),
+				    GS_SIM_ERROR_POLICY_INIT, "%spolicy %s failed to initialise",
+				    where, ops->name);
+		else
+			g_set_error(error, g_quark_from_static_string("gs-sim"),
+				    GS_SIM_ERROR_POLICY_INIT, "%svm %s: its scheduler %s failed to "
+				    "initialise", where,
+				    sim->sc->vms[s->vm].name, ops->name);
 		return false;
 	}
 	return true;
 }
 
-void gs_hal_stop(struct gs_sim *sim)
+bool gs_hal_start(struct gs_sim *sim, GError **error)
 {
-	struct hal_sched *s = &sim->sched;
+	const struct gs_policy_config *pc = &sim->sc->policy;
+	uint32_t i;
 
+	if (!instance_start(sim, &sim->sched,
+			    sim->opt.policy_ops ? sim->opt.policy_ops
+						: gs_policy_find(pc->name),
+			    sim->opt.policy_ops ? NULL : pc, error))
+		return false;
+	for (i = 0; i < sim->n_guests; i++) {
+		struct hal_sched *g = &sim->guests[i];
+		const struct gs_policy_config *gpc =
+			&sim->sc->vms[g->vm].scheduler;
+
+		if (!instance_start(sim, g,
+				    sim->opt.guest_ops ? sim->opt.guest_ops
+						       : gs_policy_find(gpc->name),
+				    sim->opt.guest_ops ? NULL : gpc, error))
+			return false;
+	}
+	return true;
+}
+
+static void instance_stop(struct gs_sim *sim, struct hal_sched *s)
+{
 	if (!s->ops)
 		return;
 	if (s->ops->fini)
@@ -123,6 +242,20 @@ void gs_hal_stop(struct gs_sim *sim)
 	gs_evq_cancel(&sim->q, &s->poll.end_ev);
 	g_free(s->priv);
 	s->priv = NULL;
+}
+
+void gs_hal_stop(struct gs_sim *sim)
+{
+	uint32_t i;
+
+	for (i = sim->n_guests; i-- > 0;)
+		instance_stop(sim, &sim->guests[i]);
+	instance_stop(sim, &sim->sched);
+	g_free(sim->guests);
+	g_free(sim->vm_sched);
+	sim->guests = NULL;
+	sim->vm_sched = NULL;
+	sim->n_guests = 0;
 }
 
 /* ---- time, timers, memory, parameters -------------------------------- */
@@ -179,14 +312,42 @@ hal_u64 hal_param(struct hal_sched *s, const char *name)
 
 /* ---- tasks and channels ------------------------------------------------ */
 
+/* The handle of host channel handle hc at instance s's level, or NULL
+ * when s does not schedule its task (another VM's channel). */
+static struct hal_chan *gs_hal_chan_at(struct hal_sched *s,
+				       struct hal_chan *hc)
+{
+	const struct gs_task *t;
+	uint32_t k, chan;
+
+	if (!hc || s == &s->sim->sched)
+		return hc;
+	t = hc->task;
+	chan = (uint32_t)(hc - t->chans);
+	for (k = 0; k < t->n_levels; k++)
+		if (t->levels[k].s == s)
+			return &t->levels[k].chans[chan];
+	return NULL;
+}
+
 hal_u32 hal_task_id(const struct hal_task *t) { return t->task->index; }
 const char *hal_task_name(const struct hal_task *t) { return t->task->name; }
 hal_u32 hal_task_weight(const struct hal_task *t) { return t->task->cfg->weight; }
-hal_s32 hal_task_vm(const struct hal_task *t) { return t->task->cfg->vm; }
+/* A VM index as instance s sees it: its own VM is where its tasks are
+ * (-1, the "host" of a guest kernel), the VMs below it numbered from 0. */
+static hal_s32 vm_view(const struct hal_sched *s, int32_t vm)
+{
+	return vm == s->vm ? -1 : vm - (s->vm + 1);
+}
+
+hal_s32 hal_task_vm(const struct hal_task *t)
+{
+	return vm_view(t->s, t->task->cfg->vm);
+}
 hal_u32 hal_task_gpu(const struct hal_task *t) { return t->task->gpu; }
 void *hal_task_data(const struct hal_task *t) { return t->data; }
 void hal_task_set_data(struct hal_task *t, void *data) { t->data = data; }
-struct hal_task *hal_chan_task(const struct hal_chan *c) { return &c->task->hal; }
+struct hal_task *hal_chan_task(const struct hal_chan *c) { return c->owner; }
 hal_u32 hal_chan_id(const struct hal_chan *c) { return c->ch->id; }
 hal_u32 hal_chan_gpu(const struct hal_chan *c) { return c->ch->gpu->index; }
 void *hal_chan_data(const struct hal_chan *c) { return c->data; }
@@ -200,7 +361,7 @@ struct hal_chan *hal_chan_lookup(struct hal_sched *s, hal_u32 gpu, hal_u32 id)
 	if (gpu >= sim->n_gpus || id >= sim->gpus[gpu]->cfg.max_channels)
 		return NULL;
 	ch = &sim->gpus[gpu]->channels[id];
-	return ch->open ? ch->owner : NULL;
+	return ch->open ? gs_hal_chan_at(s, ch->owner) : NULL;
 }
 
 /* Guest task ids: what a VM's guest driver would pass at channel
@@ -210,23 +371,36 @@ hal_u32 hal_chan_guest_id(const struct hal_chan *c)
 {
 	int32_t vm = c->task->cfg->vm;
 
-	if (vm < 0 || !c->task->sim->sc->vms[vm].hints)
+	/* a VM's own scheduler knows its processes: no hints needed */
+	if (vm == c->owner->s->vm || !c->task->sim->sc->vms[vm].hints)
 		return HAL_GUEST_NONE;
 	return c->task->index + 1;
 }
 
-hal_u32 hal_vm_count(struct hal_sched *s) { return sim_of(s)->sc->n_vms; }
+hal_u32 hal_vm_count(struct hal_sched *s)
+{
+	return s->vm_end - (uint32_t)(s->vm + 1);
+}
+
+/* VM `vm` of s's view as a scenario VM index, or -1 if out of range. */
+static int32_t vm_global(const struct hal_sched *s, hal_s32 vm)
+{
+	return vm >= 0 && (hal_u32)vm < hal_vm_count((struct hal_sched *)s)
+		       ? vm + s->vm + 1 : -1;
+}
 
 hal_s32 hal_vm_parent(struct hal_sched *s, hal_s32 vm)
 {
-	return vm >= 0 && (hal_u32)vm < sim_of(s)->sc->n_vms
-		       ? sim_of(s)->sc->vms[vm].parent : -1;
+	int32_t g = vm_global(s, vm);
+
+	return g < 0 ? -1 : vm_view(s, sim_of(s)->sc->vms[g].parent);
 }
 
 hal_u32 hal_vm_weight(struct hal_sched *s, hal_s32 vm)
 {
-	return vm >= 0 && (hal_u32)vm < sim_of(s)->sc->n_vms
-		       ? sim_of(s)->sc->vms[vm].weight : 1;
+	int32_t g = vm_global(s, vm);
+
+	return g < 0 ? 1 : sim_of(s)->sc->vms[g].weight;
 }
 
 /* ---- submission control ------------------------------------------------ */
@@ -243,15 +417,18 @@ void hal_trap_disarm(struct hal_sched *s, struct hal_chan *c)
 	c->trap_armed = false;
 }
 
+/* Held by this handle's level (another level's hold is not its own). */
+int hal_task_held(const struct hal_task *t)
+{
+	return t->task->state == GS_TASK_HELD &&
+	       t->task->held_level == t->level;
+}
+
 void hal_task_release(struct hal_sched *s, struct hal_task *t)
 {
 	(void)s;
-	gs_task_release(t->task);
-}
-
-int hal_task_held(const struct hal_task *t)
-{
-	return t->task->state == GS_TASK_HELD;
+	if (hal_task_held(t))
+		gs_task_release(t->task);
 }
 
 /* Switching a VM task's channel to or from its shadow copies its control
@@ -262,33 +439,54 @@ static void charge_shadow_switch(struct hal_sched *s, struct hal_chan *c)
 	int32_t vm = c->task->cfg->vm;
 
 	if (vm >= 0)
-		s->sim->policy_cpu += s->sim->sc->vms[vm].shadow_copy;
+		charge(s, s->sim->sc->vms[vm].shadow_copy);
 }
 
 void hal_shadow_enable(struct hal_sched *s, struct hal_chan *c)
 {
-	if (!c->shadow)
+	if (!c->shadow) {
 		charge_shadow_switch(s, c);
+		c->shadow_since = s->sim->q.now;
+	}
 	c->shadow = true;
 }
 
 void hal_shadow_disable(struct hal_sched *s, struct hal_chan *c)
 {
-	if (c->shadow)
+	if (c->shadow) {
 		charge_shadow_switch(s, c);
+		if (s == &s->sim->sched)
+			c->task->host_shadowed_ns += s->sim->q.now -
+						     c->shadow_since;
+	}
 	c->shadow = false;
-	gs_chan_doorbell(c->ch);
+	gs_task_forward(c, c->queued);
 }
 
 hal_u32 hal_shadow_pending(struct hal_sched *s, struct hal_chan *c)
 {
 	(void)s;
-	return gs_chan_unpublished(c->ch);
+	return c->queued;
+}
+
+/* The oldest command of c's level's queue: the outer levels' queues hold
+ * older ones (unpublished commands are in order, outermost first). */
+static const struct gs_cmd *shadow_head(const struct hal_chan *c)
+{
+	const struct gs_task *t = c->task;
+	uint32_t k, before = 0, chan;
+
+	if (!c->queued)
+		return NULL;
+	chan = (uint32_t)(c - t->levels[c->owner->level].chans);
+	for (k = c->owner->level + 1; k < t->n_levels; k++)
+		before += t->levels[k].chans[chan].queued;
+	return gs_chan_unpublished_at(c->ch, before);
 }
 
 hal_u64 hal_shadow_peek_hint(struct hal_sched *s, struct hal_chan *c)
 {
-	const struct gs_cmd *head = gs_chan_unpublished_head(c->ch);
+	const struct gs_cmd *head = shadow_head(c);
 
 	(void)s;
 	return head ? head->duration : 0;
@@ -296,7 +494,7 @@ hal_u64 hal_shadow_peek_hint(struct hal_sched *s, struct hal_chan *c)
 
 hal_u32 hal_shadow_peek_class(struct hal_sched *s, struct hal_chan *c)
 {
-	const struct gs_cmd *head = gs_chan_unpublished_head(c->ch);
+	const struct gs_cmd *head = shadow_head(c);
 
 	(void)s;
 	return head ? head->cls : 0;
@@ -305,7 +503,7 @@ hal_u32 hal_shadow_peek_class(struct hal_sched *s, struct hal_chan *c)
 hal_u32 hal_shadow_peek_occupancy(struct hal_sched *s, struct hal_chan *c)
 {
 	(void)s;
-	if (!gs_chan_unpublished_head(c->ch))
+	if (!shadow_head(c))
 		return 0;
 	return c->ch->occupancy_pm ? c->ch->occupancy_pm : 1000;
 }
@@ -313,7 +511,7 @@ hal_u32 hal_shadow_peek_occupancy(struct hal_sched *s, struct hal_chan *c)
 void hal_shadow_forward(struct hal_sched *s, struct hal_chan *c, hal_u32 n)
 {
 	(void)s;
-	gs_chan_publish(c->ch, n);
+	gs_task_forward(c, n);
 }
 
 /* ---- observing the GPU ------------------------------------------------- */
@@ -323,7 +521,7 @@ static void charge_mmio(struct hal_sched *s, struct gs_gpu *gpu)
 	/* a read made by the running poll loop's thread is already in the
 	 * loop's busy time */
 	if (!s->poll.active)
-		s->sim->policy_cpu += gpu->cfg.mmio_read;
+		charge(s, gpu->cfg.mmio_read);
 }
 
 static void read_status(struct gs_gpu *gpu, hal_u32 engine,
@@ -379,19 +577,30 @@ static gs_time_t next_boundary(const struct hal_poll *p, gs_time_t t)
 	return p->start + k * p->period;
 }
 
-void gs_hal_status_change(void *ctx, struct gs_gpu *gpu, uint8_t engine)
+static void poll_notice(struct hal_sched *s, struct gs_gpu *gpu,
+			uint8_t engine)
 {
-	struct gs_sim *sim = ctx;
-	struct hal_poll *p = &sim->sched.poll;
+	struct hal_poll *p = &s->poll;
 	gs_time_t at;
 
 	if (!p->active || p->gpu != gpu->index || p->engine != engine)
 		return;
-	at = next_boundary(p, sim->q.now);
+	at = next_boundary(p, s->sim->q.now);
 	if (at >= p->until)
 		return;
 	if (!gs_event_queued(&p->sample_ev) || p->sample_ev.time > at)
-		gs_evq_schedule(&sim->q, &p->sample_ev, at);
+		gs_evq_schedule(&s->sim->q, &p->sample_ev, at);
+}
+
+/* Every instance's poll loop on that engine sees the change. */
+void gs_hal_status_change(void *ctx, struct gs_gpu *gpu, uint8_t engine)
+{
+	struct gs_sim *sim = ctx;
+	uint32_t i;
+
+	poll_notice(&sim->sched, gpu, engine);
+	for (i = 0; i < sim->n_guests; i++)
+		poll_notice(&sim->guests[i], gpu, engine);
 }
 
 static void poll_sample(void *ctx, struct gs_event *ev)
@@ -417,7 +626,7 @@ static void poll_finish(struct hal_sched *s)
 	struct gs_sim *sim = s->sim;
 	gs_time_t elapsed = sim->q.now - p->start;
 
-	sim->policy_cpu += elapsed;
+	charge(s, elapsed);
 	/* reads at start, start + period, ... before now */
 	sim->gpus[p->gpu]->mmio_reads +=
 		(elapsed + p->period - 1) / p->period;
@@ -428,18 +637,27 @@ static void poll_finish(struct hal_sched *s)
 
 /* Results are being collected: charge a loop still running up to now
  * (it goes on from here, so it is not charged twice). */
-void gs_hal_flush(struct gs_sim *sim)
+static void poll_flush(struct hal_sched *s)
 {
-	struct hal_poll *p = &sim->sched.poll;
+	struct hal_poll *p = &s->poll;
 	gs_time_t elapsed;
 
 	if (!p->active)
 		return;
 	/* whole periods, so the read grid stays where it was */
-	elapsed = (sim->q.now - p->start) / p->period * p->period;
-	sim->policy_cpu += elapsed;
-	sim->gpus[p->gpu]->mmio_reads += elapsed / p->period;
+	elapsed = (s->sim->q.now - p->start) / p->period * p->period;
+	charge(s, elapsed);
+	s->sim->gpus[p->gpu]->mmio_reads += elapsed / p->period;
 	p->start += elapsed;
+}
+
+void gs_hal_flush(struct gs_sim *sim)
+{
+	uint32_t i;
+
+	poll_flush(&sim->sched);
+	for (i = 0; i < sim->n_guests; i++)
+		poll_flush(&sim->guests[i]);
 }
 
 static void poll_end(void *ctx, struct gs_event *ev)
@@ -509,12 +727,12 @@ void hal_set_vtime(struct hal_sched *s, struct hal_task *t, hal_u64 vtime)
 void hal_trace_phase(struct hal_sched *s, const char *name, hal_u64 start,
 		     hal_u64 end)
 {
-	gs_record_policy_span(s->sim, name, start, end);
+	gs_record_policy_span(s, name, start, end);
 }
 
 void hal_cpu_charge(struct hal_sched *s, hal_u64 ns)
 {
-	s->sim->policy_cpu += ns;
+	charge(s, ns);
 }
 
 void hal_log(struct hal_sched *s, const char *fmt, ...)
@@ -558,7 +776,9 @@ int hal_task_migrate(struct hal_sched *s, struct hal_task *t, hal_u32 gpu)
 {
 	struct gs_task *task = t->task;
 
-	if (gpu >= sim_of(s)->n_gpus || task->state == GS_TASK_DONE ||
+	/* a VM's scheduler cannot move its tasks off the VM's GPU */
+	if (s->vm >= 0 || gpu >= sim_of(s)->n_gpus ||
+	    task->state == GS_TASK_DONE ||
 	    task->state == GS_TASK_KILLED)
 		return -1;
 	if (!task->channels_open && !task->resident) {

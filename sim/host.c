@@ -60,6 +60,7 @@ void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
 	gs_rng_seed(&t->rng, sim->sc->seed, stream);
 	g_free(stream);
 	t->chans = g_new0(struct hal_chan, cfg->channels);
+	gs_hal_levels(sim, t);
 	t->state = GS_TASK_NOT_STARTED;
 	t->migrate_to = GS_GPU_AUTO;
 	gs_event_init(&t->ev, GS_EVC_TASK, task_wake, t);
@@ -71,19 +72,70 @@ void gs_task_destroy(struct gs_task *t)
 	gs_evq_cancel(&t->sim->q, &t->ev);
 	gs_evq_cancel(&t->sim->q, &t->kill_ev);
 	g_free(t->chans);
+	g_free(t->levels);
+	g_free(t->guest_hal);
+	g_free(t->guest_chans);
 	g_free(t->name);
+}
+
+/* The policies are told of a task and its channels from the host's
+ * level inwards, and of their end from the innermost level out. */
+static void levels_task_create(struct gs_task *t)
+{
+	uint32_t k;
+
+	for (k = t->n_levels; k-- > 0;) {
+		struct hal_sched *s = t->levels[k].s;
+
+		if (s->ops->task_create)
+			s->ops->task_create(s, t->levels[k].hal);
+	}
+}
+
+static void levels_task_exit(struct gs_task *t)
+{
+	uint32_t k;
+
+	for (k = 0; k < t->n_levels; k++) {
+		struct hal_sched *s = t->levels[k].s;
+
+		if (s->ops->task_exit)
+			s->ops->task_exit(s, t->levels[k].hal);
+	}
+}
+
+void gs_task_chan_times(const struct gs_task *t, gs_time_t *open,
+			gs_time_t *shadowed)
+{
+	gs_time_t now = t->sim->q.now;
+	uint32_t i;
+
+	*open = t->chan_ns;
+	*shadowed = t->host_shadowed_ns;
+	if (!t->channels_open)
+		return;
+	*open += (now - t->opened_at) * t->cfg->channels;
+	for (i = 0; i < t->cfg->channels; i++)
+		if (t->chans[i].ch && t->chans[i].shadow)
+			*shadowed += now - t->chans[i].shadow_since;
 }
 
 void gs_task_close_channels(struct gs_task *t)
 {
-	const struct gs_policy_ops *ops = t->sim->sched.ops;
-	uint32_t i;
+	uint32_t i, k;
+
+	gs_task_chan_times(t, &t->chan_ns, &t->host_shadowed_ns);
 
 	for (i = 0; i < t->cfg->channels; i++) {
 		if (!t->chans[i].ch)
 			continue;
-		if (ops->channel_destroy)
-			ops->channel_destroy(&t->sim->sched, &t->chans[i]);
+		for (k = 0; k < t->n_levels; k++) {
+			struct hal_sched *s = t->levels[k].s;
+
+			if (s->ops->channel_destroy)
+				s->ops->channel_destroy(
+					s, &t->levels[k].chans[i]);
+		}
 		gs_gpu_channel_close(t->chans[i].ch);
 	}
 	t->channels_open = false;
@@ -101,8 +153,7 @@ static void task_finish(struct gs_task *t, enum gs_task_state final)
 		gs_task_close_channels(t);
 		if (t->resident)
 			gs_node_leave(t);
-		if (sim->sched.ops->task_exit)
-			sim->sched.ops->task_exit(&sim->sched, &t->hal);
+		levels_task_exit(t);
 	}
 	t->state = final;
 	if (--sim->live_tasks == 0)
@@ -131,32 +182,42 @@ static void task_kill_event(void *ctx, struct gs_event *ev)
 
 bool gs_task_open_channels(struct gs_task *t)
 {
-	const struct gs_policy_ops *ops = t->sim->sched.ops;
-	uint32_t i;
+	uint32_t i, k;
 
 	for (i = 0; i < t->cfg->channels; i++) {
-		memset(&t->chans[i], 0, sizeof(t->chans[i]));
-		t->chans[i].task = t;
-		t->chans[i].ch = gs_gpu_channel_open(task_gpu(t), t->index,
-						     &t->chans[i]);
-		if (!t->chans[i].ch)
+		struct gs_channel *ch = gs_gpu_channel_open(task_gpu(t),
+							    t->index,
+							    &t->chans[i]);
+
+		for (k = 0; k < t->n_levels; k++) {
+			struct hal_chan *hc = &t->levels[k].chans[i];
+
+			memset(hc, 0, sizeof(*hc));
+			hc->task = t;
+			hc->owner = t->levels[k].hal;
+			hc->ch = ch;
+		}
+		if (!ch)
 			return false;
 		/* a job's kernels share the cores (gpu_model/shared.c) */
-		t->chans[i].ch->occupancy_pm = t->cfg->demand_pm;
-		if (ops->channel_create)
-			ops->channel_create(&t->sim->sched, &t->chans[i]);
+		ch->occupancy_pm = t->cfg->demand_pm;
+		for (k = t->n_levels; k-- > 0;) {
+			struct hal_sched *s = t->levels[k].s;
+
+			if (s->ops->channel_create)
+				s->ops->channel_create(
+					s, &t->levels[k].chans[i]);
+		}
 	}
 	t->channels_open = true;
+	t->opened_at = t->sim->q.now;
 	return true;
 }
 
 static void task_start(struct gs_task *t)
 {
-	const struct gs_policy_ops *ops = t->sim->sched.ops;
-
 	t->state = GS_TASK_READY;
-	if (ops->task_create)
-		ops->task_create(&t->sim->sched, &t->hal);
+	levels_task_create(t);
 	/* the policy may have placed it (hal_task_migrate, free until the
 	 * channels exist) */
 	gs_node_join(t);
@@ -198,40 +259,98 @@ static bool end_round(struct gs_task *t)
 	return !(t->cfg->rounds && t->rounds >= t->cfg->rounds);
 }
 
-/* Doorbell for the command just written. */
-static void ring_doorbell(struct gs_task *t)
+/* Where a doorbell write ends up. */
+enum write_end { WRITE_PUBLISHED, WRITE_QUEUED, WRITE_STOPPED };
+
+/* Carry the task's doorbell write outwards from level t->write_level:
+ * each level's shadow queues it, each level's armed trap asks its policy,
+ * which may hold the task (WRITE_STOPPED: held, or in the fault handler
+ * until the task's next event); past the host's level it reaches the GPU.
+ * A write resumed after a trap is repeated against the trapping level's
+ * current mapping (a VM stopped by the host while a scheduler in the VM
+ * held the task: it lands in the shadow queue). */
+static enum write_end write_through(struct gs_task *t)
 {
-	const struct gs_step *s = cur_step(t);
-	struct hal_chan *hc = &t->chans[s->channel];
-	struct gs_sim *sim = t->sim;
+	uint32_t chan = cur_step(t)->channel;
 
-	if (hc->shadow) {
-		/* The submission goes to the policy's software queue, through
-		 * the kernel: the task pays a trap. */
-		if (sim->sched.ops->shadow_submit)
-			sim->sched.ops->shadow_submit(&sim->sched, hc);
-		t->pc++;
-		t->state = GS_TASK_READY;
-		wake_at(t, sim->q.now + trap_cost(t));
-		return;
+	while (t->write_level < t->n_levels) {
+		struct gs_task_level *l = &t->levels[t->write_level];
+		struct hal_chan *hc = &l->chans[chan];
+
+		if (hc->shadow) {
+			t->write_trapped = false;
+			hc->queued++;
+			if (l->s->ops->shadow_submit)
+				l->s->ops->shadow_submit(l->s, hc);
+			return WRITE_QUEUED;
+		}
+		if (!t->write_trapped && hc->trap_armed &&
+		    l->s->ops->submit) {
+			int verdict = l->s->ops->submit(l->s, hc);
+
+			t->write_trapped = true;
+			if (verdict == GS_SUBMIT_HOLD) {
+				t->held_level = t->write_level;
+				t->state = GS_TASK_HELD;
+				return WRITE_STOPPED;
+			}
+			/* the write goes on once the fault handler has
+			 * single-stepped it, a trap later */
+			t->state = GS_TASK_TRAPPED;
+			wake_at(t, t->sim->q.now + trap_cost(t));
+			return WRITE_STOPPED;
+		}
+		t->write_trapped = false;
+		t->write_level++;
 	}
-	if (hc->trap_armed && sim->sched.ops->submit) {
-		int verdict = sim->sched.ops->submit(&sim->sched, hc);
+	gs_chan_publish(t->chans[chan].ch, 1);
+	return WRITE_PUBLISHED;
+}
 
-		if (verdict == GS_SUBMIT_HOLD) {
-			t->state = GS_TASK_HELD;
+void gs_task_forward(struct hal_chan *hc, uint32_t n)
+{
+	struct gs_task *t = hc->task;
+	uint32_t k = hc->owner->level;
+	uint32_t chan = (uint32_t)(hc - t->levels[k].chans), i;
+
+	if (n > hc->queued)
+		n = hc->queued;
+	if (!n)
+		return;
+	hc->queued -= n;
+	for (k++; k < t->n_levels; k++) {
+		struct hal_sched *s = t->levels[k].s;
+		struct hal_chan *o = &t->levels[k].chans[chan];
+
+		if (o->shadow) {
+			o->queued += n;
+			for (i = 0; i < n && s->ops->shadow_submit; i++)
+				s->ops->shadow_submit(s, o);
 			return;
 		}
-		/* The write goes through once the fault handler has
-		 * single-stepped it: the GPU sees it host.trap later. */
-		t->state = GS_TASK_TRAPPED;
-		wake_at(t, sim->q.now + trap_cost(t));
-		return;
+		/* a forward is the guest kernel's write, not a task's: an
+		 * outer trap sees it but cannot hold it */
+		for (i = 0; o->trap_armed && i < n && s->ops->submit; i++)
+			(void)s->ops->submit(s, o);
 	}
-	gs_chan_doorbell(hc->ch);
+	gs_chan_publish(hc->ch, n);
+}
+
+/* Doorbell for the command just written: a shadowed write costs the task
+ * a trap (it goes through the kernel), a plain one the doorbell. */
+static void ring_doorbell(struct gs_task *t)
+{
+	enum write_end end;
+
+	t->write_level = 0;
+	t->write_trapped = false;
+	end = write_through(t);
+	if (end == WRITE_STOPPED)
+		return;
 	t->pc++;
 	t->state = GS_TASK_READY;
-	wake_at(t, sim->q.now + host_cfg(t)->doorbell);
+	wake_at(t, t->sim->q.now + (end == WRITE_QUEUED ? trap_cost(t)
+					: host_cfg(t)->doorbell));
 }
 
 gs_time_t gs_task_sync_now(const struct gs_task *t)
@@ -271,7 +390,6 @@ void gs_task_release(struct gs_task *t)
 		return;
 	/* The held fault handler resumes and completes the write. */
 	t->state = GS_TASK_TRAPPED;
-	t->write_released = true;
 	wake_at(t, sim->q.now + trap_cost(t));
 }
 
@@ -368,25 +486,12 @@ static void task_wake(void *ctx, struct gs_event *ev)
 		write_command(t);
 		return;
 	case GS_TASK_TRAPPED:
-	{
-		struct hal_chan *hc = &t->chans[cur_step(t)->channel];
-
-		/* A write held and released is repeated once the fault
-		 * handler returns: if the channel was switched to its shadow
-		 * meanwhile (a VM stopped by the host while a scheduler in
-		 * the VM held the task), it lands in the shadow queue. */
-		if (t->write_released && hc->shadow) {
-			if (t->sim->sched.ops->shadow_submit)
-				t->sim->sched.ops->shadow_submit(
-					&t->sim->sched, hc);
-		} else {
-			gs_chan_doorbell(hc->ch);
-		}
-		t->write_released = false;
+		/* the fault handler is done: the write goes on outwards */
+		if (write_through(t) == WRITE_STOPPED)
+			return;
 		t->state = GS_TASK_READY;
 		t->pc++;
 		break;
-	}
 	case GS_TASK_WAITING:
 		/* woken by a completion the waiter has now noticed */
 		t->sync_ns += t->sim->q.now - t->wait_since;

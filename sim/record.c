@@ -35,8 +35,10 @@ static void ensure_track(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
 	g_hash_table_add(sim->tracks, key);
 	if (kind == GS_TRACK_ENGINE)
 		tr.label = g_strdup(engine_names[id]);
-	else if (kind == GS_TRACK_POLICY)
+	else if (kind == GS_TRACK_POLICY && !task_name)
 		tr.label = g_strdup_printf("policy %s", sim->sc->policy.name);
+	else if (kind == GS_TRACK_POLICY)
+		tr.label = g_strdup(task_name); /* a VM's scheduler */
 	else
 		tr.label = g_strdup_printf("ch%u %s", id, task_name);
 	g_array_append_val(sim->rec->tracks, tr);
@@ -136,17 +138,25 @@ void gs_record_sample(void *ctx, struct gs_event *ev)
 	gs_evq_schedule(&sim->q, ev, sim->q.now + sim->sample_interval);
 }
 
-void gs_record_policy_span(struct gs_sim *sim, const char *name,
+/* A span on the track of policy instance s: the host's policy, or a VM's
+ * scheduler on a track of its own. */
+void gs_record_policy_span(struct hal_sched *s, const char *name,
 			   gs_time_t start, gs_time_t end)
 {
+	struct gs_sim *sim = s->sim;
+	g_autofree char *label = NULL;
 	uint32_t n, cat;
 
 	if (!sim->opt.timeline || end < start)
 		return;
-	ensure_track(sim, 0, GS_TRACK_POLICY, 0, NULL);
+	if (s->vm >= 0)
+		label = g_strdup_printf("vm %s scheduler %s",
+					sim->sc->vms[s->vm].name,
+					s->ops->name);
+	ensure_track(sim, 0, GS_TRACK_POLICY, s->track, label);
 	n = gs_results_intern(sim->rec, name);
 	cat = gs_results_intern(sim->rec, "policy");
-	add_span(sim, 0, GS_TRACK_POLICY, 0, n, cat, start, end);
+	add_span(sim, 0, GS_TRACK_POLICY, s->track, n, cat, start, end);
 }
 
 /* What an engine of `gpu` is doing now, from when it began to now. */
@@ -199,6 +209,9 @@ void gs_record_close(struct gs_sim *sim)
 		close_engines(sim, sim->gpus[g], sim->q.now);
 	if (s->ops && s->ops->trace_open)
 		s->ops->trace_open(&sim->sched);
+	for (g = 0; g < sim->n_guests; g++)
+		if (sim->guests[g].ops && sim->guests[g].ops->trace_open)
+			sim->guests[g].ops->trace_open(&sim->guests[g]);
 	for (i = first; i < spans->len; i++)
 		g_array_index(spans, struct gs_span, i).open = true;
 }

@@ -42,6 +42,11 @@ void gs_results_clear(struct gs_results *r)
 		g_free(r->tasks[i].vm);
 	}
 	g_free(r->tasks);
+	for (i = 0; r->vms && i < r->n_vms; i++) {
+		g_free(r->vms[i].name);
+		g_free(r->vms[i].scheduler);
+	}
+	g_free(r->vms);
 	g_free(r->gpus);
 	if (r->series)
 		g_array_unref(r->series);

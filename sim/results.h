@@ -15,6 +15,9 @@ struct gs_task_result {
 	char *name;
 	char *vm;                 /* NULL: on the host */
 	uint32_t weight;
+	double fair_weight;       /* what Jain's index weighs it by: its
+				   * weight, or with VMs its share of the
+				   * tree (not written out) */
 	uint32_t gpu;
 	uint64_t rounds;
 	double round_mean_ns;     /* NAN when no round completed */
@@ -35,6 +38,18 @@ struct gs_gpu_result {
 	uint64_t awake_ns;        /* at least one task resident */
 	uint32_t wakeups;
 	double energy_j;          /* NAN without node.power */
+};
+
+/* One per VM of the scenario (its subtree's tasks counted in it). */
+struct gs_vm_result {
+	char *name;
+	char *scheduler;          /* its own scheduler's policy, NULL: none */
+	double gpu_share;         /* of its subtree's tasks */
+	double scheduler_cpu;     /* its scheduler's CPU time / sim time */
+	double accounting_error;  /* over its subtree's tasks, NAN if no
+				   * policy keeps an estimate */
+	double host_shadowed;     /* share of its channels' open time they
+				   * sat in the host policy's shadow queues */
 };
 
 struct gs_metrics {
@@ -100,6 +115,8 @@ struct gs_results {
 	struct gs_gpu_result *gpus; /* n_gpus of them when node_report */
 	struct gs_task_result *tasks;
 	uint32_t n_tasks;
+	struct gs_vm_result *vms;
+	uint32_t n_vms;
 	struct gs_metrics metrics;
 	GArray *series;        /* struct gs_series_point, in time order */
 	GArray *spans;         /* struct gs_span, in end-time order */

@@ -89,6 +89,28 @@ static void add_gpus(JsonBuilder *b, const struct gs_results *r)
 	json_builder_end_array(b);
 }
 
+/* Scenarios with VMs: one entry per VM. */
+static void add_vms(JsonBuilder *b, const struct gs_results *r)
+{
+	uint32_t i;
+
+	json_builder_set_member_name(b, "vms");
+	json_builder_begin_array(b);
+	for (i = 0; i < r->n_vms; i++) {
+		const struct gs_vm_result *v = &r->vms[i];
+
+		json_builder_begin_object(b);
+		add_string(b, "name", v->name);
+		add_string(b, "scheduler", v->scheduler);
+		add_double(b, "gpu_share", v->gpu_share);
+		add_double(b, "scheduler_cpu_overhead", v->scheduler_cpu);
+		add_double(b, "accounting_error", v->accounting_error);
+		add_double(b, "host_shadowed", v->host_shadowed);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
 static void add_metrics(JsonBuilder *b, const struct gs_metrics *m,
 			bool node)
 {
@@ -134,6 +156,8 @@ static JsonNode *build_summary(const struct gs_results *r)
 	json_builder_end_array(b);
 	if (r->node_report)
 		add_gpus(b, r);
+	if (r->n_vms)
+		add_vms(b, r);
 	add_metrics(b, &r->metrics, r->node_report);
 	json_builder_end_object(b);
 	return json_builder_get_root(b);

@@ -168,6 +168,33 @@ static void print_node_metrics(const struct gs_metrics *m, FILE *out)
 		     g_strdup_printf("%" PRIu64, m->migrations));
 }
 
+/* Scenarios with VMs: one line per VM, its share, its own scheduler's
+ * CPU time and accounting error, and how long the host's policy kept its
+ * channels shadowed (what a scheduler inside it cannot see). */
+static void print_vms(const struct gs_results *r, FILE *out)
+{
+	uint32_t i;
+
+	fprintf(out, "\n  %-12s %-10s %7s %9s %9s %9s\n", "vm", "scheduler",
+		"share", "sched_cpu", "acct_err", "shadowed");
+	for (i = 0; i < r->n_vms; i++) {
+		const struct gs_vm_result *v = &r->vms[i];
+		g_autofree char *share = fmt_double("%.1f",
+						    v->gpu_share * 100.0, "%");
+		g_autofree char *cpu = fmt_double("%.2f",
+						  v->scheduler_cpu * 100.0,
+						  "%");
+		g_autofree char *err = fmt_double(
+			"%.1f", v->accounting_error * 100.0, "%");
+		g_autofree char *shadowed = fmt_double(
+			"%.1f", v->host_shadowed * 100.0, "%");
+
+		fprintf(out, "  %-12s %-10s %7s %9s %9s %9s\n", v->name,
+			v->scheduler ? v->scheduler : "-", share, cpu, err,
+			shadowed);
+	}
+}
+
 /* A simulated duration in the largest unit that keeps it above 1. */
 static char *fmt_duration(uint64_t ns)
 {
@@ -192,4 +219,6 @@ void gs_results_print_table(const struct gs_results *r, FILE *out)
 	print_metrics(&r->metrics, out);
 	if (r->node_report)
 		print_node_metrics(&r->metrics, out);
+	if (r->n_vms)
+		print_vms(r, out);
 }

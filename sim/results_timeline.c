@@ -84,7 +84,7 @@ static uint64_t track_tid(uint8_t kind, uint32_t track)
 	case GS_TRACK_ENGINE:
 		return GS_TID_ENGINE_BASE + (uint64_t)track;
 	case GS_TRACK_POLICY:
-		return GS_TID_POLICY;
+		return GS_TID_POLICY + (uint64_t)track; /* VMs' schedulers after */
 	case GS_TRACK_CHANNEL:
 	default:
 		return GS_TID_CHANNEL_BASE + (uint64_t)track;

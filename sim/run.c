@@ -55,7 +55,8 @@ static double alone_round_mean(const struct gs_scenario *sc, uint32_t def,
 }
 
 /* Jain's index over weight-normalised throughput x_i = (1/slowdown_i)/w_i:
- * 1 when every task gets throughput in proportion to its weight. */
+ * 1 when every task gets throughput in proportion to its weight (with
+ * VMs, w_i is the task's share of the tree: gs_task_result.fair_weight). */
 static void fairness_metrics(struct gs_results *r)
 {
 	double sum = 0, sum_sq = 0, eff = 0;
@@ -68,7 +69,8 @@ static void fairness_metrics(struct gs_results *r)
 		if (isnan(t->slowdown) || t->slowdown <= 0)
 			continue;
 		eff += 1.0 / t->slowdown;
-		x = 1.0 / t->slowdown / (t->weight ? t->weight : 1);
+		x = 1.0 / t->slowdown /
+		    (t->fair_weight > 0 ? t->fair_weight : 1);
 		sum += x;
 		sum_sq += x * x;
 		n++;

@@ -75,6 +75,7 @@ struct gs_sim *gs_sim_new(const struct gs_scenario *sc,
 	gs_record_init(sim);
 	make_gpus(sim);
 	gs_node_init(sim);
+	gs_hal_prepare(sim);
 	make_tasks(sim);
 
 	gs_event_init(&sim->stop_ev, GS_EVC_STOP, on_stop, sim);
@@ -191,6 +192,103 @@ static double energy_joules(const struct gs_sim *sim, gs_time_t elapsed)
 	return j;
 }
 
+/* Each task's share of the GPU by the VM tree (Fleig's formula 3.1 with
+ * user weights, as policies/vmtree.h): every node splits its share among
+ * its children with tasks in proportion to their weights. Without VMs,
+ * the task's own weight. */
+static void tree_weights(const struct gs_sim *sim, struct gs_results *r)
+{
+	const struct gs_scenario *sc = sim->sc;
+	uint32_t n = sc->n_vms, i;
+	/* index n is the host */
+	g_autofree double *sum = g_new0(double, n + 1);
+	g_autofree double *share = g_new0(double, n + 1);
+	g_autofree bool *used = g_new0(bool, n + 1);
+
+	for (i = 0; i < sim->n_tasks; i++)
+		r->tasks[i].fair_weight = sim->tasks[i].cfg->weight;
+	if (!n)
+		return;
+	for (i = 0; i < sim->n_tasks; i++) {
+		int32_t vm = sim->tasks[i].cfg->vm;
+
+		sum[vm < 0 ? n : (uint32_t)vm] += sim->tasks[i].cfg->weight;
+		for (; vm >= 0; vm = sc->vms[vm].parent)
+			used[vm] = true;
+	}
+	for (i = 0; i < n; i++) {
+		int32_t p = sc->vms[i].parent;
+
+		if (used[i])
+			sum[p < 0 ? n : (uint32_t)p] += sc->vms[i].weight;
+	}
+	share[n] = 1;
+	for (i = 0; i < n; i++) {   /* pre-order: parents first */
+		uint32_t p = sc->vms[i].parent < 0 ? n
+						   : (uint32_t)sc->vms[i].parent;
+
+		if (used[i])
+			share[i] = share[p] * sc->vms[i].weight / sum[p];
+	}
+	for (i = 0; i < sim->n_tasks; i++) {
+		int32_t vm = sim->tasks[i].cfg->vm;
+		uint32_t p = vm < 0 ? n : (uint32_t)vm;
+
+		r->tasks[i].fair_weight = share[p] *
+					  sim->tasks[i].cfg->weight / sum[p];
+	}
+}
+
+static bool in_subtree(const struct gs_scenario *sc, int32_t vm,
+		       int32_t root)
+{
+	for (; vm >= 0; vm = sc->vms[vm].parent)
+		if (vm == root)
+			return true;
+	return false;
+}
+
+/* Per VM: its subtree's share and accounting error, its own scheduler's
+ * CPU time, and how long the host's policy kept its channels shadowed
+ * (what a scheduler inside it cannot see: its nested interference). */
+static void collect_vms(struct gs_sim *sim, struct gs_results *r)
+{
+	const struct gs_scenario *sc = sim->sc;
+	gs_time_t elapsed = sim->q.now;
+	uint32_t v, i;
+
+	r->n_vms = sc->n_vms;
+	r->vms = g_new0(struct gs_vm_result, sc->n_vms ? sc->n_vms : 1);
+	for (v = 0; v < sc->n_vms; v++) {
+		struct gs_vm_result *vr = &r->vms[v];
+		const struct hal_sched *g = sim->vm_sched[v];
+		double err = 0, truth = 0, open = 0, shadowed = 0;
+
+		vr->name = g_strdup(sc->vms[v].name);
+		vr->scheduler = g ? g_strdup(g->ops->name) : NULL;
+		vr->scheduler_cpu = g && elapsed ? (double)g->cpu /
+						   (double)elapsed : 0;
+		for (i = 0; i < sim->n_tasks; i++) {
+			const struct gs_task *t = &sim->tasks[i];
+			const struct gs_task_result *tr = &r->tasks[i];
+			gs_time_t o, sh;
+
+			if (!in_subtree(sc, t->cfg->vm, (int32_t)v))
+				continue;
+			vr->gpu_share += tr->gpu_share;
+			err += fabs((double)tr->accounted_gpu_time_ns -
+				    (double)tr->gpu_time_ns);
+			truth += (double)tr->gpu_time_ns;
+			gs_task_chan_times(t, &o, &sh);
+			open += (double)o;
+			shadowed += (double)sh;
+		}
+		vr->accounting_error = sim->policy_accounts && truth
+					       ? err / truth : NAN;
+		vr->host_shadowed = open ? shadowed / open : 0;
+	}
+}
+
 void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 {
 	const struct gs_scenario *sc = sim->sc;
@@ -261,6 +359,8 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 	r->metrics.mean_normalized_time = NAN;
 	r->metrics.qos = NAN;
 	gs_node_collect(sim, r);
+	collect_vms(sim, r);
+	tree_weights(sim, r);
 
 	/* The recorder's series, spans and tracks move into r. */
 	g_array_append_vals(r->series, sim->rec->series->data,

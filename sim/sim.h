@@ -31,9 +31,17 @@ struct gs_sim_options {
 	/* Tests: run this policy instead of the scenario's (its parameters
 	 * take their defaults). */
 	const struct gs_policy_ops *policy_ops;
+	/* Tests: run this policy as the scheduler of every VM that names
+	 * one (defaults too). Without it, policy_ops runs no VM's. */
+	const struct gs_policy_ops *guest_ops;
 };
 
 struct gs_sim;
+
+/* Error codes of gs_sim_new (domain "gs-sim"): a policy instance (the
+ * scenario's or a VM's scheduler) refused to initialise; the message
+ * carries the position of its name. A config error, as the loader's. */
+#define GS_SIM_ERROR_POLICY_INIT 2
 
 struct gs_sim *gs_sim_new(const struct gs_scenario *sc,
 			  const struct gs_sim_options *opt, GError **error);

@@ -21,17 +21,33 @@ enum gs_task_state {
 };
 
 /* The simulator's side of the opaque HAL handles. */
+/* Each scheduling level a task's writes pass (its VMs' own schedulers,
+ * then the host's policy) has its own handles of the task and its
+ * channels, with that instance's data, traps and shadow queue. */
 struct hal_chan {
 	struct gs_channel *ch;
 	struct gs_task *task;
+	struct hal_task *owner; /* the task's handle at the same level */
 	void *data;           /* the policy's per-channel state */
 	bool trap_armed;
 	bool shadow;          /* submissions go to the shadow queue */
+	uint32_t queued;      /* commands in this level's shadow queue */
+	gs_time_t shadow_since; /* shadowed since (figures) */
 };
 
 struct hal_task {
 	struct gs_task *task;
+	struct hal_sched *s;  /* the instance this handle belongs to */
+	uint32_t level;       /* index in gs_task.levels */
 	void *data;           /* the policy's per-task state */
+};
+
+/* One level of scheduling of a task, innermost first: the schedulers of
+ * the VMs around it that have one, then the host's policy (last). */
+struct gs_task_level {
+	struct hal_sched *s;
+	struct hal_task *hal;
+	struct hal_chan *chans;   /* cfg->channels handles */
 };
 
 /* The status-register poll loop of hal_poll_start: instead of one event
@@ -50,6 +66,13 @@ struct hal_poll {
 struct hal_sched {
 	struct gs_sim *sim;
 	const struct gs_policy_ops *ops;
+	/* The host's policy (vm -1) or a VM's own scheduler: it sees the
+	 * VMs vm + 1 .. vm_end - 1 (its subtree, pre-order) as its VM tree
+	 * and the tasks in them; its policy CPU time is `cpu`. */
+	int32_t vm;
+	uint32_t vm_end;
+	uint32_t track;       /* its timeline track: 0 host, 1 + guest index */
+	gs_time_t cpu;
 	void *priv;
 	uint64_t params[GS_MAX_PARAMS];
 	/* One-shot timers by id: their expiry times (GS_TIME_NEVER when not
@@ -71,8 +94,19 @@ struct gs_task {
 	uint32_t gpu;
 	struct hal_chan *chans;     /* cfg->channels of them */
 	uint8_t state;
-	bool write_released;        /* TRAPPED after a hold: the write is
-				     * repeated against the current mapping */
+	/* scheduling levels (hal_sim.c builds them) and the write in
+	 * progress: the level it is at, the one holding it, and whether that
+	 * level's trap has decided (the write is repeated against the
+	 * level's current mapping: it may have been shadowed meanwhile) */
+	struct gs_task_level *levels;
+	uint32_t n_levels;
+	struct hal_task *guest_hal; /* handles of the guest levels */
+	struct hal_chan *guest_chans;
+	uint32_t write_level, held_level;
+	bool write_trapped;
+	/* channel time open, and in the host policy's shadow queues (VM
+	 * figures); the channels' opening time */
+	gs_time_t chan_ns, host_shadowed_ns, opened_at;
 	struct gs_event ev;
 	struct gs_rng rng;
 
@@ -138,7 +172,12 @@ struct gs_sim {
 	uint32_t n_tasks;
 	uint32_t live_tasks;        /* started or waiting to start */
 	struct hal_sched sched;
-	gs_time_t policy_cpu;       /* CPU time of the policy's threads */
+	/* VMs' own schedulers (vms[].scheduler), and by VM index the one
+	 * of each VM (NULL: none) */
+	struct hal_sched *guests;
+	uint32_t n_guests;
+	struct hal_sched **vm_sched;
+	gs_time_t policy_cpu;       /* CPU time of all policy threads */
 	bool policy_accounts;       /* the policy reports accounted time */
 	struct gs_node node;
 
@@ -188,7 +227,18 @@ bool gs_node_reported(const struct gs_scenario *sc);
 /* Node results: bands, energy, migrations (only for node scenarios). */
 void gs_node_collect(struct gs_sim *sim, struct gs_results *r);
 
-/* hal_sim.c: the policy instance */
+/* Commands leave level hc->owner->level's shadow queue: they pass the
+ * outer levels (their traps see them, a shadow queues them) to the GPU. */
+void gs_task_forward(struct hal_chan *hc, uint32_t n);
+
+/* Channel time of t so far: open, and shadowed by the host's policy. */
+void gs_task_chan_times(const struct gs_task *t, gs_time_t *open,
+			gs_time_t *shadowed);
+
+/* hal_sim.c: the policy instances. gs_hal_prepare (before the tasks are
+ * made) sets up the VMs' schedulers, gs_hal_levels a task's levels. */
+void gs_hal_prepare(struct gs_sim *sim);
+void gs_hal_levels(struct gs_sim *sim, struct gs_task *t);
 bool gs_hal_start(struct gs_sim *sim, GError **error);
 void gs_hal_stop(struct gs_sim *sim);
 void gs_hal_flush(struct gs_sim *sim);
@@ -204,7 +254,7 @@ void gs_record_sample(void *ctx, struct gs_event *ev);
 void gs_record_work(void *ctx, const struct gs_channel *ch, gs_time_t work);
 /* Record the spans still open at the end of the run, marked open. */
 void gs_record_close(struct gs_sim *sim);
-void gs_record_policy_span(struct gs_sim *sim, const char *name,
+void gs_record_policy_span(struct hal_sched *s, const char *name,
 			   gs_time_t start, gs_time_t end);
 
 #endif

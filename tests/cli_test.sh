@@ -135,5 +135,33 @@ check "bench writes bench.json with speed and idle-memory rows" sh -c \
 	   grep -q 'not measured' $tmp/bench.err; }"
 check "bench rejects a bad channel list" expect_status 2 "$GPUSIM" bench --channels 16,x
 
+# A VM's own scheduler: an error in it is positioned, a run with one is
+# deterministic and reports it per VM.
+check "a node-level policy as a VM scheduler exits 2 at its position" sh -c \
+	"$GPUSIM validate configs/paper/fleig_nested.yaml --set vms.1.scheduler=dcuda > /dev/null 2> $tmp/vmsched.err;
+	 test \$? -eq 2 && grep -q 'cannot run as a VM' $tmp/vmsched.err &&
+	 grep -q 'set vms.1.scheduler=dcuda\|fleig_nested.yaml:[0-9]*:[0-9]*' $tmp/vmsched.err"
+cat >"$tmp/vminit.yaml" <<'YAML'
+duration: 1s
+vms:
+  - name: v
+    scheduler: {name: timeslice, params: {slice: 0}}
+tasks:
+  - {name: a, vm: v, behavior: {throttle: {kernel: 1ms}}}
+YAML
+check "a VM scheduler that cannot start: validate exits 2 at its name" sh -c \
+	"$GPUSIM validate $tmp/vminit.yaml > /dev/null 2> $tmp/vminit.err;
+	 test \$? -eq 2 && grep -q 'vminit.yaml:4:23: vm v: its scheduler timeslice failed to initialise' $tmp/vminit.err"
+check "a VM scheduler that cannot start: run exits 2, writes nothing" sh -c \
+	"$GPUSIM run $tmp/vminit.yaml --out $tmp/vminit-out -q 2> /dev/null;
+	 test \$? -eq 2 && test ! -e $tmp/vminit-out"
+check "a run with VM schedulers is byte-identical and reports them" sh -c \
+	"$GPUSIM run configs/paper/fleig_nested.yaml --set duration=500ms --set vms.1.scheduler=timeslice --out $tmp/v1 -q &&
+	 $GPUSIM run configs/paper/fleig_nested.yaml --set duration=500ms --set vms.1.scheduler=timeslice --out $tmp/v2 -q &&
+	 cmp $tmp/v1/summary.json $tmp/v2/summary.json &&
+	 cmp $tmp/v1/timeline.json $tmp/v2/timeline.json &&
+	 grep -q '\"scheduler\" : \"timeslice\"' $tmp/v1/summary.json &&
+	 grep -q 'vm vm2 scheduler timeslice' $tmp/v1/timeline.json"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

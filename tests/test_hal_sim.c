@@ -590,20 +590,18 @@ static void test_open_spans_closed_at_end(void **state)
 	gs_scenario_free(sc);
 }
 
-/* dfq's last phase reaches the end of the run, open; every other span
- * ended before it and is not open. */
-static void test_dfq_last_phase_reaches_end(void **state)
+/* Runs `yaml` with a timeline; every span ends by the end of the run and
+ * the open ones exactly there. Counts the open spans, and those of the
+ * policies' tracks. */
+static void count_open_spans(const char *yaml, guint *open,
+			     guint *policy_open)
 {
 	struct gs_scenario *sc;
-	struct gs_sim *sim = start_sim(
-		"duration: 47ms\npolicy: {name: dfq}\ntasks:\n"
-		"  - name: a\n    behavior: {throttle: {kernel: 300us}}\n"
-		"  - name: b\n    behavior: {throttle: {kernel: 1ms}}\n",
-		NULL, &sc, true);
+	struct gs_sim *sim = start_sim(yaml, NULL, &sc, true);
 	struct gs_results r;
-	guint i, policy_open = 0, open = 0;
-	(void)state;
+	guint i;
 
+	*open = *policy_open = 0;
 	gs_results_init(&r);
 	gs_sim_run(sim, NULL);
 	gs_sim_collect(sim, &r);
@@ -614,15 +612,187 @@ static void test_dfq_last_phase_reaches_end(void **state)
 		assert_true(sp->end <= r.sim_time_ns);
 		if (!sp->open)
 			continue;
-		open++;
+		(*open)++;
 		assert_int_equal(sp->end, r.sim_time_ns);
 		if (sp->track_kind == GS_TRACK_POLICY)
-			policy_open++;
+			(*policy_open)++;
 	}
+	gs_results_clear(&r);
+	gs_sim_free(sim);
+	gs_scenario_free(sc);
+}
+
+/* dfq's last phase reaches the end of the run, open; every other span
+ * ended before it and is not open. */
+static void test_dfq_last_phase_reaches_end(void **state)
+{
+	guint open, policy_open;
+	(void)state;
+
+	count_open_spans(
+		"duration: 47ms\npolicy: {name: dfq}\ntasks:\n"
+		"  - name: a\n    behavior: {throttle: {kernel: 300us}}\n"
+		"  - name: b\n    behavior: {throttle: {kernel: 1ms}}\n",
+		&open, &policy_open);
 	assert_int_equal(policy_open, 1);
 	/* the policy's, and a command on the engine and its channel */
 	assert_int_equal(open, 3);
-	gs_results_clear(&r);
+}
+
+/* hdfq's phase and each VM's own scheduler's reach the end, open: one
+ * policy span per instance (the host's and two VMs'). */
+static void test_hdfq_and_vm_schedulers_phases_reach_end(void **state)
+{
+	guint open, policy_open;
+	(void)state;
+
+	count_open_spans(
+		"duration: 47ms\npolicy: {name: hdfq, params: {nested: true}}\n"
+		"vms:\n  - {name: v1, scheduler: dfq}\n"
+		"  - {name: v2, scheduler: dfq}\ntasks:\n"
+		"  - {name: a, vm: v1, behavior: {throttle: {kernel: 300us}}}\n"
+		"  - {name: b, vm: v2, behavior: {throttle: {kernel: 1ms}}}\n"
+		"  - {name: c, vm: v2, behavior: {throttle: {kernel: 1ms}}}\n",
+		&open, &policy_open);
+	assert_int_equal(policy_open, 3);
+	assert_true(open > policy_open);
+}
+
+/* ---- probe 5: a VM's scheduler and the host's policy, both gating ---- */
+
+/* The guest traps every write and holds the first for 2 ms; the host
+ * traps and counts, and from 1 ms to 3 ms keeps the channel shadowed. */
+struct level_probe {
+	struct hal_chan *c;
+	struct hal_task *t;
+	uint64_t first_seen;   /* when this level first saw a write */
+	uint32_t submits, shadowed;
+};
+
+static void level_chan_create(struct hal_sched *s, struct hal_chan *c)
+{
+	struct level_probe *p = hal_priv(s);
+
+	p->c = c;
+	p->t = hal_chan_task(c);
+	hal_trap_arm(s, c);
+	hal_timer_arm(s, 0, hal_now(s) + 1000000);
+}
+
+static int level_submit(struct hal_sched *s, struct hal_chan *c)
+{
+	struct level_probe *p = hal_priv(s);
+	(void)c;
+
+	if (!p->submits++)
+		p->first_seen = hal_now(s);
+	return GS_SUBMIT_ALLOW;
+}
+
+static void level_shadow_submit(struct hal_sched *s, struct hal_chan *c)
+{
+	struct level_probe *p = hal_priv(s);
+	(void)c;
+
+	p->shadowed++;
+}
+
+static void host_level_timer(struct hal_sched *s, hal_u32 id)
+{
+	struct level_probe *p = hal_priv(s);
+
+	if (id == 0) {
+		hal_shadow_enable(s, p->c);
+		hal_timer_arm(s, 1, hal_now(s) + 2000000);
+	} else {
+		hal_shadow_disable(s, p->c);
+	}
+}
+
+static int guest_level_submit(struct hal_sched *s, struct hal_chan *c)
+{
+	struct level_probe *p = hal_priv(s);
+
+	if (level_submit(s, c) == GS_SUBMIT_ALLOW && p->submits > 1)
+		return GS_SUBMIT_ALLOW;
+	hal_timer_arm(s, 0, hal_now(s) + 2000000);
+	return GS_SUBMIT_HOLD;
+}
+
+static void guest_level_timer(struct hal_sched *s, hal_u32 id)
+{
+	struct level_probe *p = hal_priv(s);
+	(void)id;
+
+	/* only its own hold is its to release */
+	assert_true(hal_task_held(p->t));
+	hal_task_release(s, p->t);
+}
+
+static void guest_level_chan_create(struct hal_sched *s, struct hal_chan *c)
+{
+	struct level_probe *p = hal_priv(s);
+
+	p->c = c;
+	p->t = hal_chan_task(c);
+	hal_trap_arm(s, c);
+}
+
+static const struct gs_policy_ops host_level_ops = {
+	.name = "host-level-probe",
+	.priv_size = sizeof(struct level_probe),
+	.channel_create = level_chan_create,
+	.submit = level_submit,
+	.shadow_submit = level_shadow_submit,
+	.timer = host_level_timer,
+};
+
+static const struct gs_policy_ops guest_level_ops = {
+	.name = "guest-level-probe",
+	.priv_size = sizeof(struct level_probe),
+	.channel_create = guest_level_chan_create,
+	.submit = guest_level_submit,
+	.timer = guest_level_timer,
+};
+
+/* The guest's gate acts first: its hold keeps the write from the host
+ * (its trap sees nothing until the release). Released at 2 ms, the write
+ * is repeated against the host's mapping, shadowed since 1 ms: it lands in
+ * the host's shadow queue, not on the GPU, and goes out at 3 ms. The two
+ * instances keep their own task handles, data and held state; the VM's
+ * own tasks are on its "host" and it sees no VM tree. */
+static void test_vm_scheduler_gates_before_the_host(void **state)
+{
+	struct gs_sim_options opt = { .policy_ops = &host_level_ops,
+				      .guest_ops = &guest_level_ops };
+	struct gs_scenario *sc = load(
+		"duration: 5ms\nhost: {launch: 0, doorbell: 0, trap: 10us}\n"
+		"vms: [{name: v, trap: 10us, scheduler: direct}]\n"
+		"tasks:\n  - {name: a, vm: v, behavior: {throttle: "
+		"{kernel: 100us}}}\n");
+	GError *err = NULL;
+	struct gs_sim *sim = gs_sim_new(sc, &opt, &err);
+	struct level_probe *host, *guest;
+	(void)state;
+
+	assert_non_null(sim);
+	assert_int_equal(sim->n_guests, 1);
+	host = sim->sched.priv;
+	guest = sim->guests[0].priv;
+	gs_sim_run(sim, NULL);
+	assert_int_equal(guest->first_seen, 0);
+	assert_true(guest->t != host->t && guest->c != host->c);
+	assert_int_equal(hal_task_vm(guest->t), -1);
+	assert_int_equal(hal_task_vm(host->t), 0);
+	assert_int_equal(hal_vm_count(&sim->guests[0]), 0);
+	/* the held write reached the host's level only after the release,
+	 * and then into its shadow queue (no host trap for it) */
+	assert_int_equal(host->shadowed, 1);
+	assert_true(host->first_seen >= 3000000);
+	/* it ran after the host let it go at 3 ms: 3.0 + 0.1 ms, then the
+	 * next rounds, each trapped at both levels (2 x 10us) */
+	assert_true(sim->tasks[0].rounds >= 10);
+	assert_true(guest->submits == host->submits + 1);
 	gs_sim_free(sim);
 	gs_scenario_free(sc);
 }
@@ -638,6 +808,8 @@ int main(void)
 		cmocka_unit_test(test_invariant_checker_catches_breakage),
 		cmocka_unit_test(test_open_spans_closed_at_end),
 		cmocka_unit_test(test_dfq_last_phase_reaches_end),
+		cmocka_unit_test(test_hdfq_and_vm_schedulers_phases_reach_end),
+		cmocka_unit_test(test_vm_scheduler_gates_before_the_host),
 	};
 	return cmocka_run_group_tests_name("hal_sim", tests, NULL, NULL);
 }

@@ -261,58 +261,42 @@ static void test_loga_accounting_runs_free(void **state)
 	mock_hal_free(w.m);
 }
 
-/* Nested mode: the VM's own scheduler (1ms samples, free run 5ms) traps
- * its tasks at its barrier and holds them there while the host's free run
- * goes on; the host's barrier (25ms) shadows the whole VM, whatever the
- * VM's scheduler wanted. */
-static void test_nested_two_schedulers_share_the_channels(void **state)
+/* Nested mode: the host knows nothing of guest tasks. Hints or not, the
+ * VM is one entity: its sample lets both tasks' queues in together, and
+ * what it is charged is not reported on its tasks (the VM's own
+ * scheduler, run by the environment, reports on them). */
+static void test_nested_vm_is_one_entity_whatever_its_hints(void **state)
 {
-	const char *params[] = { "nested=true", "vm_sample=1ms", NULL };
+	const char *params[] = { "nested=true", NULL };
 	struct world w;
 
 	(void)state;
-	world_open(&w, 1, params);
-	/* the VM's barrier: its tasks trapped, the host task free */
-	mock_advance(w.m, 5 * MS);
-	assert_true(mock_trap_armed(w.m, w.c1));
-	assert_true(mock_trap_armed(w.m, w.c2));
-	assert_false(mock_shadowed(w.m, w.c1));
-	assert_false(mock_trap_armed(w.m, w.ch));
-	/* g1 still has work: the VM drains, g2's next write is held in
-	 * the guest; the host task runs on */
+	world_new(&w, 1, params);
+	both_guests_queue_then_host_sampled(&w);
+	assert_int_equal(mock_submitted(w.m, w.c1), 2);
+	assert_int_equal(mock_submitted(w.m, w.c2), 2);
+	end_sample(&w, w.c1);
 	mock_complete(w.m, w.c2, 1);
-	assert_int_equal(mock_submit(w.m, w.c2), GS_SUBMIT_HOLD);
-	assert_true(mock_held(w.m, w.g2));
-	mock_complete(w.m, w.ch, 1);
-	assert_int_equal(mock_submit(w.m, w.ch), MOCK_SUBMIT_DIRECT);
-
-	/* the host's barrier shadows the VM as a whole */
-	mock_advance(w.m, 25 * MS);
-	assert_true(mock_trap_armed(w.m, w.ch));
-	assert_true(mock_shadowed(w.m, w.c1));
-	assert_true(mock_shadowed(w.m, w.c2));
-	assert_false(mock_trap_armed(w.m, w.c1));
+	mock_advance(w.m, mock_now(w.m) + 10 * MS);
+	assert_true(mock_accounted(w.m, w.h) > 0);
+	assert_int_equal(mock_accounted(w.m, w.g1), 0);
+	assert_int_equal(mock_accounted(w.m, w.g2), 0);
 	mock_hal_free(w.m);
 }
 
-/* More top-level VMs than the nested mode has timers for: init fails,
- * and the half-made instance is freed cleanly. */
-static void test_nested_too_many_vms(void **state)
+/* Nested mode needs no sampling of its own any more: with LoGA's
+ * accounting it initialises and lets the VM run free at first. */
+static void test_nested_with_loga_runs(void **state)
 {
-	const char *params[] = { "nested=true", NULL };
-	int32_t parents[8];
-	struct mock_hal *m;
-	int i, rc;
+	const char *params[] = { "nested=true", "loga=true", NULL };
+	struct world w;
 
 	(void)state;
-	for (i = 0; i < 8; i++)
-		parents[i] = -1;
-	m = mock_hal_new_vms(&gs_policy_hdfq, params, parents, 7, &rc);
-	assert_int_equal(rc, 0);
-	mock_hal_free(m);
-	m = mock_hal_new_vms(&gs_policy_hdfq, params, parents, 8, &rc);
-	assert_int_equal(rc, -1);
-	mock_hal_free(m);
+	world_new(&w, 1, params);
+	assert_false(mock_shadowed(w.m, w.c1));
+	assert_false(mock_shadowed(w.m, w.c2));
+	assert_int_equal(mock_submit(w.m, w.c1), MOCK_SUBMIT_DIRECT);
+	mock_hal_free(w.m);
 }
 
 int main(void)
@@ -325,8 +309,8 @@ int main(void)
 		cmocka_unit_test(test_hintless_vm_is_one_entity),
 		cmocka_unit_test(test_hints_make_one_entity_per_guest_task),
 		cmocka_unit_test(test_loga_accounting_runs_free),
-		cmocka_unit_test(test_nested_two_schedulers_share_the_channels),
-		cmocka_unit_test(test_nested_too_many_vms),
+		cmocka_unit_test(test_nested_vm_is_one_entity_whatever_its_hints),
+		cmocka_unit_test(test_nested_with_loga_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

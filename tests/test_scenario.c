@@ -269,6 +269,82 @@ static void test_dfq_kills_an_endless_kernel_only(void **state)
 	endless_kernel_killed("dfq");
 }
 
+/* ---- a VM's own scheduler (vms[].scheduler) ----------------------- */
+
+/* No scheduler on the host: the VM's own dfq, a separate instance that
+ * sees only the VM's tasks, shares the GPU between a 100us and a 1ms task
+ * as flat dfq would; without it the GPU's round robin gives 1:10. */
+static const char *const vm_guest_dfq =
+	"duration: 2s\nseed: 1\ngpu: {preset: kepler}\npolicy: direct\n"
+	"vms: [{name: v%s}]\n"
+	"tasks:\n"
+	"  - {name: short, vm: v, behavior: {throttle: {kernel: 100us}}}\n"
+	"  - {name: long, vm: v, behavior: {throttle: {kernel: 1ms}}}\n";
+
+static void test_vm_scheduler_schedules_its_tasks(void **state)
+{
+	g_autofree char *with = g_strdup_printf(vm_guest_dfq,
+						", scheduler: dfq");
+	g_autofree char *without = g_strdup_printf(vm_guest_dfq, "");
+	struct gs_results r;
+	(void)state;
+
+	run(without, false, &r);
+	assert_true(r.tasks[0].gpu_share < 0.15);
+	assert_true(isnan(r.metrics.accounting_error));
+	assert_int_equal(r.n_vms, 1);
+	assert_null(r.vms[0].scheduler);
+	gs_results_clear(&r);
+	run(with, false, &r);
+	assert_true(fabs(r.tasks[0].gpu_share - 0.5) < 0.06);
+	/* the guest's accounting and CPU time are its own */
+	assert_true(r.tasks[0].accounted_gpu_time_ns > 0);
+	assert_string_equal(r.vms[0].name, "v");
+	assert_string_equal(r.vms[0].scheduler, "dfq");
+	assert_true(r.vms[0].scheduler_cpu > 0);
+	assert_true(r.vms[0].scheduler_cpu <= r.metrics.policy_cpu_overhead);
+	assert_true(fabs(r.vms[0].gpu_share - 1) < 1e-9);
+	/* the host's policy (direct) never shadows it */
+	assert_true(r.vms[0].host_shadowed == 0);
+	gs_results_clear(&r);
+}
+
+/* Nested hdfq on the host gives each VM its half; inside vm2 the guest
+ * policy decides: timeslice splits vm2's half between t2 and t3. Three
+ * levels: vmA's own nested hdfq treats vmB as one entity and vmB's
+ * timeslice splits its part: 1/2, 1/4, 1/8, 1/8. */
+static const char *const vm_tree_nested =
+	"duration: 3s\nseed: 1\ngpu: {preset: kepler}\n"
+	"policy: {name: hdfq, params: {nested: true}}\n"
+	"vms:\n"
+	"  - name: vmA\n    scheduler: {name: hdfq, params: {nested: true}}\n"
+	"    vms: [{name: vmB, scheduler: timeslice}]\n"
+	"tasks:\n"
+	"  - {name: t0, behavior: {throttle: {kernel: 500us}}}\n"
+	"  - {name: t1, vm: vmA, behavior: {throttle: {kernel: 500us}}}\n"
+	"  - {name: t2, vm: vmB, behavior: {throttle: {kernel: 500us}}}\n"
+	"  - {name: t3, vm: vmB, behavior: {throttle: {kernel: 500us}}}\n";
+
+static void test_vm_schedulers_nest(void **state)
+{
+	const double want[] = { 0.5, 0.25, 0.125, 0.125 };
+	struct gs_results r;
+	uint32_t i;
+	(void)state;
+
+	run(vm_tree_nested, false, &r);
+	for (i = 0; i < 4; i++)
+		if (fabs(r.tasks[i].gpu_share - want[i]) > 0.03)
+			fail_msg("%s: share %.3f, want %.3f", r.tasks[i].name,
+				 r.tasks[i].gpu_share, want[i]);
+	assert_string_equal(r.vms[1].name, "vmB");
+	assert_string_equal(r.vms[1].scheduler, "timeslice");
+	assert_true(fabs(r.vms[0].gpu_share - 0.5) < 0.03);
+	/* the host's nested hdfq stops vmA (and vmB in it) by shadowing */
+	assert_true(r.vms[0].host_shadowed > 0.1);
+	gs_results_clear(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +358,8 @@ int main(void)
 		cmocka_unit_test(test_app_against_long_throttle),
 		cmocka_unit_test(test_timeslice_kills_an_endless_kernel),
 		cmocka_unit_test(test_dfq_kills_an_endless_kernel_only),
+		cmocka_unit_test(test_vm_scheduler_schedules_its_tasks),
+		cmocka_unit_test(test_vm_schedulers_nest),
 	};
 	return cmocka_run_group_tests_name("scenario", tests, NULL, NULL);
 }

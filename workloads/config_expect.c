@@ -30,6 +30,11 @@ static const char *const metric_fields[] = {
 	"overloaded_time", "mean_normalized_time", "qos", "migrations", NULL,
 };
 
+static const char *const vm_fields[] = {
+	"gpu_share", "scheduler_cpu_overhead", "accounting_error",
+	"host_shadowed", NULL,
+};
+
 static bool in_list(const char *const *list, const char *s)
 {
 	for (; *list; list++)
@@ -50,8 +55,11 @@ static int check_value_path(struct cfg *c, const yaml_node_t *n,
 	if (dot && !strncmp(path, "tasks.", 6) && last > dot + 1 &&
 	    in_list(task_fields, last + 1))
 		return 0;
+	if (dot && !strncmp(path, "vms.", 4) && last > dot + 1 &&
+	    in_list(vm_fields, last + 1))
+		return 0;
 	return cfg_error(c, n,
-			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j, overloaded_time, mean_normalized_time, qos, migrations), got '%s'",
+			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD, vms.NAME.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds; vm fields: gpu_share, scheduler_cpu_overhead, accounting_error, host_shadowed; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j, overloaded_time, mean_normalized_time, qos, migrations), got '%s'",
 			 path);
 }
 

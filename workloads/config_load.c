@@ -240,16 +240,29 @@ static int unknown_policy(struct cfg *c, const yaml_node_t *n)
 	return -1;
 }
 
+/* The override that wrote node n, if one did. */
+static const struct cfg_override *override_of(struct cfg *c,
+					      const yaml_node_t *n)
+{
+	const struct cfg_override *ov = NULL;
+	int idx = cfg_node_index(c, n);
+	size_t i;
+
+	for (i = 0; i < c->n_ov; i++)
+		if (idx >= c->ov[i].first_node && idx <= c->ov[i].last_node)
+			ov = &c->ov[i];
+	return ov;
+}
+
 static int load_param(struct cfg *c, const struct gs_policy_ops *ops,
 		      const struct gs_param_desc *d, const yaml_node_t *kn,
 		      const yaml_node_t *v, struct gs_policy_param *out)
 {
-	const struct cfg_override *ov = NULL;
+	const struct cfg_override *ov;
 	gs_time_t t;
 	uint64_t u;
 	bool b;
 	int rc;
-	size_t i;
 
 	switch (d->type) {
 	case GS_PARAM_DURATION:
@@ -271,12 +284,7 @@ static int load_param(struct cfg *c, const struct gs_policy_ops *ops,
 		return -1;
 	out->key = g_strdup(cfg_text(kn));
 	out->value = g_strdup(cfg_text(v));
-	for (i = 0; i < c->n_ov; i++) {
-		int idx = cfg_node_index(c, v);
-
-		if (idx >= c->ov[i].first_node && idx <= c->ov[i].last_node)
-			ov = &c->ov[i];
-	}
+	ov = override_of(c, v);
 	if (ov) {
 		out->file = g_strdup_printf("--set %s", ov->text);
 	} else {
@@ -288,9 +296,8 @@ static int load_param(struct cfg *c, const struct gs_policy_ops *ops,
 }
 
 static int load_params(struct cfg *c, const struct gs_policy_ops *ops,
-		       const yaml_node_t *map)
+		       const yaml_node_t *map, struct gs_policy_config *pc)
 {
-	struct gs_policy_config *pc = &c->sc->policy;
 	g_autofree const char **allowed = g_new0(const char *,
 						 ops->n_params + 1);
 	g_autofree char *what = g_strdup_printf("params of policy %s",
@@ -319,17 +326,19 @@ static int load_params(struct cfg *c, const struct gs_policy_ops *ops,
 	return 0;
 }
 
-static int load_policy(struct cfg *c, const yaml_node_t *n)
+/* `policy:` or a VM's `scheduler:` (what: its name in messages) into pc;
+ * a missing one is `direct`. */
+static int load_policy(struct cfg *c, const yaml_node_t *n,
+		       struct gs_policy_config *pc, const char *what)
 {
 	static const char *const keys[] = { "name", "params", NULL };
-	struct gs_policy_config *pc = &c->sc->policy;
 	const struct gs_policy_ops *ops;
 	yaml_node_t *name = NULL, *params = NULL;
 
 	if (n && n->type == YAML_SCALAR_NODE && !cfg_is_null(n)) {
 		name = (yaml_node_t *)n; /* policy: dfq */
 	} else if (n) {
-		if (cfg_map_check(c, n, "policy", keys) < 0)
+		if (cfg_map_check(c, n, what, keys) < 0)
 			return -1;
 		name = cfg_map_get(c, n, "name");
 		params = cfg_map_get(c, n, "params");
@@ -338,8 +347,13 @@ static int load_policy(struct cfg *c, const yaml_node_t *n)
 		ops = cfg_text(name) ? gs_policy_find(cfg_text(name)) : NULL;
 		if (!ops)
 			return unknown_policy(c, name);
+		const struct cfg_override *ov = override_of(c, name);
+
 		pc->line = (uint32_t)name->start_mark.line + 1;
 		pc->column = (uint32_t)name->start_mark.column + 1;
+		pc->where = ov ? g_strdup_printf("--set %s", ov->text)
+			       : g_strdup_printf("%s:%u:%u", c->file,
+						 pc->line, pc->column);
 	} else {
 		ops = gs_policy_find("direct");
 		if (!ops)
@@ -347,7 +361,28 @@ static int load_policy(struct cfg *c, const yaml_node_t *n)
 	}
 	pc->name = g_strdup(ops->name);
 	if (params)
-		return load_params(c, ops, params);
+		return load_params(c, ops, params, pc);
+	return 0;
+}
+
+/* A VM's own scheduler: any registered policy that runs on one GPU's
+ * channels (a guest cannot move its tasks to other GPUs). */
+static int load_vm_scheduler(struct cfg *c, const yaml_node_t *n,
+			     struct gs_vm_config *vm)
+{
+	const struct gs_policy_ops *ops;
+
+	if (cfg_is_null(n))
+		return 0;
+	if (load_policy(c, n, &vm->scheduler, "vm scheduler") < 0)
+		return -1;
+	ops = gs_policy_find(vm->scheduler.name);
+	if (ops && ops->node_level)
+		return cfg_error(c, n->type == YAML_MAPPING_NODE
+					    ? cfg_map_get(c, n, "name") : n,
+				 "vm %s: policy %s places tasks on the node's "
+				 "GPUs and cannot run as a VM's scheduler",
+				 vm->name, ops->name);
 	return 0;
 }
 
@@ -357,7 +392,8 @@ static int load_vm_list(struct cfg *c, const yaml_node_t *seq,
 			int32_t parent, GArray *vms, GHashTable *seen)
 {
 	static const char *const keys[] = {
-		"name", "weight", "hints", "trap", "shadow_copy", "vms", NULL,
+		"name", "weight", "hints", "trap", "shadow_copy", "scheduler",
+		"vms", NULL,
 	};
 	size_t i;
 
@@ -408,6 +444,9 @@ static int load_vm_list(struct cfg *c, const yaml_node_t *seq,
 		if (v && cfg_duration(c, v, "shadow_copy", c->sc->host.clock_hz,
 				      CFG_MAX_DURATION,
 				      &self_vm->shadow_copy) < 0)
+			return -1;
+		v = cfg_map_get(c, m, "scheduler");
+		if (v && load_vm_scheduler(c, v, self_vm) < 0)
 			return -1;
 		v = cfg_map_get(c, m, "vms");
 		if (v && !cfg_is_null(v) &&
@@ -521,7 +560,8 @@ static int load_scenario(struct cfg *c, const yaml_node_t *root)
 			 &sc->max_events) < 0)
 		return -1;
 
-	if (load_policy(c, cfg_map_get(c, root, "policy")) < 0)
+	if (load_policy(c, cfg_map_get(c, root, "policy"), &c->sc->policy,
+			"policy") < 0)
 		return -1;
 	v = cfg_map_get(c, root, "vms");
 	if (v && !cfg_is_null(v) && load_vms(c, v) < 0)

@@ -16,7 +16,7 @@ void gs_host_defaults(struct gs_host_config *host)
 	host->policy_wakeup = 2 * GS_NS_PER_US;
 }
 
-static void policy_clear(struct gs_policy_config *p)
+void gs_policy_config_clear(struct gs_policy_config *p)
 {
 	uint32_t i;
 
@@ -27,6 +27,7 @@ static void policy_clear(struct gs_policy_config *p)
 	}
 	g_free(p->params);
 	g_free(p->name);
+	g_free(p->where);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -85,10 +86,12 @@ void gs_scenario_free(struct gs_scenario *sc)
 	for (i = 0; sc->tasks && i < sc->n_tasks; i++)
 		task_clear(&sc->tasks[i]);
 	g_free(sc->tasks);
-	for (i = 0; sc->vms && i < sc->n_vms; i++)
+	for (i = 0; sc->vms && i < sc->n_vms; i++) {
 		g_free(sc->vms[i].name);
+		gs_policy_config_clear(&sc->vms[i].scheduler);
+	}
 	g_free(sc->vms);
-	policy_clear(&sc->policy);
+	gs_policy_config_clear(&sc->policy);
 	for (i = 0; sc->expect && i < sc->n_expect; i++)
 		gs_expect_clear(&sc->expect[i]);
 	g_free(sc->expect);
@@ -117,6 +120,9 @@ struct gs_scenario *gs_scenario_alone(const struct gs_scenario *sc,
 	for (i = 0; i < sc->n_vms; i++) {
 		out->vms[i] = sc->vms[i];
 		out->vms[i].name = g_strdup(sc->vms[i].name);
+		/* alone means no scheduler at any level */
+		memset(&out->vms[i].scheduler, 0,
+		       sizeof(out->vms[i].scheduler));
 	}
 	memset(&out->policy, 0, sizeof(out->policy));
 	out->policy.name = g_strdup("direct");

@@ -42,6 +42,9 @@ struct gs_policy_config {
 	struct gs_policy_param *params;
 	uint32_t n_params;
 	uint32_t line, column; /* of the policy name, for errors */
+	char *where;           /* "file:line:col" of its name, or "--set
+				* TEXT" when an override gave it; NULL: not
+				* written in the scenario */
 };
 
 /* A scheduling entity of the VM tree (host -> VMs -> nested VMs). */
@@ -59,6 +62,10 @@ struct gs_vm_config {
 	 * (copying the control registers, remapping), policy CPU time. */
 	gs_time_t trap;
 	gs_time_t shadow_copy;
+	/* The VM's own scheduler (Fleig 3.4, nested): a registered policy
+	 * run as a separate instance inside the VM over the VM's tasks;
+	 * name NULL: none (the GPU's own order among its tasks). */
+	struct gs_policy_config scheduler;
 };
 
 struct gs_task_config {
@@ -185,6 +192,8 @@ struct gs_scenario {
 void gs_host_defaults(struct gs_host_config *host);
 
 void gs_scenario_free(struct gs_scenario *sc);
+/* Frees what a policy configuration holds and zeroes it. */
+void gs_policy_config_clear(struct gs_policy_config *p);
 void gs_expect_clear(struct gs_expect *e);
 void gs_sweep_config_clear(struct gs_sweep_config *sw);
 /* A deep copy holding only task `task_index` (count 1, replica 0: same
