@@ -93,14 +93,10 @@ int cfg_compile_job(struct cfg *c, const yaml_node_t *map,
 	if (!t->behavior_label)
 		t->behavior_label = g_strdup_printf("job %u%%", demand / 10);
 
-	if (startup) {
-		/* host work before the first kernel: loading data, building
-		 * the model; the GPU sees nothing yet */
-		s = cfg_step(GS_OP_CPU);
-		s.dur = gs_dist_const(startup);
-		if (cfg_prog_push(c, map, p, &s) < 0)
-			return -1;
-	}
+	/* host work before the first kernel: loading data, building the
+	 * model; the GPU sees nothing yet */
+	if (startup && cfg_prog_push_cpu(c, map, p, startup) < 0)
+		return -1;
 	s = cfg_step(GS_OP_LOOP);
 	s.count = (uint32_t)steps;
 	if (cfg_prog_push(c, map, p, &s) < 0)

@@ -47,6 +47,15 @@ int cfg_prog_push(struct cfg *c, const yaml_node_t *where,
 	return 0;
 }
 
+int cfg_prog_push_cpu(struct cfg *c, const yaml_node_t *where,
+		      struct cfg_prog *p, gs_time_t dur)
+{
+	struct gs_step s = cfg_step(GS_OP_CPU);
+
+	s.dur = gs_dist_const(dur);
+	return cfg_prog_push(c, where, p, &s);
+}
+
 void cfg_prog_finish(struct cfg_prog *p, struct gs_program *out)
 {
 	struct gs_step end = cfg_step(GS_OP_END);
@@ -288,12 +297,8 @@ static int compile_app(struct cfg *c, const yaml_node_t *n,
 		if (cfg_prog_push(c, n, p, &s) < 0)
 			return -1;
 	}
-	if (cpu) {
-		s = cfg_step(GS_OP_CPU);
-		s.dur = gs_dist_const(cpu);
-		if (cfg_prog_push(c, n, p, &s) < 0)
-			return -1;
-	}
+	if (cpu && cfg_prog_push_cpu(c, n, p, cpu) < 0)
+		return -1;
 	s = cfg_step(GS_OP_ROUND);
 	if (cfg_prog_push(c, n, p, &s) < 0)
 		return -1;
