@@ -27,10 +27,20 @@ void gs_disp_init(struct gs_gpu *gpu)
 	gs_event_init(&d->ev, GS_EVC_DISPATCH, disp_run, gpu);
 }
 
+/* Wake the dispatcher. While it is stalled on a busy engine it can fetch
+ * nothing, so a wake-up then would only find the engine still busy: that
+ * engine kicks again when it goes idle (every path that makes an engine
+ * idle ends in a kick), and the stall ends then. */
 void gs_disp_kick(struct gs_gpu *gpu)
 {
-	if (!gs_event_queued(&gpu->disp.ev))
-		gs_evq_schedule(gpu->q, &gpu->disp.ev, gpu->q->now);
+	const struct gs_dispatcher *d = &gpu->disp;
+
+	if (gs_event_queued(&d->ev))
+		return;
+	if (d->stalled &&
+	    !gs_engine_accepts(gs_gpu_engine_for(gpu, d->stall_cmd.engine)))
+		return;
+	gs_evq_schedule(gpu->q, &gpu->disp.ev, gpu->q->now);
 }
 
 void gs_disp_link(struct gs_gpu *gpu, struct gs_channel *ch)

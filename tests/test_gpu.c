@@ -206,6 +206,41 @@ static void test_head_of_line_stall(void **state)
 	mock_free(m);
 }
 
+/* Doorbells while the dispatcher is stalled on a busy engine do not wake
+ * it (it could fetch nothing); the engine's completion does, and the
+ * stalled command starts then. */
+static void test_stalled_dispatcher_sleeps_until_the_engine_is_free(
+	void **state)
+{
+	struct mock *m = mock_new("kepler", 0);
+	struct gs_channel *a = gs_gpu_channel_open(m->gpu, 0, NULL);
+	struct gs_channel *b = gs_gpu_channel_open(m->gpu, 1, NULL);
+	struct gs_channel *c = gs_gpu_channel_open(m->gpu, 2, NULL);
+	uint64_t before;
+	int i;
+	(void)state;
+
+	submit(a, 100 * US, GS_ENGINE_COMPUTE);
+	submit(b, 50 * US, GS_ENGINE_COMPUTE);
+	run_until(m, 40 * US);
+	assert_true(m->gpu->disp.stalled);
+	before = m->q.dispatched;
+	for (i = 0; i < 5; i++) {
+		submit(c, 10 * US, GS_ENGINE_COPY);
+		assert_false(gs_event_queued(&m->gpu->disp.ev));
+		run_until(m, (50 + 10 * (uint64_t)i) * US);
+	}
+	assert_int_equal(m->q.dispatched, before); /* nothing ran */
+	assert_int_equal(c->completed, 0);
+	run_until(m, 100 * US);
+	assert_int_equal(a->completed, 1);
+	assert_true(m->q.dispatched > before);
+	run_until(m, 1 * MS);
+	assert_int_equal(b->completed, 1);
+	assert_int_equal(c->completed, 5);
+	mock_free(m);
+}
+
 static void test_context_switch_charged_to_nobody(void **state)
 {
 	struct mock *m = mock_new("kepler", 25 * US);
@@ -424,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_ring_fills_and_wraps),
 		cmocka_unit_test(test_dispatcher_round_robin),
 		cmocka_unit_test(test_head_of_line_stall),
+		cmocka_unit_test(test_stalled_dispatcher_sleeps_until_the_engine_is_free),
 		cmocka_unit_test(test_context_switch_charged_to_nobody),
 		cmocka_unit_test(test_status_registers_follow_the_engine),
 		cmocka_unit_test(test_fence_visible_copy_lags),
