@@ -114,7 +114,10 @@ fuzz:
 	      -o $(FUZZ_BUILD)/fuzz_config tests/fuzz/fuzz_config.c \
 	      $(FUZZ_BUILD)/libgpusim.a $(LDLIBS)
 	mkdir -p $(FUZZ_BUILD)/corpus
-	cp $(FUZZ_INPUTS) $(FUZZ_BUILD)/corpus/
+	# named by their paths: configs/paper/ and its sweeps/ share file names
+	for f in $(FUZZ_INPUTS); do \
+		cp "$$f" "$(FUZZ_BUILD)/corpus/$$(echo "$$f" | tr / _)"; \
+	done
 	$(FUZZ_BUILD)/fuzz_config $(FUZZ_BUILD)/corpus -max_len=8192 \
 		-timeout=10 -rss_limit_mb=4096 -max_total_time=$(FUZZ_SECONDS) \
 		-artifact_prefix=tests/fuzz/regressions/
