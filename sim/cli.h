@@ -14,11 +14,12 @@
 #define GS_VERSION "0.1.0"
 #endif
 
-/* Parses the options of subcommand `command`; exactly one file must
- * remain (into *files). Prints the problem and returns false otherwise. */
+/* Parses the options of subcommand `command`; one file must remain (into
+ * *files), or with `several` at least one. Prints the problem and returns
+ * false otherwise. */
 bool gs_cli_parse(const char *command, int argc, char **argv,
 		  const char *what, const char *summary,
-		  GOptionEntry *entries, char ***files);
+		  GOptionEntry *entries, char ***files, bool several);
 /* Ends the --help of subcommand `command` with its examples. */
 void gs_cli_help(GOptionContext *ctx, const char *command);
 

@@ -1,4 +1,4 @@
-/* Option parsing shared by the subcommands that take one scenario file. */
+/* Option parsing shared by the subcommands that take scenario files. */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,9 +11,11 @@ static const struct {
 } examples[] = {
 	{ "run", "  gpusim run configs/default.yaml --out results/default\n"
 		 "  gpusim run configs/paper/neon_fig6_dfq.yaml --seed 2 "
-		 "--set policy.name=timeslice" },
+		 "--set policy.name=timeslice\n"
+		 "  gpusim run configs/examples/*.yaml --out results/examples" },
 	{ "validate", "  gpusim validate configs/examples/vms.yaml "
-		      "--set policy.name=dfq" },
+		      "--set policy.name=dfq\n"
+		      "  gpusim validate configs/*.yaml configs/*/*.yaml" },
 	{ "list", "  gpusim list" },
 	{ "reproduce", "  gpusim reproduce\n"
 		       "  gpusim reproduce configs/paper/germ_drr.yaml" },
@@ -43,7 +45,7 @@ void gs_cli_help(GOptionContext *ctx, const char *command)
 
 bool gs_cli_parse(const char *command, int argc, char **argv,
 		  const char *what, const char *summary,
-		  GOptionEntry *entries, char ***files)
+		  GOptionEntry *entries, char ***files, bool several)
 {
 	g_autoptr(GOptionContext) ctx = g_option_context_new(what);
 	g_autoptr(GError) err = NULL;
@@ -61,9 +63,9 @@ bool gs_cli_parse(const char *command, int argc, char **argv,
 		fprintf(stderr, "gpusim: %s\n", err->message);
 		return false;
 	}
-	if (!*files || !(*files)[0] || (*files)[1]) {
-		fprintf(stderr, "gpusim: expected one scenario file (see "
-				"--help)\n");
+	if (!*files || !(*files)[0] || (!several && (*files)[1])) {
+		fprintf(stderr, "gpusim: expected %s scenario file (see "
+				"--help)\n", several ? "a" : "one");
 		return false;
 	}
 	return true;

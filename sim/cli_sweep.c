@@ -86,7 +86,7 @@ static bool parse(int argc, char **argv, struct sweep_args *a, char ***files)
 		"per point\nand DIR/manifest.json describes the sweep. A rerun "
 		"runs only the\nunfinished points.\n\n"
 		"Exit status: 0 success, 1 a point failed or is missing, 2 bad "
-		"usage or an\ninvalid scenario.", entries, files))
+		"usage or an\ninvalid scenario.", entries, files, false))
 		return false;
 	if (a->jobs < 0 || a->jobs > 1024) {
 		fprintf(stderr, "gpusim: -j expects 1 to 1024\n");

@@ -10,8 +10,8 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 	const char *summary;
 } commands[] = {
-	{ "run", gs_cmd_run, "run one scenario and write its results" },
-	{ "validate", gs_cmd_validate, "check a scenario file, run nothing" },
+	{ "run", gs_cmd_run, "run scenarios and write their results" },
+	{ "validate", gs_cmd_validate, "check scenario files, run nothing" },
 	{ "list", gs_cmd_list, "list policies, GPU presets and built-in apps" },
 	{ "reproduce", gs_cmd_reproduce,
 	  "check the paper targets of configs/paper/*.yaml" },

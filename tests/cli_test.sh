@@ -163,5 +163,24 @@ check "a run with VM schedulers is byte-identical and reports them" sh -c \
 	 grep -q '\"scheduler\" : \"timeslice\"' $tmp/v1/summary.json &&
 	 grep -q 'vm vm2 scheduler timeslice' $tmp/v1/timeline.json"
 
+# Several files: all are loaded first; each writes DIR/NAME, the same bytes
+# as a run of it alone; one bad file stops them all before anything runs.
+check "run of several files writes DIR/NAME each, as alone" sh -c \
+	"$GPUSIM run configs/paper/neon_fig6_direct.yaml configs/examples/throttle.yaml --out $tmp/many -q &&
+	 cmp $tmp/a/summary.json $tmp/many/neon-fig6-direct/summary.json &&
+	 $GPUSIM run configs/examples/throttle.yaml --out $tmp/one -q &&
+	 cmp $tmp/one/summary.json $tmp/many/throttle/summary.json"
+check "run of several files with a bad one: exit 2, every error, nothing written" sh -c \
+	"$GPUSIM run configs/examples/throttle.yaml $tmp/bad.yaml $tmp/nope.yaml --out $tmp/many-bad -q 2>$tmp/err;
+	 test \$? -eq 2 && test ! -e $tmp/many-bad &&
+	 grep -q 'bad.yaml:5:' $tmp/err && grep -q 'nope.yaml' $tmp/err"
+check "run of two scenarios with one name: exit 2, nothing written" sh -c \
+	"mkdir -p $tmp/twin && cp configs/examples/throttle.yaml $tmp/twin/;
+	 $GPUSIM run configs/examples/throttle.yaml $tmp/twin/throttle.yaml --out $tmp/twins -q 2>$tmp/err;
+	 test \$? -eq 2 && test ! -e $tmp/twins && grep -q 'both write' $tmp/err"
+check "validate of several files checks each and exits 2 on a bad one" sh -c \
+	"$GPUSIM validate configs/default.yaml $tmp/bad.yaml configs/examples/vms.yaml >$tmp/vout 2>$tmp/err;
+	 test \$? -eq 2 && test \$(grep -c ': ok:' $tmp/vout) -eq 2 && grep -q 'bad.yaml:5:' $tmp/err"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
