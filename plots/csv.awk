@@ -30,11 +30,11 @@ function csv_split(line, f,    n, i, c, cell, q) {
 	return n
 }
 
-# col[NAME] = the column's index, from the header line.
-function csv_header(line,    n, i, h) {
-	n = csv_split(line, h)
+# col[NAME] = the column's index, header[i] its name, from the header line.
+function csv_header(line,    n, i) {
+	n = csv_split(line, header)
 	for (i = 1; i <= n; i++)
-		col[h[i]] = i
+		col[header[i]] = i
 }
 
 # The name a paper gives a swept policy value ("{name: timeslice}" ...).

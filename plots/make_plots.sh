@@ -57,6 +57,37 @@ gnuplot -c plots/lines.gp "$tmp/overhead.dat" "$out/loga_fig8_overhead" \
 	"App round time increase over direct (%)" 0 -2 25 \
 	"center right; $loga_zero"
 
+# DCUDA: the sweep above ran at its base 5 s interval; `arrivals` cannot
+# be swept, so the 3 s and 7 s intervals (Fig. 14) run with --set.
+dcuda=dcuda_fig11_14
+for s in 3 7; do
+	rm -rf "$sweeps/${dcuda}_${s}s"
+	"$GPUSIM" sweep configs/paper/sweeps/$dcuda.yaml -j "$JOBS" -q \
+		--set arrivals.every=${s}s --out "$sweeps/${dcuda}_${s}s"
+done
+awk -f plots/csv.awk -f plots/dcuda.awk -v table=seeds \
+	"$sweeps/$dcuda/sweep.csv" >"$tmp/dcuda_seeds.dat"
+gnuplot -c plots/dcuda_seeds.gp "$tmp/dcuda_seeds.dat" "$out/dcuda_fig11_13" \
+	"DCUDA vs least-loaded, 20 Table 1 jobs on 4 GPUs, one every 5 s (DCUDA Figs. 11-13)"
+awk -f plots/csv.awk -f plots/dcuda.awk -v table=loads -v intervals="3 5 7" \
+	"$sweeps/${dcuda}_3s/sweep.csv" "$sweeps/$dcuda/sweep.csv" \
+	"$sweeps/${dcuda}_7s/sweep.csv" >"$tmp/dcuda_loads.dat"
+gnuplot -c plots/dcuda_loads.gp "$tmp/dcuda_loads.dat" "$out/dcuda_fig14" \
+	"DCUDA vs least-loaded by load, mean of 20 arrival sequences (DCUDA Fig. 14, Table 2)"
+
+# Fleig: each task's GPU share per VM scheduling variant, paravirtual
+# and nested sweeps side by side, the thesis's targets as lines.
+for tree in fig3_5 tree; do
+	table fleig_$tree shares >"$tmp/fleig_$tree.dat"
+	table fleig_${tree}_nested shares | tail -n +2 >>"$tmp/fleig_$tree.dat"
+done
+gnuplot -c plots/vm_shares.gp "$tmp/fleig_fig3_5.dat" "$out/fleig_fig3_5_shares" \
+	"GPU shares, vm1: t1 and vm2: t2, t3, equal saturating Throttles (Fleig Fig. 3.5)" \
+	"1/2=t1;1/3=flat DFQ;1/4=t2, t3"
+gnuplot -c plots/vm_shares.gp "$tmp/fleig_tree.dat" "$out/fleig_tree_shares" \
+	"GPU shares, t0 beside vmA: t1 and vmB: t2, t3 (Fleig formula 3.1, three levels)" \
+	"1/2=t0;1/4=t1 (flat: all);1/6=DFQ in vmA;1/8=t2, t3"
+
 # GPU-time share over time: DCT against a 1.7 ms Throttle.
 for p in Direct DFQ; do
 	id=$(table $fig6 point -v policy=$p -v kernel=1700us)

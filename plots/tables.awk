@@ -9,14 +9,18 @@
 #   overhead   rows: number of throttles; columns: policy and app; cells:
 #              the app's round time over direct's, minus one, in % (LoGA
 #              Fig. 8)
+#   shares     rows: the variant of a VM scheduling sweep (Fleig), named
+#              from its swept value by vm_variant(); columns: tasks;
+#              cells: GPU share. Several sweep.csv files add rows.
 #   point      prints the id of the point whose policy label is `policy`
 #              and whose throttle kernel is `kernel`
 BEGIN {
 	FS = "\n"
 	size_key = "tasks.1.behavior.throttle.kernel"
 }
-NR == 1 {
+FNR == 1 {
 	csv_header($0)
+	swept_key = header[3]
 	next
 }
 {
@@ -56,6 +60,17 @@ table == "overhead" {
 		who[pol " " app] = app SUBSEP pol
 	}
 }
+table == "shares" {
+	k = "\"" vm_variant(swept_key, f[3]) "\""
+	add_key(k)
+	for (c in header)
+		if (header[c] ~ /\.gpu_share$/ && f[c] != "") {
+			t = header[c]
+			sub(/\.gpu_share$/, "", t)
+			add_series(t)
+			v[k, t] = f[c]
+		}
+}
 table == "point" && pol == policy && f[col[size_key]] == kernel {
 	print f[col["point"]]
 }
@@ -70,6 +85,33 @@ END {
 					v[keys[i], series[j]] = \
 						sprintf("%.3f", 100 * (s / d - 1))
 			}
+	if (table == "shares")
+		sort_series()
 	if (table != "point")
 		print_table(table == "overhead" ? "throttles" : "x")
+}
+
+# A short name for a point of the Fleig sweeps (configs/paper/sweeps/
+# fleig_*.yaml) from its swept key and value; "\n" breaks the tic label.
+function vm_variant(key, val) {
+	if (key == "policy")
+		return val ~ /loga/ ? "hdfq,\\nLoGA accounting" : \
+			val ~ /hdfq/ ? "hdfq\\n(paravirtual)" : "flat DFQ"
+	if (key == "vms.1.scheduler")
+		return "nested,\\n" (val == "timeslice" ? "Dis. Timeslice\\n" : policy_label(val) " ") "in vm2"
+	if (key == "vms.0")
+		return val ~ /scheduler: dfq/ ? "nested,\\nDFQ in vmA" : \
+			"nested, hdfq in vmA,\\nDis. Timeslice\\nin vmB"
+	return val
+}
+
+# Task columns in name order (t0, t1, ...): sweep.csv lists tasks in
+# order of first appearance, which is the scenario's order anyway.
+function sort_series(    i, j, s) {
+	for (i = 2; i <= n_series; i++)
+		for (j = i; j > 1 && series[j - 1] > series[j]; j--) {
+			s = series[j]
+			series[j] = series[j - 1]
+			series[j - 1] = s
+		}
 }

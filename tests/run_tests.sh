@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs every cmocka test binary in $1, then the command-line and golden
-# tests against the gpusim binary $2, and prints one closing line.
+# tests and the figure pipeline (plots_test.sh) against the gpusim binary
+# $2, and prints one closing line.
 dir=${1:-build/tests}
 gpusim=${2:-./gpusim}
 passed=0
@@ -15,7 +16,7 @@ for t in "$dir"/test_*; do
 		echo "FAILED: $(basename "$t")"
 	fi
 done
-for script in cli_test.sh golden_test.sh sweep_test.sh; do
+for script in cli_test.sh golden_test.sh sweep_test.sh plots_test.sh; do
 	echo "== $script"
 	if sh "$(dirname "$0")/$script" "$gpusim"; then
 		passed=$((passed + 1))

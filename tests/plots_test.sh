@@ -1,0 +1,61 @@
+#!/bin/sh
+# The figure pipeline of `make plots` on small sweeps: the awk tables put
+# each value under its row and column, the DCUDA table reads the node
+# metrics a run reports, and the gnuplot scripts draw a PNG from them.
+# Run from the repository root. Usage: tests/plots_test.sh [path/to/gpusim]
+GPUSIM=${1:-./gpusim}
+. "$(dirname "$0")/check_lib.sh"
+
+# Fleig Fig. 3.5, paravirtual and nested, 1 s each.
+for s in fleig_fig3_5 fleig_fig3_5_nested; do
+	"$GPUSIM" sweep configs/paper/sweeps/$s.yaml -q --set duration=1s \
+		--out "$tmp/$s" || echo "sweep $s failed"
+done
+shares() {
+	awk -f plots/csv.awk -f plots/tables.awk -v table=shares "$@"
+}
+shares "$tmp/fleig_fig3_5/sweep.csv" "$tmp/fleig_fig3_5_nested/sweep.csv" \
+	>"$tmp/shares.dat"
+check "shares: a header of the tasks, one row per variant" sh -c \
+	"head -1 $tmp/shares.dat | grep -qx '\"x\" \"t1\" \"t2\" \"t3\"' &&
+	 test \$(wc -l < $tmp/shares.dat) -eq 7"
+check "shares: flat DFQ near 1/3 each, hdfq near 1/2, 1/4, 1/4" awk '
+	/^"flat DFQ"/ { for (i = NF - 2; i <= NF; i++) if ($i < 0.30 || $i > 0.37) exit 1; flat = 1 }
+	/^"hdfq\\n\(paravirtual\)"/ { if ($(NF - 2) < 0.45 || $(NF - 1) > 0.30 || $NF > 0.30) exit 1; hdfq = 1 }
+	END { exit !(flat && hdfq) }' "$tmp/shares.dat"
+check "shares: each cell is its task's share in that point's tasks.csv" sh -c "
+	id=\$(awk -F, 'NR > 1 && /timeslice/ { print \$1 }' $tmp/fleig_fig3_5_nested/sweep.csv)
+	t2=\$(awk -F, '\$1 == \"t2\" { print \$0 }' $tmp/fleig_fig3_5_nested/points/\$id/tasks.csv)
+	row=\$(grep Timeslice $tmp/shares.dat)
+	test -n \"\$t2\" && echo \"\$t2\" | grep -q \",\$(echo \$row | awk '{ print \$(NF - 1) }'),\""
+
+# DCUDA: two arrival orders.
+sed 's/^  seeds: .*/  seeds: [1, 2]/' configs/paper/sweeps/dcuda_fig11_14.yaml \
+	>"$tmp/dcuda.yaml"
+"$GPUSIM" sweep "$tmp/dcuda.yaml" -q -j 2 --out "$tmp/dcuda" ||
+	echo "sweep dcuda failed"
+awk -f plots/csv.awk -f plots/dcuda.awk -v table=seeds \
+	"$tmp/dcuda/sweep.csv" >"$tmp/seeds.dat"
+"$GPUSIM" run configs/paper/dcuda_r12.yaml --seed 2 --set policy.name=least-loaded \
+	-q --out "$tmp/ll2"
+metric() { # summary.json field: its value to 4 decimals
+	awk -v f="\"$2\"" '$1 == f { sub(/,$/, "", $3); printf "%.4f\n", $3 }' "$1/summary.json"
+}
+check "dcuda seeds: seed 2's least-loaded metrics are those of its run" sh -c "
+	row=\$(awk '\$1 == 2' $tmp/seeds.dat)
+	test \"\$row\" = \"2 $(metric "$tmp/ll2" overloaded_time) $(metric "$tmp/ll2" mean_normalized_time) $(metric "$tmp/ll2" qos) $(metric "$tmp/ll2" jain_index) \$(echo \$row | cut -d' ' -f6-)\""
+awk -f plots/csv.awk -f plots/dcuda.awk -v table=loads -v intervals=5 \
+	"$tmp/dcuda/sweep.csv" >"$tmp/loads.dat"
+check "dcuda loads: the execution-time cut is 1 - mean(dcuda) / mean(least-loaded)" sh -c "
+	want=\$(awk 'NR > 1 { ll += \$3; dc += \$7 } END { printf \"%.2f\", 100 * (1 - dc / ll) }' $tmp/seeds.dat)
+	awk 'NR == 2 { print \$2 }' $tmp/loads.dat | awk -v w=\"\$want\" '{ d = \$1 - w; exit !(d < 0.02 && d > -0.02) }' &&
+	grep -q '^5 .* 5.36\$' $tmp/loads.dat"
+
+check "the DCUDA and Fleig scripts draw their figures" sh -c "
+	gnuplot -c plots/dcuda_seeds.gp $tmp/seeds.dat $tmp/f1 T &&
+	gnuplot -c plots/dcuda_loads.gp $tmp/loads.dat $tmp/f2 T &&
+	gnuplot -c plots/vm_shares.gp $tmp/shares.dat $tmp/f3 T '1/2=t1;1/4=t2' &&
+	for f in f1 f2 f3; do test \"\$(head -c 4 $tmp/\$f.png | tail -c 3)\" = PNG && test -s $tmp/\$f.svg || exit 1; done"
+
+echo "plots: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
