@@ -1,7 +1,5 @@
 # DCUDA sweeps (configs/paper/sweeps/dcuda_fig11_14.yaml) -> tables for
-# gnuplot. Overloaded time, mean normalised execution time and the QoS
-# share are not sweep.csv columns: they are read from each point's
-# summary.json ("metrics"), next to the sweep.csv. -v table=NAME:
+# gnuplot, from sweep.csv's node metric columns. -v table=NAME:
 #   seeds  one sweep.csv: rows: seed; columns: least-loaded then dcuda's
 #          overloaded time, mean normalised execution time, QoS share,
 #          Jain's index (DCUDA Figs. 11b, 12, 13a, 13b)
@@ -24,29 +22,14 @@ BEGIN {
 	paper_ll[3] = 70611; paper_dc[3] = 68771
 	n_files = split(intervals, interval, " ")
 }
-# The value of "NAME" in a point's summary.json (one field per line).
-function summary_metric(file, name,    line, v) {
-	v = ""
-	while ((getline line < file) > 0)
-		if (line ~ "^ *\"" name "\" : ") {
-			sub(/^[^:]*: /, "", line)
-			sub(/,$/, "", line)
-			v = line
-		}
-	close(file)
-	return v
-}
 FNR == 1 {
 	csv_header($0)
 	file_no++
-	dir = FILENAME
-	sub(/[^\/]*$/, "", dir)
 	next
 }
 {
 	csv_split($0, f)
 	pol = f[col["policy_name"]]
-	summary = dir "points/" f[col["point"]] "/summary.json"
 }
 table == "seeds" {
 	k = f[col["seed"]]
@@ -54,12 +37,12 @@ table == "seeds" {
 	for (m = 1; m <= n_metrics; m++) {
 		add_series(pol " " metric_name[m])
 		v[k, pol " " metric_name[m]] = sprintf("%.4f", \
-			summary_metric(summary, metric_name[m]))
+			f[col[metric_name[m]]])
 	}
 }
 table == "loads" {
 	iv = interval[file_no]
-	sum_time[iv, pol] += summary_metric(summary, "mean_normalized_time")
+	sum_time[iv, pol] += f[col["mean_normalized_time"]]
 	sum_energy[iv, pol] += f[col["energy_j"]]
 }
 END {

@@ -57,8 +57,8 @@ gnuplot -c plots/lines.gp "$tmp/overhead.dat" "$out/loga_fig8_overhead" \
 	"App round time increase over direct (%)" 0 -2 25 \
 	"center right; $loga_zero"
 
-# DCUDA: the sweep above ran at its base 5 s interval; `arrivals` cannot
-# be swept, so the 3 s and 7 s intervals (Fig. 14) run with --set.
+# DCUDA: the sweep above ran at its base 5 s interval; the 3 s and 7 s
+# intervals (Fig. 14) run with --set, each into a folder of its own.
 dcuda=dcuda_fig11_14
 for s in 3 7; do
 	rm -rf "$sweeps/${dcuda}_${s}s"

@@ -79,6 +79,15 @@ void gs_results_row(const struct gs_results *r, GPtrArray *columns,
 	add_double(columns, cells, g_strdup("accounting_error"), "%.6f",
 		   m->accounting_error);
 	add_double(columns, cells, g_strdup("energy_j"), "%.3f", m->energy_j);
+	if (r->node_report) {
+		/* as summary.json's node metrics */
+		add_double(columns, cells, g_strdup("overloaded_time"), "%.6f",
+			   m->overloaded_time);
+		add_double(columns, cells, g_strdup("mean_normalized_time"),
+			   "%.6f", m->mean_normalized_time);
+		add_double(columns, cells, g_strdup("qos"), "%.6f", m->qos);
+		add_u64(columns, cells, g_strdup("migrations"), m->migrations);
+	}
 	for (i = 0; i < r->n_tasks; i++)
 		add_task(columns, cells, &r->tasks[i]);
 }

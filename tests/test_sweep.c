@@ -235,6 +235,40 @@ static void test_point_loads_its_values(void **state)
 	gs_scenario_free(sc);
 }
 
+/* Every top-level scenario key but seed, sweep and expect can be swept:
+ * here the arrival interval of a node's jobs. */
+static void test_arrivals_can_be_swept(void **state)
+{
+	static const char yaml[] =
+		"duration: 30s\nnode: {gpus: 2}\n"
+		"arrivals: {every: 5s}\npolicy: {name: least-loaded}\n"
+		"tasks:\n"
+		"  - {name: a, behavior: {job: {app: alexnet}}}\n"
+		"  - {name: b, behavior: {job: {app: cifar10}}}\n"
+		"sweep:\n  arrivals.every: [3s, 7s]\n";
+	struct gs_scenario *sc = load_ok(yaml);
+	GPtrArray *points = gs_sweep_expand(sc);
+	guint i;
+
+	(void)state;
+	assert_int_equal(points->len, 2);
+	for (i = 0; i < 2; i++) {
+		const struct gs_sweep_point *p = point(points, i);
+		g_autoptr(GError) err = NULL;
+		struct gs_scenario *one = gs_scenario_load_data(
+			"sw.yaml", yaml, strlen(yaml),
+			(const char *const *)p->sets, g_strv_length(p->sets),
+			&err);
+
+		assert_non_null(one);
+		assert_int_equal(one->tasks[1].start,
+				 (i ? 7 : 3) * GS_NS_PER_S);
+		gs_scenario_free(one);
+	}
+	g_ptr_array_unref(points);
+	gs_scenario_free(sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_no_sweep_is_one_point),
 		cmocka_unit_test(test_flow_values_and_hashed_ids),
 		cmocka_unit_test(test_point_loads_its_values),
+		cmocka_unit_test(test_arrivals_can_be_swept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

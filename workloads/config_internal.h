@@ -89,6 +89,8 @@ char *cfg_describe(const yaml_node_t *n);
 /* A mapping's keys must be scalars, known (allowed: NULL-terminated) and
  * unique. NULL (absent) and a null node stand for an empty mapping. `what`
  * names it. */
+/* The scenario's top-level keys, NULL-terminated. */
+extern const char *const cfg_scenario_keys[];
 int cfg_map_check(struct cfg *c, const yaml_node_t *map, const char *what,
 		  const char *const *allowed);
 /* The value of key (NULL if absent or map is null). */

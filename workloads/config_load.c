@@ -506,7 +506,8 @@ static char *default_name(const char *file)
 	return base;
 }
 
-static const char *const top_keys[] = {
+/* The scenario's top-level keys (sweeps check their key paths too). */
+const char *const cfg_scenario_keys[] = {
 	"name", "seed", "duration", "max_events", "gpu", "node", "host",
 	"policy", "vms", "tasks", "output", "expect", "arrivals",
 	"sweep", NULL,
@@ -517,7 +518,7 @@ static int load_scenario(struct cfg *c, const yaml_node_t *root)
 	struct gs_scenario *sc = c->sc;
 	yaml_node_t *v, *gpu, *node;
 
-	if (cfg_map_check(c, root, "the scenario", top_keys) < 0)
+	if (cfg_map_check(c, root, "the scenario", cfg_scenario_keys) < 0)
 		return -1;
 	gpu = cfg_map_get(c, root, "gpu");
 	node = cfg_map_get(c, root, "node");

@@ -92,10 +92,6 @@ static void append_flow(struct cfg *c, GString *out, const yaml_node_t *n,
 
 static int check_path(struct cfg *c, const yaml_node_t *key, const char *path)
 {
-	static const char *const top[] = {
-		"name", "duration", "max_events", "gpu", "node", "host",
-		"policy", "vms", "tasks", "output",
-	};
 	g_auto(GStrv) parts = g_strsplit(path, ".", -1);
 	const char *near;
 	size_t i;
@@ -111,10 +107,10 @@ static int check_path(struct cfg *c, const yaml_node_t *key, const char *path)
 					 "sweep: '%s' cannot be swept%s", path,
 					 strcmp(path, "seed") ? "" :
 					 " (list the seeds under sweep.seeds)");
-	for (i = 0; i < G_N_ELEMENTS(top); i++)
-		if (!strcmp(parts[0], top[i]))
+	for (i = 0; cfg_scenario_keys[i]; i++)
+		if (!strcmp(parts[0], cfg_scenario_keys[i]))
 			return 0;
-	near = cfg_closest(parts[0], top, G_N_ELEMENTS(top));
+	near = cfg_closest(parts[0], cfg_scenario_keys, i);
 	if (!near && !strcmp(path, "seed"))
 		near = "seeds";
 	return cfg_error(c, key,
