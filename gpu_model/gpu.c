@@ -41,6 +41,7 @@ void gs_gpu_free(struct gs_gpu *gpu)
 	for (i = 0; i < gpu->cfg.max_channels; i++) {
 		gs_fifo_free(&gpu->channels[i].cmds);
 		gs_fifo_free(&gpu->channels[i].fence_lag);
+		gs_fifo_free(&gpu->channels[i].saved);
 	}
 	g_free(gpu->channels);
 	g_free(gpu);
