@@ -136,9 +136,11 @@ golden: gpusim
 bench: gpusim
 	./gpusim bench
 
-install: gpusim
+# `gpusim reproduce` finds the configs at ../share/gpusim/configs from its
+# own folder.
+install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gpusim/configs
-	install -m 755 gpusim $(DESTDIR)$(PREFIX)/bin/gpusim
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gpusim
 	cp -r configs/. $(DESTDIR)$(PREFIX)/share/gpusim/configs/
 
 clean:

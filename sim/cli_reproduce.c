@@ -1,7 +1,10 @@
 /* gpusim reproduce: run the paper scenarios and print one row per target
  * (DESIGN section 9): id, figure, quantity, paper value, gpusim value, the
  * pass range and the verdict. Runs are cached by (file, overrides), so a
- * reference run under `direct` is made once however many targets use it. */
+ * reference run under `direct` is made once however many targets use it.
+ * Scenarios in a folder named `beyond` (configs/beyond/: what the papers do
+ * not measure, checked against the algorithms' guarantees) are printed in
+ * a table of their own after the paper rows. */
 #include <glib.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +17,7 @@
 struct row {
 	char *id, *figure, *quantity, *paper, *value, *range;
 	bool pass;
+	bool beyond; /* from configs/beyond/: the second table */
 	guint order; /* file order, to keep rows of one id in place */
 };
 
@@ -130,7 +134,24 @@ static bool names(const char *path, size_t at, size_t len, const char *name)
 	return strlen(name) == len && !strncmp(name, path + at, len);
 }
 
-/* The values a path selects: one, or one per task for tasks.*.FIELD.
+/* Whether task `task` is the `len` characters at `name`, or one of its
+ * copies (a task with `count: N` runs as NAME#0 .. NAME#N-1). */
+static bool task_named(const char *task, const char *name, size_t len)
+{
+	if (strncmp(task, name, len))
+		return false;
+	if (!task[len])
+		return true;
+	if (task[len] != '#' || !task[len + 1])
+		return false;
+	for (task += len + 1; *task; task++)
+		if (!g_ascii_isdigit(*task))
+			return false;
+	return true;
+}
+
+/* The values a path selects: one, or one per task for tasks.*.FIELD and
+ * for a task with copies (every one must pass).
  * The loader checked the path's form. */
 static GArray *select_values(const struct gs_results *r, const char *path)
 {
@@ -158,8 +179,7 @@ static GArray *select_values(const struct gs_results *r, const char *path)
 		size_t name_len = (size_t)(field - 1 - (path + 6));
 		bool all = name_len == 1 && path[6] == '*';
 
-		if (all || (strlen(r->tasks[i].name) == name_len &&
-			    !strncmp(r->tasks[i].name, path + 6, name_len))) {
+		if (all || task_named(r->tasks[i].name, path + 6, name_len)) {
 			v = task_field(&r->tasks[i], field);
 			g_array_append_val(out, v);
 		}
@@ -287,7 +307,7 @@ static char *format_range(const struct gs_expect *e)
 }
 
 static void check(struct repro *rp, const char *file, const struct gs_expect *e,
-		  uint64_t base_seed)
+		  uint64_t base_seed, bool beyond)
 {
 	const struct gs_results *r = node_row(e) ? NULL
 						 : run_cached(rp, file, e->set);
@@ -297,6 +317,7 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e,
 	guint i;
 
 	row.order = rp->rows->len;
+	row.beyond = beyond;
 	row.id = g_strdup(e->id);
 	row.figure = g_strdup(e->figure ? e->figure : "");
 	row.quantity = g_strdup(e->quantity);
@@ -371,7 +392,9 @@ static int widest(GArray *rows, size_t offset, const char *title)
 
 #define COL(field) offsetof(struct row, field)
 
-static void print_table(GArray *rows)
+/* One table: the rows of one section (paper, or beyond the papers), with
+ * the column widths of all rows so the two tables line up. */
+static guint print_section(GArray *rows, bool beyond)
 {
 	int wi = widest(rows, COL(id), "id"), wf = widest(rows, COL(figure), "figure"),
 	    wq = widest(rows, COL(quantity), "quantity"),
@@ -381,17 +404,36 @@ static void print_table(GArray *rows)
 	guint i, passed = 0;
 
 	printf("%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wi, "id", wf,
-	       "figure", wq, "quantity", wp, "paper", wv, "gpusim", wr,
-	       "pass range", "verdict");
+	       beyond ? "source" : "figure", wq, "quantity", wp,
+	       beyond ? "expected" : "paper", wv, "gpusim", wr, "pass range",
+	       "verdict");
 	for (i = 0; i < rows->len; i++) {
 		struct row *r = &g_array_index(rows, struct row, i);
 
+		if (r->beyond != beyond)
+			continue;
 		printf("%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wi, r->id, wf,
 		       r->figure, wq, r->quantity, wp, r->paper, wv, r->value,
 		       wr, r->range, r->pass ? "pass" : "FAIL");
 		passed += r->pass;
 	}
-	printf("\nreproduce: %u passed, %u failed\n", passed, rows->len - passed);
+	return passed;
+}
+
+static void print_table(GArray *rows)
+{
+	guint i, passed, n_beyond = 0;
+
+	for (i = 0; i < rows->len; i++)
+		n_beyond += g_array_index(rows, struct row, i).beyond;
+	passed = n_beyond < rows->len ? print_section(rows, false) : 0;
+	if (n_beyond) {
+		printf("%sbeyond the papers (the algorithms' own guarantees, "
+		       "configs/beyond/)\n\n", n_beyond < rows->len ? "\n" : "");
+		passed += print_section(rows, true);
+	}
+	printf("\nreproduce: %u passed, %u failed\n", passed,
+	       rows->len - passed);
 }
 
 /* R1 before R2 ... R10; rows of one target keep their file order. */
@@ -401,27 +443,100 @@ static gint row_cmp(gconstpointer a, gconstpointer b)
 	size_t lx = strlen(x->id), ly = strlen(y->id);
 	int c = lx != ly ? (lx < ly ? -1 : 1) : strcmp(x->id, y->id);
 
+	if (x->beyond != y->beyond)
+		return x->beyond ? 1 : -1;
 	if (c)
 		return c;
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static GPtrArray *default_files(void)
-{
-	GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(GDir) dir = g_dir_open("configs/paper", 0, NULL);
-	const char *name;
-
-	while (dir && (name = g_dir_read_name(dir)))
-		if (g_str_has_suffix(name, ".yaml"))
-			g_ptr_array_add(files, g_build_filename("configs/paper",
-								name, NULL));
-	return files;
-}
-
 static int sort_paths(gconstpointer a, gconstpointer b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The .yaml files of `dir`, sorted, appended to `files`. */
+static void add_folder(GPtrArray *files, const char *dir)
+{
+	g_autoptr(GPtrArray) found = g_ptr_array_new();
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const char *name;
+	guint i;
+
+	while (d && (name = g_dir_read_name(d)))
+		if (g_str_has_suffix(name, ".yaml"))
+			g_ptr_array_add(found, g_build_filename(dir, name,
+								NULL));
+	g_ptr_array_sort(found, sort_paths);
+	for (i = 0; i < found->len; i++)
+		g_ptr_array_add(files, g_ptr_array_index(found, i));
+}
+
+/* Where the shipped scenarios are: installed beside the executable
+ * (PREFIX/bin/gpusim -> PREFIX/share/gpusim/configs, as `make install`
+ * puts them), in the source tree the executable was built in (./gpusim
+ * -> ./configs), or in ./configs (a build elsewhere, run from the source
+ * tree). The first candidate that has a paper/ folder; NULL if none, with
+ * the places looked at in `tried`. */
+static char *configs_dir(GString *tried)
+{
+	g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+	g_autofree char *bin = exe ? g_path_get_dirname(exe) : NULL;
+	char *cand[3] = {
+		bin ? g_build_filename(bin, "..", "share", "gpusim", "configs",
+				       NULL) : NULL,
+		bin ? g_build_filename(bin, "configs", NULL) : NULL,
+		g_strdup("configs"),
+	};
+	char *found = NULL;
+	guint i;
+
+	for (i = 0; i < G_N_ELEMENTS(cand); i++) {
+		g_autofree char *paper = cand[i] ? g_build_filename(cand[i],
+							"paper", NULL) : NULL;
+
+		if (!cand[i])
+			continue;
+		if (!found && g_file_test(paper, G_FILE_TEST_IS_DIR))
+			found = g_strdup(cand[i]);
+		g_string_append_printf(tried, "%s%s", tried->len ? ", " : "",
+				       cand[i]);
+		g_free(cand[i]);
+	}
+	return found;
+}
+
+/* The paper scenarios, then those beyond the papers; NULL if the shipped
+ * scenarios are nowhere to be found (reported). */
+static GPtrArray *default_files(void)
+{
+	g_autoptr(GString) tried = g_string_new("");
+	g_autofree char *dir = configs_dir(tried);
+	g_autofree char *paper = NULL, *beyond = NULL;
+	GPtrArray *files;
+
+	if (!dir) {
+		fprintf(stderr,
+			"gpusim: reproduce: no scenario folder found (looked "
+			"for paper/ in %s); name the files: gpusim reproduce "
+			"FILE...\n", tried->str);
+		return NULL;
+	}
+	files = g_ptr_array_new_with_free_func(g_free);
+	paper = g_build_filename(dir, "paper", NULL);
+	beyond = g_build_filename(dir, "beyond", NULL);
+	add_folder(files, paper);
+	add_folder(files, beyond);
+	return files;
+}
+
+/* Rows of a scenario in a folder named `beyond` go to the second table. */
+static bool beyond_file(const char *file)
+{
+	g_autofree char *dir = g_path_get_dirname(file);
+	g_autofree char *base = g_path_get_basename(dir);
+
+	return !strcmp(base, "beyond");
 }
 
 int gs_cmd_reproduce(int argc, char **argv)
@@ -433,7 +548,7 @@ int gs_cmd_reproduce(int argc, char **argv)
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new(
-		"[FILE...] - check the paper targets (default: configs/paper/*.yaml)");
+		"[FILE...] - check the paper targets (default: configs/paper/*.yaml, then configs/beyond/*.yaml)");
 	g_autoptr(GError) err = NULL;
 	g_autoptr(GPtrArray) files = NULL;
 	struct repro rp;
@@ -453,9 +568,8 @@ int gs_cmd_reproduce(int argc, char **argv)
 		files = g_ptr_array_new_with_free_func(g_free);
 		for (i = 0; args[i]; i++)
 			g_ptr_array_add(files, g_strdup(args[i]));
-	} else {
-		files = default_files();
-		g_ptr_array_sort(files, sort_paths);
+	} else if (!(files = default_files())) {
+		return GS_EXIT_USAGE;
 	}
 	rp.runs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					free_results);
@@ -472,10 +586,19 @@ int gs_cmd_reproduce(int argc, char **argv)
 			return GS_EXIT_USAGE;
 		}
 		for (i = 0; i < sc->n_expect; i++)
-			check(&rp, file, &sc->expect[i], sc->seed);
+			check(&rp, file, &sc->expect[i], sc->seed,
+			      beyond_file(file));
 		gs_scenario_free(sc);
 	}
 	g_array_sort(rp.rows, row_cmp);
+	if (!rp.rows->len) {
+		/* nothing checked is not a pass */
+		fprintf(stderr, "gpusim: reproduce: no expect rows in the %u "
+			"file(s) given\n", files->len);
+		g_array_free(rp.rows, TRUE);
+		g_hash_table_destroy(rp.runs);
+		return GS_EXIT_FAILURE;
+	}
 	print_table(rp.rows);
 	for (i = 0; i < rp.rows->len; i++) {
 		struct row *r = &g_array_index(rp.rows, struct row, i);

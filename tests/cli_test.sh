@@ -108,6 +108,31 @@ check "a compare against a baseline needs the baseline policy" sh -c \
 	 grep -q 'nb.yaml:5:5: expect entry: compare reduction_vs_baseline needs' $tmp/nb.err"
 check "reproduce exits 1 on a missed target and says FAIL" sh -c \
 	"! $GPUSIM reproduce $tmp/failing.yaml > $tmp/rep && grep -q 'X1 .* 1 .*FAIL' $tmp/rep"
+# reproduce away from the source tree: the installed configs are found
+# beside the executable (PREFIX/share/gpusim/configs; only R1's file is
+# left there, so its 3 rows show they were read rather than the source
+# tree's); with none anywhere, or no row to check, it must not pass.
+check "installed reproduce, run from elsewhere, reads PREFIX/share/gpusim/configs" sh -c \
+	"make -s -o '$GPUSIM' install BIN='$GPUSIM' PREFIX=$tmp/prefix >/dev/null &&
+	 cd $tmp/prefix/share/gpusim/configs &&
+	 find paper beyond -name '*.yaml' ! -name neon_fig6_direct.yaml -exec rm {} + &&
+	 cd $tmp && $tmp/prefix/bin/gpusim reproduce > $tmp/inst &&
+	 grep -q '3 passed, 0 failed' $tmp/inst"
+check "reproduce with no configs to be found: a clear error, exit 2" sh -c \
+	"mkdir -p $tmp/lone/bin && cp '$GPUSIM' $tmp/lone/bin/ && cd $tmp/lone &&
+	 bin/\$(basename '$GPUSIM') reproduce > $tmp/lone.out 2> $tmp/lone.err;
+	 test \$? -eq 2 && grep -q 'no scenario folder found' $tmp/lone.err &&
+	 ! grep -q passed $tmp/lone.out"
+check "reproduce of files without expect rows does not pass" sh -c \
+	"printf 'duration: 10ms\ntasks:\n  - {name: a, behavior: {throttle: {kernel: 100us}}}\n' > $tmp/noexp.yaml &&
+	 $GPUSIM reproduce $tmp/noexp.yaml 2> $tmp/noexp.err; test \$? -eq 1 &&
+	 grep -q 'no expect rows' $tmp/noexp.err"
+check "reproduce: a counted task's name selects every copy; beyond rows in their own table" sh -c \
+	"printf 'duration: 20ms\ntasks:\n  - {name: a, count: 2, behavior: {throttle: {kernel: 100us}}}\nexpect:\n  - {id: X, quantity: q, value: tasks.a.gpu_share, min: 0.45, max: 0.55}\n' > $tmp/count.yaml &&
+	 mkdir -p $tmp/beyond && cp $tmp/count.yaml $tmp/beyond/ &&
+	 $GPUSIM reproduce $tmp/count.yaml $tmp/beyond/count.yaml > $tmp/count.out &&
+	 grep -q '^X .*\.\..*pass' $tmp/count.out && grep -q '2 passed, 0 failed' $tmp/count.out &&
+	 sed -n '/^beyond the papers/,\$p' $tmp/count.out | grep -c '^X ' | grep -qx 1"
 cat >"$tmp/badexpect.yaml" <<'YAML'
 duration: 100ms
 tasks:
