@@ -131,7 +131,7 @@ for sig in INT TERM; do
 	worker=
 	i=0
 	while [ -z "$worker" ] && [ $i -lt 400 ]; do
-		worker=$(ps -o pid= --ppid $pid | tr -d ' ')
+		worker=$(cat /proc/$pid/task/$pid/children 2>/dev/null | tr -d ' ')
 		i=$((i + 1))
 		[ -z "$worker" ] && sleep 0.02
 	done
