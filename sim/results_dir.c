@@ -164,14 +164,28 @@ static bool carry_foreign(const struct gs_outdir *od, DIR *old, int tmp_fd)
 	return true;
 }
 
+/* The working directory (a shell's too) must not end up in the removed
+ * old folder: `--out .` is updated in place. */
+static bool is_cwd(const struct stat *st)
+{
+	struct stat cwd;
+
+	return stat(".", &cwd) == 0 && cwd.st_dev == st->st_dev &&
+	       cwd.st_ino == st->st_ino;
+}
+
 /* One renameat2(RENAME_EXCHANGE) swaps the folders; the old one, now at
  * the temporary name, is removed. false (and nothing changed) when the
- * exchange is not possible here. */
+ * exchange is not possible here. The new folder takes the old one's
+ * permissions. */
 static bool try_exchange(struct gs_outdir *od)
 {
 	DIR *old = opendir(od->dir);
 	int tmp_fd = open(od->tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	bool ok = old && tmp_fd >= 0 && carry_foreign(od, old, tmp_fd);
+	struct stat st;
+	bool ok = old && tmp_fd >= 0 && fstat(dirfd(old), &st) == 0 &&
+		  !is_cwd(&st) && fchmod(tmp_fd, st.st_mode & 07777) == 0 &&
+		  carry_foreign(od, old, tmp_fd);
 
 	if (old)
 		closedir(old);

@@ -10,6 +10,7 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sim/results.h"
@@ -171,6 +172,42 @@ static void test_symlinked_folder(void **state)
 	assert_string_equal(names, "out real");
 }
 
+/* --out . is updated in place: the working directory stays the folder. */
+static void test_working_directory(void **state)
+{
+	struct fixture *fx = *state;
+	g_autofree char *names = NULL, *around = NULL, *back = g_get_current_dir();
+	struct stat before, after;
+
+	write_run(fx->dir, 1, TRUE);
+	assert_int_equal(stat(fx->dir, &before), 0);
+	assert_int_equal(chdir(fx->dir), 0);
+	write_run(".", 2, FALSE);
+	assert_int_equal(chdir(back), 0);
+	/* the folder at that path is still the one we were in */
+	assert_int_equal(stat(fx->dir, &after), 0);
+	assert_true(before.st_ino == after.st_ino);
+	names = sorted_listing(fx->dir);
+	assert_string_equal(names, "series.csv summary.json tasks.csv");
+	assert_seed(fx->dir, "2");
+	around = sorted_listing(fx->root);
+	assert_string_equal(around, "out");
+}
+
+/* A replaced folder keeps the old one's permissions. */
+static void test_keeps_permissions(void **state)
+{
+	struct fixture *fx = *state;
+	struct stat st;
+
+	write_run(fx->dir, 1, FALSE);
+	assert_int_equal(chmod(fx->dir, 0750), 0);
+	write_run(fx->dir, 2, FALSE);
+	assert_int_equal(stat(fx->dir, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0750);
+	assert_seed(fx->dir, "2");
+}
+
 /* An update (a sweep's summary) replaces its own files only. */
 static void test_update_leaves_other_files(void **state)
 {
@@ -203,6 +240,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_folder_with_subfolder,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symlinked_folder, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_working_directory, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_keeps_permissions, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_update_leaves_other_files,
 						setup, teardown),
