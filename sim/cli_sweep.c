@@ -112,6 +112,10 @@ static bool parse(int argc, char **argv, struct sweep_args *a, char ***files)
 				"and --point exclude each other\n");
 		return false;
 	}
+	if (a->force && !a->collect) {
+		fprintf(stderr, "gpusim: --force goes with --collect\n");
+		return false;
+	}
 	if (a->collect && a->out) {
 		fprintf(stderr, "gpusim: --collect names the folder; "
 				"leave out --out\n");

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,51 @@ static char *resolve(const char *dir)
 	return out;
 }
 
+/* "HOST.PID" of this process, for temporary folder names. */
+static char *owner_tag(void)
+{
+	return g_strdup_printf("%s.%ld", g_get_host_name(), (long)getpid());
+}
+
+/* Whether the temporary folder name (after ".BASE.tmp.") says it was made
+ * by a process of this host that no longer exists: SIGKILL or a crash
+ * left it. A folder of a live process, or of another machine sharing the
+ * filesystem, is not ours to judge. */
+static bool is_orphan(const char *tail)
+{
+	const char *host = g_get_host_name();
+	size_t n = strlen(host);
+	char *end;
+	long pid;
+
+	if (strncmp(tail, host, n) || tail[n] != '.')
+		return false;
+	pid = strtol(tail + n + 1, &end, 10);
+	if (end == tail + n + 1 || *end != '.' || pid <= 0)
+		return false;
+	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Removes the orphaned temporary folders ".BASE.tmp.*" in parent. */
+static void remove_orphans(const char *parent, const char *base)
+{
+	g_autofree char *prefix = g_strdup_printf(".%s.tmp.", base);
+	size_t n = strlen(prefix);
+	GDir *d = g_dir_open(parent, 0, NULL);
+	const char *name;
+
+	while (d && (name = g_dir_read_name(d))) {
+		g_autofree char *path = NULL;
+
+		if (strncmp(name, prefix, n) || !is_orphan(name + n))
+			continue;
+		path = g_build_filename(parent, name, NULL);
+		gs_remove_flat_dir(path);
+	}
+	if (d)
+		g_dir_close(d);
+}
+
 gboolean gs_outdir_begin(struct gs_outdir *od, const char *dir,
 			 const char *const *owned, bool whole,
 			 GError **error)
@@ -75,6 +121,7 @@ gboolean gs_outdir_begin(struct gs_outdir *od, const char *dir,
 	g_autofree char *parent = NULL;
 	g_autofree char *base = NULL;
 	g_autofree char *tmpl = NULL;
+	g_autofree char *tag = NULL;
 
 	memset(od, 0, sizeof(*od));
 	od->dir = resolve(dir);
@@ -92,7 +139,13 @@ gboolean gs_outdir_begin(struct gs_outdir *od, const char *dir,
 		fail_errno(error, errno, "cannot create directory", dir);
 		goto fail;
 	}
-	tmpl = g_strdup_printf(".%s.tmp.XXXXXX", whole ? base : "files");
+	if (!whole) {
+		g_free(base);
+		base = g_strdup("files");
+	}
+	remove_orphans(parent, base);
+	tag = owner_tag();
+	tmpl = g_strdup_printf(".%s.tmp.%s.XXXXXX", base, tag);
 	od->tmp = g_build_filename(parent, tmpl, NULL);
 	gs_interrupt_install();
 	if (!g_mkdtemp_full(od->tmp, 0777)) {
@@ -199,6 +252,24 @@ static bool try_exchange(struct gs_outdir *od)
 	return true;
 }
 
+/* Temporary files an earlier gpusim wrote one by one and left behind
+ * (".timeline.json.tmp.X"): the folder they belong to is being replaced. */
+static void remove_stale_files(const char *dir)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *name;
+
+	while (d && (name = g_dir_read_name(d))) {
+		g_autofree char *path = g_build_filename(dir, name, NULL);
+
+		if (is_stale_temp(name) &&
+		    g_file_test(path, G_FILE_TEST_IS_REGULAR))
+			g_unlink(path);
+	}
+	if (d)
+		g_dir_close(d);
+}
+
 /* The new files renamed into dir one by one, and (whole) the owned files
  * they do not replace removed, with the signals held until all is done.
  * Every obstacle is looked for first, so a failure changes nothing. */
@@ -234,6 +305,8 @@ static gboolean rename_each(struct gs_outdir *od, GError **error)
 			ok = fail_errno(error, errno, "cannot remove stale",
 					to);
 	}
+	if (ok && od->whole)
+		remove_stale_files(od->dir);
 	fsync_dir(od->dir);
 	gs_interrupt_unblock();
 	return ok;

@@ -7,7 +7,7 @@
  *   gs_outdir_commit()  publishes them, or gs_outdir_abort() drops them.
  *
  * A whole folder (a run's or a sweep point's) is written into a sibling
- * ".NAME.tmp.XXXXXX" and exchanged with the old folder in one
+ * ".NAME.tmp.HOST.PID.XXXXXX" and exchanged with the old folder in one
  * renameat2(RENAME_EXCHANGE); the old folder is then removed. Files in the
  * old folder that are not among `owned` (a note the user left there) are
  * hard-linked into the new one first, so they stay. Where the exchange
@@ -15,6 +15,9 @@
  * subfolder, such as a sweep's points/), the new files are renamed into
  * the folder one by one with the signals blocked, and owned files the new
  * set lacks are removed in the same step.
+ *
+ * Only SIGKILL or a crash can leave a temporary folder; the next write of
+ * the same folder on the same host removes it once its process is gone.
  *
  * An update (whole = false; a sweep's sweep.csv and manifest.json) always
  * takes the second way, from a temporary folder inside dir, and leaves

@@ -87,6 +87,23 @@ for sig in INT TERM; do
 	done
 done
 
+# SIGKILL cannot be caught: the temporary folder stays, with the old set
+# in place, until the next write of that folder removes it.
+rm -rf "$tmp/sig/out" && cp -a "$tmp/old" "$tmp/sig/out"
+GPUSIM_PAUSE_WRITE_AFTER=$t bg "$GPUSIM" run "$cfg" -q --set duration=3s \
+	--seed 2 --out "$tmp/sig/out"
+pid=$!
+stopped=no
+wait_stopped $pid && stopped=yes
+kill -KILL $pid 2>/dev/null
+wait $pid 2>/dev/null
+check "SIGKILL mid-write leaves the old set and a temporary folder" sh -c \
+	"test $stopped = yes && diff -r $tmp/old $tmp/sig/out &&
+	 test \$(ls -A $tmp/sig | grep -c '^\.out\.tmp\.') -eq 1"
+check "the next run into the folder removes the killed run's temporary" sh -c \
+	"$GPUSIM run $cfg -q --set duration=3s --seed 2 --out $tmp/sig/out &&
+	 diff -r $tmp/new $tmp/sig/out && test \$(ls -A $tmp/sig | wc -l) -eq 1"
+
 # Signals after a delay, wherever they land: old set or new set.
 long() { "$GPUSIM" run "$cfg" -q --set duration=40s "$@"; }
 long --seed 1 --out "$tmp/long_old"

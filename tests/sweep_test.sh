@@ -84,12 +84,14 @@ check "after a kill, finished points are complete" sh -c \
 	"for f in $tmp/killed/points/*/point.json; do
 	   [ -e \"\$f\" ] || continue; d=\$(dirname \$f)
 	   test -s \$d/summary.json && test -s \$d/tasks.csv && test -s \$d/series.csv || exit 1
-	 done; ! ls $tmp/killed/points/*/.point.json.* 2>/dev/null | grep -q ."
+	 done"
 check "the rerun after a kill keeps the $kept finished points" sh -c \
 	"$GPUSIM sweep $tmp/long.yaml -j2 --out $tmp/killed > $tmp/k.txt &&
 	 grep -q '$((n - kept)) run now, $kept already finished' $tmp/k.txt &&
 	 $GPUSIM sweep $tmp/long.yaml -j2 -q --out $tmp/fresh &&
 	 cmp $tmp/killed/sweep.csv $tmp/fresh/sweep.csv"
+check "the rerun removed what the killed workers left" sh -c \
+	"! find $tmp/killed -name '.*tmp*' | grep ."
 
 # Jobs for other machines.
 check "--emit-jobs prints one absolute command per point" sh -c \
@@ -146,6 +148,7 @@ for j in 0 -1 x 2000 ''; do
 		"$GPUSIM sweep $tmp/grid.yaml -q -j '$j' --out $tmp/jj 2> $tmp/jj.txt; test \$? -eq 2 &&
 		 grep -q -- '-j expects a number from 1 to 1024' $tmp/jj.txt && ! test -e $tmp/jj"
 done
+check "--force without --collect is refused" expect_status 2 "$GPUSIM" sweep "$tmp/grid.yaml" -q --force --out "$tmp/jj"
 check "sweep -j0 is refused too" expect_status 2 "$GPUSIM" sweep "$tmp/grid.yaml" -q -j0 --out "$tmp/jj"
 if command -v parallel >/dev/null 2>&1; then
 	check "jobs run by GNU parallel collect to the same sweep.csv" sh -c \

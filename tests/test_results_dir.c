@@ -134,17 +134,21 @@ static void test_new_set_replaces_old_whole(void **state)
 }
 
 /* A folder with a subfolder (a sweep's points/) cannot be exchanged whole:
- * the files are renamed in, the subfolder and its files stay. */
+ * the files are renamed in, the subfolder and its files stay, an old
+ * writer's stray temporary goes. */
 static void test_folder_with_subfolder(void **state)
 {
 	struct fixture *fx = *state;
 	g_autofree char *sub = g_build_filename(fx->dir, "points", NULL);
 	g_autofree char *inside = g_build_filename(sub, "keep", NULL);
+	g_autofree char *stray = g_build_filename(fx->dir, ".tasks.csv.tmp.Xy12Z3",
+						  NULL);
 	g_autofree char *names = NULL, *around = NULL, *sub_names = NULL;
 
 	write_run(fx->dir, 1, TRUE);
 	assert_int_equal(g_mkdir(sub, 0700), 0);
 	assert_true(g_file_set_contents(inside, "k", -1, NULL));
+	assert_true(g_file_set_contents(stray, "half", -1, NULL));
 	write_run(fx->dir, 2, FALSE);
 	names = sorted_listing(fx->dir);
 	assert_string_equal(names, "points series.csv summary.json tasks.csv");
@@ -208,6 +212,39 @@ static void test_keeps_permissions(void **state)
 	assert_seed(fx->dir, "2");
 }
 
+/* A temporary folder that a killed process of this host left is removed
+ * by the next write of the same folder; one of a live process, of another
+ * host or of another folder is left alone. */
+static void test_orphans_removed(void **state)
+{
+	struct fixture *fx = *state;
+	const char *host = g_get_host_name();
+	/* above any pid_max (2^22): no such process */
+	g_autofree char *dead = g_strdup_printf(".out.tmp.%s.99999999.AbCdEf",
+						host);
+	g_autofree char *live = g_strdup_printf(".out.tmp.%s.%ld.AbCdEf",
+						host, (long)getpid());
+	g_autofree char *other = g_strdup(".out.tmp.elsewhere.99999999.AbCdEf");
+	g_autofree char *sibling = g_strdup_printf(
+		".outer.tmp.%s.99999999.AbCdEf", host);
+	const char *names[] = { dead, live, other, sibling };
+	g_autofree char *left = NULL, *want = NULL;
+	size_t i;
+
+	for (i = 0; i < G_N_ELEMENTS(names); i++) {
+		g_autofree char *d = g_build_filename(fx->root, names[i], NULL);
+		g_autofree char *f = g_build_filename(d, "timeline.json", NULL);
+
+		assert_int_equal(g_mkdir(d, 0700), 0);
+		assert_true(g_file_set_contents(f, "half", -1, NULL));
+	}
+	write_run(fx->dir, 1, FALSE);
+	left = sorted_listing(fx->root);
+	want = g_strdup_printf(".out.tmp.elsewhere.99999999.AbCdEf %s %s out",
+			       live, sibling);
+	assert_string_equal(left, want);
+}
+
 /* An update (a sweep's summary) replaces its own files only. */
 static void test_update_leaves_other_files(void **state)
 {
@@ -244,6 +281,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_working_directory, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_keeps_permissions, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_orphans_removed, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_update_leaves_other_files,
 						setup, teardown),
