@@ -244,8 +244,9 @@ static void emit_jobs(const struct gs_sweep_job *job)
 }
 
 /* The indexes of the unfinished points as a Slurm --array list
- * ("0-3,7,9-11"); empty when every point is finished. */
-static GString *unfinished_indexes(const struct gs_sweep_job *job)
+ * ("0-3,7,9-11"), *count of them; empty when every point is finished. */
+static GString *unfinished_indexes(const struct gs_sweep_job *job,
+				   unsigned *count)
 {
 	GString *list = g_string_new(NULL);
 	guint i, n = job->points->len, first = 0;
@@ -257,6 +258,7 @@ static GString *unfinished_indexes(const struct gs_sweep_job *job)
 		bool todo = i < n && !done;
 
 		gs_point_record_free(done);
+		*count += todo;
 		if (todo && !open) {
 			first = i;
 			open = true;
@@ -281,7 +283,8 @@ static int emit_slurm(const struct gs_sweep_job *job, int limit)
 {
 	g_autofree char *line = job_line(job, "\"$SLURM_ARRAY_TASK_ID\"");
 	GString *collect = sweep_line(job, "--collect");
-	GString *todo = unfinished_indexes(job);
+	unsigned n_todo = 0;
+	GString *todo = unfinished_indexes(job, &n_todo);
 	g_autofree char *out = g_canonicalize_filename(job->out_dir, NULL);
 	g_autofree char *logs = g_build_filename(out, "logs", NULL);
 	char cap[16] = "";
@@ -299,17 +302,17 @@ static int emit_slurm(const struct gs_sweep_job *job, int limit)
 		status = GS_EXIT_FAILURE;
 	} else {
 		printf("#!/bin/sh\n"
-		       "# %s: %u points of a gpusim sweep as a Slurm job "
-		       "array; one task runs one\n# point (by index) into "
-		       "the shared folder. Submit with `sbatch FILE`, then "
-		       "merge:\n#   %s\n"
+		       "# %s: %u of the %u points of a gpusim sweep (those not "
+		       "finished) as a Slurm\n# job array; one task runs one "
+		       "point (by index) into the shared folder.\n# Submit "
+		       "with `sbatch FILE`, then merge:\n#   %s\n"
 		       "#SBATCH --job-name=gpusim-%s\n"
 		       "#SBATCH --array=%s%s\n"
 		       "#SBATCH --output=%s/%%A_%%a.out\n"
 		       "#SBATCH --ntasks=1\n"
 		       "#SBATCH --cpus-per-task=1\n"
 		       "exec %s\n",
-		       job->sc->name, job->points->len, collect->str,
+		       job->sc->name, n_todo, job->points->len, collect->str,
 		       job->sc->name, todo->str, cap, logs, line);
 	}
 	g_string_free(collect, TRUE);
