@@ -16,6 +16,9 @@ CTLD_PORT=${SLURM_TEST_CTLD_PORT:-16817}
 SLURMD_PORT=${SLURM_TEST_SLURMD_PORT:-16818}
 
 started=$(date +%s)
+# The whole test, daemons and all, gives up after this many seconds.
+LIMIT=${SLURM_TEST_LIMIT:-110}
+in_time() { [ $(($(date +%s) - started)) -lt "$LIMIT" ]; }
 say() { echo "slurm-test: [$(($(date +%s) - started)) s] $*"; }
 die() { echo "slurm-test: FAIL: $*" >&2; exit 1; }
 
@@ -65,7 +68,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
 # --- bring up munge and Slurm on localhost ---
-host=$(hostname -s)
+host=$(hostname -s 2>/dev/null || cat /proc/sys/kernel/hostname)
 cpus=$(nproc)
 dd if=/dev/urandom of="$work/munge.key" bs=1024 count=1 2>/dev/null
 chmod 400 "$work/munge.key"
@@ -112,10 +115,8 @@ export SLURM_CONF="$work/slurm.conf"
 slurmctld -c -f "$SLURM_CONF" || die "slurmctld did not start"
 slurmd -f "$SLURM_CONF" -N "$host" || die "slurmd did not start"
 
-i=0
 until sinfo -h -o %T 2>/dev/null | grep -q idle; do
-	i=$((i + 1))
-	[ $i -lt 200 ] || die "the node did not come up: $(sinfo 2>&1)"
+	in_time || die "the node did not come up: $(sinfo 2>&1)"
 	sleep 0.1
 done
 say "cluster up: $host, $cpus CPUs"
@@ -126,10 +127,8 @@ submit_and_wait() {
 	# From the work folder: logs that go astray stay out of the tree.
 	job=$(cd "$work" && sbatch --parsable "$1") || die "sbatch refused $1"
 	job=${job%%;*}
-	i=0
 	while [ -n "$(squeue -h -j "$job" 2>/dev/null)" ]; do
-		i=$((i + 1))
-		[ $i -lt 900 ] || die "job $job did not finish in 90 s"
+		in_time || die "job $job did not finish within the test's $LIMIT s"
 		sleep 0.1
 	done
 	echo "$job"
