@@ -287,11 +287,15 @@ static int emit_slurm(const struct gs_sweep_job *job, int limit)
 	GString *todo = unfinished_indexes(job, &n_todo);
 	g_autofree char *out = g_canonicalize_filename(job->out_dir, NULL);
 	g_autofree char *logs = g_build_filename(out, "logs", NULL);
+	g_autofree char *log_file = g_build_filename(logs, "%A_%a.out", NULL);
+	GString *output = g_string_new(NULL);
 	char cap[16] = "";
 	int status = GS_EXIT_OK;
 
 	if (limit > 0)
 		g_snprintf(cap, sizeof(cap), "%%%d", limit);
+	/* sbatch reads quoted #SBATCH values as a shell would */
+	append_quoted(output, "", log_file);
 	if (!todo->len) {
 		fprintf(stderr, "gpusim: all %u points in %s are finished; "
 				"nothing to submit. Merge them with:\n  %s\n",
@@ -308,13 +312,14 @@ static int emit_slurm(const struct gs_sweep_job *job, int limit)
 		       "with `sbatch FILE`, then merge:\n#   %s\n"
 		       "#SBATCH --job-name=gpusim-%s\n"
 		       "#SBATCH --array=%s%s\n"
-		       "#SBATCH --output=%s/%%A_%%a.out\n"
+		       "#SBATCH --output=%s\n"
 		       "#SBATCH --ntasks=1\n"
 		       "#SBATCH --cpus-per-task=1\n"
 		       "exec %s\n",
 		       job->sc->name, n_todo, job->points->len, collect->str,
-		       job->sc->name, todo->str, cap, logs, line);
+		       job->sc->name, todo->str, cap, output->str, line);
 	}
+	g_string_free(output, TRUE);
 	g_string_free(collect, TRUE);
 	g_string_free(todo, TRUE);
 	return status;

@@ -246,10 +246,12 @@ static bool try_exchange(struct gs_outdir *od)
 		close(tmp_fd);
 	if (!ok)
 		return false;
-	if (syscall(SYS_renameat2, AT_FDCWD, od->tmp, AT_FDCWD, od->dir,
-		    RENAME_EXCHANGE) != 0)
-		return false;
-	return true;
+#ifdef SYS_renameat2
+	return syscall(SYS_renameat2, AT_FDCWD, od->tmp, AT_FDCWD, od->dir,
+		       RENAME_EXCHANGE) == 0;
+#else
+	return false; /* headers older than Linux 3.15: rename one by one */
+#endif
 }
 
 /* Temporary files an earlier gpusim wrote one by one and left behind

@@ -137,46 +137,47 @@ submit_and_wait() {
 collect_line() { sed -n 's/^#   \(.* --collect .*\)$/\1/p' "$1"; }
 
 # --- the whole sweep as an array, against a local -j2 run ---
+cl="$work/sweep out" # a space: the script must quote its paths
 "$GPUSIM" sweep "$SWEEP" -q -j2 --no-timeline --out "$work/local"
 n=$(($(wc -l < "$work/local/sweep.csv") - 1))
 "$GPUSIM" sweep "$SWEEP" --emit-slurm -j 4 --no-timeline \
-	--out "$work/cluster" >"$work/all.sh"
+	--out "$cl" >"$work/all.sh"
 grep -q "^#SBATCH --array=0-$((n - 1))%4\$" "$work/all.sh" ||
 	die "the script does not submit all $n points: $(grep array "$work/all.sh")"
 job=$(submit_and_wait "$work/all.sh")
-logs=$(ls "$work/cluster/logs" 2>/dev/null | grep -c "^${job}_" || true)
+logs=$(ls "$cl/logs" 2>/dev/null | grep -c "^${job}_" || true)
 [ "$logs" -eq "$n" ] || die "$logs logs of job $job in DIR/logs, wanted $n"
 line=$(collect_line "$work/all.sh")
 [ -n "$line" ] || die "the script has no --collect line"
 sh -c "$line -q" || die "collecting failed: $line"
-cmp "$work/local/sweep.csv" "$work/cluster/sweep.csv" ||
+cmp "$work/local/sweep.csv" "$cl/sweep.csv" ||
 	die "the array's sweep.csv differs from the local run's"
-cmp "$work/local/manifest.json" "$work/cluster/manifest.json" ||
+cmp "$work/local/manifest.json" "$cl/manifest.json" ||
 	die "the array's manifest.json differs from the local run's"
 say "array of $n points collected: identical to the local -j2 run"
 
 # --- one point lost: only it is submitted again ---
-lost=$(ls "$work/cluster/points" | sed -n 5p)
+lost=$(ls "$cl/points" | sed -n 5p)
 index=$(grep -n "^$lost," "$work/local/sweep.csv" | cut -d: -f1)
 index=$((index - 2))
-rm -r "$work/cluster/points/$lost"
-for p in "$work"/cluster/points/*; do
+rm -r "$cl/points/$lost"
+for p in "$cl"/points/*; do
 	stat -c '%n %i %Y' "$p/point.json"
 done >"$work/before"
 "$GPUSIM" sweep "$SWEEP" --emit-slurm -j 4 --no-timeline \
-	--out "$work/cluster" >"$work/rest.sh"
+	--out "$cl" >"$work/rest.sh"
 grep -q "^#SBATCH --array=$index%4\$" "$work/rest.sh" ||
 	die "the second script does not submit point $index only: $(grep array "$work/rest.sh")"
 job2=$(submit_and_wait "$work/rest.sh")
-logs=$(ls "$work/cluster/logs" 2>/dev/null | grep -c "^${job2}_" || true)
+logs=$(ls "$cl/logs" 2>/dev/null | grep -c "^${job2}_" || true)
 [ "$logs" -eq 1 ] || die "job $job2 ran $logs tasks, wanted 1"
-[ -s "$work/cluster/points/$lost/point.json" ] || die "point $lost did not run"
-for p in "$work"/cluster/points/*; do
+[ -s "$cl/points/$lost/point.json" ] || die "point $lost did not run"
+for p in "$cl"/points/*; do
 	[ "$(basename "$p")" = "$lost" ] && continue
 	stat -c '%n %i %Y' "$p/point.json"
 done | cmp -s - "$work/before" || die "points other than $lost were rewritten"
 sh -c "$(collect_line "$work/rest.sh") -q" || die "the second collect failed"
-cmp "$work/local/sweep.csv" "$work/cluster/sweep.csv" ||
+cmp "$work/local/sweep.csv" "$cl/sweep.csv" ||
 	die "after the resubmission sweep.csv differs from the local run's"
 say "point $lost ($index) alone resubmitted; sweep.csv identical again"
 say "passed"
