@@ -1,4 +1,4 @@
-/* Folder helpers shared by the tests that write results (header-only:
+/* Folder functions shared by the tests that write results (header-only:
  * each test binary links nothing but itself and the library). Include it
  * after cmocka.h. */
 #ifndef GS_TESTS_TEST_DIRS_H
