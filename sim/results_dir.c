@@ -114,6 +114,20 @@ static void remove_orphans(const char *parent, const char *base)
 		g_dir_close(d);
 }
 
+/* A long folder name is cut (not inside a UTF-8 character) so that the
+ * temporary name, with host, pid and random part, fits NAME_MAX. */
+static void shorten(char *base)
+{
+	size_t n = strlen(base);
+
+	if (n <= 64)
+		return;
+	n = 64;
+	while (n > 0 && ((unsigned char)base[n] & 0xC0) == 0x80)
+		n--;
+	base[n] = '\0';
+}
+
 gboolean gs_outdir_begin(struct gs_outdir *od, const char *dir,
 			 const char *const *owned, bool whole,
 			 GError **error)
@@ -143,6 +157,7 @@ gboolean gs_outdir_begin(struct gs_outdir *od, const char *dir,
 		g_free(base);
 		base = g_strdup("files");
 	}
+	shorten(base);
 	remove_orphans(parent, base);
 	tag = owner_tag();
 	tmpl = g_strdup_printf(".%s.tmp.%s.XXXXXX", base, tag);

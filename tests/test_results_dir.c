@@ -245,6 +245,21 @@ static void test_orphans_removed(void **state)
 	assert_string_equal(left, want);
 }
 
+/* A folder name near NAME_MAX still gets a temporary sibling. */
+static void test_long_name(void **state)
+{
+	struct fixture *fx = *state;
+	g_autofree char *name = g_strnfill(250, 'n');
+	g_autofree char *dir = g_build_filename(fx->root, name, NULL);
+	g_autofree char *around = NULL;
+
+	write_run(dir, 1, FALSE);
+	write_run(dir, 2, FALSE);
+	assert_seed(dir, "2");
+	around = sorted_listing(fx->root);
+	assert_string_equal(around, name);
+}
+
 /* An update (a sweep's summary) replaces its own files only. */
 static void test_update_leaves_other_files(void **state)
 {
@@ -284,6 +299,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_orphans_removed, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_long_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_update_leaves_other_files,
 						setup, teardown),
 	};
