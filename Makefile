@@ -129,6 +129,12 @@ fuzz:
 plots: gpusim
 	sh plots/make_plots.sh ./gpusim
 
+# A paper sweep as a Slurm job array on a one-node cluster brought up on
+# localhost (installs slurm-wlm and munge if missing; needs root).
+.PHONY: slurm-test
+slurm-test: $(BIN)
+	sh tests/slurm_test.sh ./$(BIN)
+
 # Regenerate the golden results after an intended change of the model.
 golden: gpusim
 	sh tests/golden_test.sh --update ./gpusim

@@ -3,6 +3,7 @@
  * gpusim has no distribution layer of its own: a job is the command line
  * `gpusim sweep FILE --out DIR --point ID`, which runs one point into the
  * shared output folder, and --collect merges the finished points. */
+#include <errno.h>
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +18,9 @@ struct sweep_args {
 	char *collect;
 	char *point;
 	char **sets;
-	gint jobs;
+	char *jobs_arg;
+	int jobs;             /* 0: not given */
+	gboolean force;
 	gboolean emit_jobs;
 	gboolean emit_slurm;
 	gboolean no_timeline;
@@ -30,6 +33,7 @@ static void sweep_args_clear(struct sweep_args *a)
 	g_clear_pointer(&a->collect, g_free);
 	g_clear_pointer(&a->point, g_free);
 	g_clear_pointer(&a->sets, g_strfreev);
+	g_clear_pointer(&a->jobs_arg, g_free);
 }
 
 typedef struct sweep_args sweep_args;
@@ -58,7 +62,7 @@ static char **split_jobs_flag(int *argc, char **argv)
 static bool parse(int argc, char **argv, struct sweep_args *a, char ***files)
 {
 	GOptionEntry entries[] = {
-		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs,
+		{ "jobs", 'j', 0, G_OPTION_ARG_STRING, &a->jobs_arg,
 		  "Run N points at once (default 1; with --emit-slurm, the array's limit)", "N" },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &a->out,
 		  "Write into DIR (default: results/NAME)", "DIR" },
@@ -75,6 +79,9 @@ static bool parse(int argc, char **argv, struct sweep_args *a, char ***files)
 		  "Print an sbatch job-array script", NULL },
 		{ "collect", 0, 0, G_OPTION_ARG_FILENAME, &a->collect,
 		  "Merge the finished points in DIR into DIR/sweep.csv", "DIR" },
+		{ "force", 0, 0, G_OPTION_ARG_NONE, &a->force,
+		  "Let --collect replace a sweep.csv with more rows, or another "
+		  "configuration's manifest", NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet,
 		  "Print no closing line", NULL },
 		G_OPTION_ENTRY_NULL
@@ -88,14 +95,25 @@ static bool parse(int argc, char **argv, struct sweep_args *a, char ***files)
 		"Exit status: 0 success, 1 a point failed or is missing, 2 bad "
 		"usage or an\ninvalid scenario.", entries, files, false))
 		return false;
-	if (a->jobs < 0 || a->jobs > 1024) {
-		fprintf(stderr, "gpusim: -j expects 1 to 1024\n");
-		return false;
+	if (a->jobs_arg) {
+		guint64 n = 0;
+
+		if (!g_ascii_string_to_unsigned(a->jobs_arg, 10, 1, 1024, &n,
+						NULL)) {
+			fprintf(stderr, "gpusim: -j expects a number from 1 to "
+					"1024, not '%s'\n", a->jobs_arg);
+			return false;
+		}
+		a->jobs = (int)n;
 	}
 	if ((a->emit_jobs ? 1 : 0) + (a->emit_slurm ? 1 : 0) +
 	    (a->collect ? 1 : 0) + (a->point ? 1 : 0) > 1) {
 		fprintf(stderr, "gpusim: --emit-jobs, --emit-slurm, --collect "
 				"and --point exclude each other\n");
+		return false;
+	}
+	if (a->force && !a->collect) {
+		fprintf(stderr, "gpusim: --force goes with --collect\n");
 		return false;
 	}
 	if (a->collect && a->out) {
@@ -178,25 +196,37 @@ static void append_quoted(GString *line, const char *before, const char *s)
 	g_string_append(line, quoted);
 }
 
-/* The command line that runs one point (or, with point_arg, the point
- * named by a shell word such as "$SLURM_ARRAY_TASK_ID"). Paths are made
- * absolute so it runs from any directory of a machine that shares them. */
-static char *job_line(const struct gs_sweep_job *job, const char *point_arg)
+/* "gpusim sweep FILE" and how a job names the output folder (option
+ * "--out" or "--collect"), then the options that make the sweep's
+ * configuration: every job and the collecting command must repeat them,
+ * or they would not find the same points. Paths are made absolute so the
+ * line runs from any directory of a machine that shares them. */
+static GString *sweep_line(const struct gs_sweep_job *job, const char *option)
 {
 	g_autofree char *exe = self_path();
 	g_autofree char *file = g_canonicalize_filename(job->file, NULL);
 	g_autofree char *out = g_canonicalize_filename(job->out_dir, NULL);
+	g_autofree char *before = g_strdup_printf(" %s ", option);
 	GString *line = g_string_new(NULL);
 	size_t i;
 
 	append_quoted(line, "", exe);
 	g_string_append(line, " sweep");
 	append_quoted(line, " ", file);
-	append_quoted(line, " --out ", out);
+	append_quoted(line, before, out);
 	for (i = 0; job->base_sets && job->base_sets[i]; i++)
 		append_quoted(line, " --set ", job->base_sets[i]);
 	if (job->no_timeline)
 		g_string_append(line, " --no-timeline");
+	return line;
+}
+
+/* The command line that runs one point (or, with point_arg, the point
+ * named by a shell word such as "$SLURM_ARRAY_TASK_ID"). */
+static char *job_line(const struct gs_sweep_job *job, const char *point_arg)
+{
+	GString *line = sweep_line(job, "--out");
+
 	g_string_append_printf(line, " -q --point %s", point_arg);
 	return g_string_free(line, FALSE);
 }
@@ -213,28 +243,86 @@ static void emit_jobs(const struct gs_sweep_job *job)
 	}
 }
 
-static void emit_slurm(const struct gs_sweep_job *job, int limit)
+/* The indexes of the unfinished points as a Slurm --array list
+ * ("0-3,7,9-11"), *count of them; empty when every point is finished. */
+static GString *unfinished_indexes(const struct gs_sweep_job *job,
+				   unsigned *count)
+{
+	GString *list = g_string_new(NULL);
+	guint i, n = job->points->len, first = 0;
+	bool open = false;
+
+	for (i = 0; i <= n; i++) {
+		struct gs_point_record *done = i < n ?
+			gs_sweep_read_point(job, job->points->pdata[i]) : NULL;
+		bool todo = i < n && !done;
+
+		gs_point_record_free(done);
+		*count += todo;
+		if (todo && !open) {
+			first = i;
+			open = true;
+		} else if (!todo && open) {
+			if (list->len)
+				g_string_append_c(list, ',');
+			if (i - 1 > first)
+				g_string_append_printf(list, "%u-%u", first,
+						       i - 1);
+			else
+				g_string_append_printf(list, "%u", first);
+			open = false;
+		}
+	}
+	return list;
+}
+
+/* A job array of the points that are not finished yet, so that the same
+ * command after a partial run submits only the rest. Each task's log goes
+ * to DIR/logs/JOB_TASK.out (Slurm does not create the folder: we do). */
+static int emit_slurm(const struct gs_sweep_job *job, int limit)
 {
 	g_autofree char *line = job_line(job, "\"$SLURM_ARRAY_TASK_ID\"");
-	g_autofree char *exe = self_path();
-	g_autofree char *file = g_canonicalize_filename(job->file, NULL);
+	GString *collect = sweep_line(job, "--collect");
+	unsigned n_todo = 0;
+	GString *todo = unfinished_indexes(job, &n_todo);
 	g_autofree char *out = g_canonicalize_filename(job->out_dir, NULL);
+	g_autofree char *logs = g_build_filename(out, "logs", NULL);
+	g_autofree char *log_file = g_build_filename(logs, "%A_%a.out", NULL);
+	GString *output = g_string_new(NULL);
 	char cap[16] = "";
+	int status = GS_EXIT_OK;
 
 	if (limit > 0)
 		g_snprintf(cap, sizeof(cap), "%%%d", limit);
-	printf("#!/bin/sh\n"
-	       "# %s: %u points of a gpusim sweep as a Slurm job array; one "
-	       "task runs one\n# point (by index) into the shared folder. "
-	       "Submit with `sbatch FILE`, then merge:\n#   %s sweep %s "
-	       "--collect %s\n"
-	       "#SBATCH --job-name=gpusim-%s\n"
-	       "#SBATCH --array=0-%u%s\n"
-	       "#SBATCH --ntasks=1\n"
-	       "#SBATCH --cpus-per-task=1\n"
-	       "exec %s\n",
-	       job->sc->name, job->points->len, exe, file, out, job->sc->name,
-	       job->points->len ? job->points->len - 1 : 0, cap, line);
+	/* sbatch reads quoted #SBATCH values as a shell would */
+	append_quoted(output, "", log_file);
+	if (!todo->len) {
+		fprintf(stderr, "gpusim: all %u points in %s are finished; "
+				"nothing to submit. Merge them with:\n  %s\n",
+			job->points->len, out, collect->str);
+	} else if (g_mkdir_with_parents(logs, 0777) != 0) {
+		fprintf(stderr, "gpusim: cannot create %s: %s\n", logs,
+			g_strerror(errno));
+		status = GS_EXIT_FAILURE;
+	} else {
+		printf("#!/bin/sh\n"
+		       "# %s: %u of the %u points of a gpusim sweep (those not "
+		       "finished) as a Slurm\n# job array; one task runs one "
+		       "point (by index) into the shared folder.\n# Submit "
+		       "with `sbatch FILE`, then merge:\n#   %s\n"
+		       "#SBATCH --job-name=gpusim-%s\n"
+		       "#SBATCH --array=%s%s\n"
+		       "#SBATCH --output=%s\n"
+		       "#SBATCH --ntasks=1\n"
+		       "#SBATCH --cpus-per-task=1\n"
+		       "exec %s\n",
+		       job->sc->name, n_todo, job->points->len, collect->str,
+		       job->sc->name, todo->str, cap, output->str, line);
+	}
+	g_string_free(output, TRUE);
+	g_string_free(collect, TRUE);
+	g_string_free(todo, TRUE);
+	return status;
 }
 
 /* --- local runs --- */
@@ -263,13 +351,13 @@ static int run_one(const struct gs_sweep_job *job, const char *which)
 	return GS_EXIT_OK;
 }
 
-static int summarize(const struct gs_sweep_job *job, bool quiet,
+static int summarize(const struct gs_sweep_job *job, bool quiet, bool keep,
 		     unsigned ran, unsigned failed)
 {
 	g_autoptr(GError) err = NULL;
 	unsigned missing = 0, n = job->points->len;
 
-	if (!gs_sweep_write_summary(job, &missing, &err)) {
+	if (!gs_sweep_write_summary(job, keep, &missing, &err)) {
 		fprintf(stderr, "gpusim: %s\n", err->message);
 		return GS_EXIT_FAILURE;
 	}
@@ -304,9 +392,20 @@ static int run_all(const struct gs_sweep_job *job, int jobs, bool quiet)
 				   todo->pdata, todo->len,
 				   jobs > 0 ? (unsigned)jobs : 1,
 				   isatty(STDERR_FILENO));
-	status = summarize(job, quiet, todo->len, failed);
+	status = summarize(job, quiet, false, todo->len, failed);
 	g_ptr_array_free(todo, TRUE);
 	return status;
+}
+
+/* --collect merges what jobs wrote: into a folder that exists. */
+static int collect(const struct gs_sweep_job *job, const struct sweep_args *a)
+{
+	if (!g_file_test(a->collect, G_FILE_TEST_IS_DIR)) {
+		fprintf(stderr, "gpusim: --collect %s: no such folder (the "
+				"jobs' --out)\n", a->collect);
+		return GS_EXIT_USAGE;
+	}
+	return summarize(job, a->quiet, !a->force, 0, 0);
 }
 
 int gs_cmd_sweep(int argc, char **argv)
@@ -330,10 +429,9 @@ int gs_cmd_sweep(int argc, char **argv)
 			emit_jobs(&job);
 			status = GS_EXIT_OK;
 		} else if (a.emit_slurm) {
-			emit_slurm(&job, a.jobs);
-			status = GS_EXIT_OK;
+			status = emit_slurm(&job, a.jobs);
 		} else if (a.collect) {
-			status = summarize(&job, a.quiet, 0, 0);
+			status = collect(&job, &a);
 		} else if (a.point) {
 			status = run_one(&job, a.point);
 		} else {

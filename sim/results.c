@@ -7,11 +7,10 @@
  * array of n_tasks entries. */
 #include "sim/results.h"
 
-#include <errno.h>
-#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
+#include "sim/results_dir.h"
 #include "sim/results_priv.h"
 
 void gs_results_init(struct gs_results *r)
@@ -93,47 +92,39 @@ const char *gs_results_utf8(const char *s, char **tmp)
 	return *tmp;
 }
 
-/* summary.json goes last: a sweep that resumes by looking for it never
- * takes a directory whose other files are still being written. */
+/* What a run's folder is made of; a sweep point adds its point.json. */
+const char *const gs_results_files[] = {
+	"summary.json", "tasks.csv", "series.csv", "timeline.json", NULL,
+};
+
+gboolean gs_results_write_files(const struct gs_results *r, const char *dir,
+				gboolean with_timeline, GError **error)
+{
+	return gs_results_write_file(r, dir, "tasks.csv",
+				     gs_results_fill_tasks_csv, error) &&
+	       gs_results_write_file(r, dir, "series.csv",
+				     gs_results_fill_series_csv, error) &&
+	       (!with_timeline ||
+		gs_results_write_file(r, dir, "timeline.json",
+				      gs_results_fill_timeline, error)) &&
+	       gs_results_write_file(r, dir, "summary.json",
+				     gs_results_fill_summary, error);
+}
+
+/* All files go into a temporary folder that replaces dir whole: a
+ * timeline.json of an earlier run does not survive a run without one. */
 gboolean gs_results_write_dir(const struct gs_results *r, const char *dir,
 			      gboolean with_timeline, GError **error)
 {
+	struct gs_outdir od;
+
 	g_return_val_if_fail(r && dir, FALSE);
-
-	if (g_mkdir_with_parents(dir, 0777) != 0) {
-		int err = errno;
-
-		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(err),
-			    "cannot create directory %s: %s", dir,
-			    g_strerror(err));
+	if (!gs_outdir_begin(&od, dir, gs_results_files, true, error))
+		return FALSE;
+	if (!gs_results_write_files(r, gs_outdir_path(&od), with_timeline,
+				    error)) {
+		gs_outdir_fail(&od, error);
 		return FALSE;
 	}
-	if (!gs_results_write_file(r, dir, "tasks.csv",
-				   gs_results_fill_tasks_csv, error))
-		return FALSE;
-	if (!gs_results_write_file(r, dir, "series.csv",
-				   gs_results_fill_series_csv, error))
-		return FALSE;
-	if (with_timeline) {
-		if (!gs_results_write_file(r, dir, "timeline.json",
-					   gs_results_fill_timeline, error))
-			return FALSE;
-	} else {
-		/* A timeline left by an earlier run would not belong to
-		 * these results. */
-		g_autofree char *old = g_build_filename(dir, "timeline.json",
-							NULL);
-
-		if (g_unlink(old) != 0 && errno != ENOENT) {
-			int err = errno;
-
-			g_set_error(error, G_FILE_ERROR,
-				    g_file_error_from_errno(err),
-				    "cannot remove stale %s: %s", old,
-				    g_strerror(err));
-			return FALSE;
-		}
-	}
-	return gs_results_write_file(r, dir, "summary.json",
-				     gs_results_fill_summary, error);
+	return gs_outdir_commit(&od, error);
 }

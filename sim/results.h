@@ -136,8 +136,9 @@ void gs_results_clear(struct gs_results *r);
 uint32_t gs_results_intern(struct gs_results *r, const char *s);
 
 /* Write summary.json, tasks.csv, series.csv and (if with_timeline)
- * timeline.json into dir (created if missing). Each file is written to a
- * temporary name and renamed, so an interrupted run leaves no half file. */
+ * timeline.json into dir (created if missing). dir is replaced whole
+ * (sim/results_dir.h): after an error or a signal it holds the old run's
+ * files, else the new run's, and no temporary file. */
 gboolean gs_results_write_dir(const struct gs_results *r, const char *dir,
 			      gboolean with_timeline, GError **error);
 

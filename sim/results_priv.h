@@ -6,6 +6,7 @@
 #include <glib.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "sim/results.h"
 
@@ -15,12 +16,25 @@
 typedef gboolean (*gs_results_fill_fn)(const struct gs_results *r, FILE *f,
 				       GError **error);
 
-/* Writes dir/name through fill: into "dir/.name.tmp.XXXXXX", flushed,
- * fsync()ed and renamed over dir/name. On failure the temporary file is
- * removed and error names dir/name. dir must exist. */
+/* Writes the new file dir/name through fill, flushed and fsync()ed; dir
+ * is a temporary folder of results_dir.h, which publishes it whole. On
+ * failure error names dir/name (the folder is dropped, file and all). */
 gboolean gs_results_write_file(const struct gs_results *r, const char *dir,
 			       const char *name, gs_results_fill_fn fill,
 			       GError **error);
+/* The same for a string. */
+gboolean gs_write_text_file(const char *dir, const char *name,
+			    const char *text, GError **error);
+/* write(2) for every output byte, with the test seam of results_file.c
+ * (GPUSIM_FAIL_WRITE_AFTER, GPUSIM_PAUSE_WRITE_AFTER). */
+ssize_t gs_write_fd(int fd, const void *buf, size_t len);
+
+/* The files of a run's folder, NULL-terminated. */
+extern const char *const gs_results_files[];
+/* Writes them (timeline.json only when with_timeline) into the fresh
+ * folder dir. */
+gboolean gs_results_write_files(const struct gs_results *r, const char *dir,
+				gboolean with_timeline, GError **error);
 
 gboolean gs_results_fill_summary(const struct gs_results *r, FILE *f,
 				 GError **error);

@@ -4,10 +4,10 @@
  *
  * A point is finished when its point.json exists and records the hash of
  * the configuration it was run from (the scenario file's bytes, the
- * command line's --set overrides and the point's own). point.json is
- * written atomically after every other file of the point, so an
- * interrupted sweep loses no finished point and a rerun runs only the
- * rest. */
+ * command line's --set overrides and the point's own). A point's folder,
+ * point.json included, is published whole (sim/results_dir.h), so an
+ * interrupted sweep loses no finished point, leaves no half one, and a
+ * rerun runs only the rest. */
 #ifndef GS_SIM_SWEEP_H
 #define GS_SIM_SWEEP_H
 
@@ -46,10 +46,12 @@ struct gs_point_record {
 };
 void gs_point_record_free(struct gs_point_record *rec);
 
-/* Writes point.json for p's results r into its folder. */
+/* Writes point.json for p's results r into dir (the temporary folder
+ * that becomes p's folder). */
 gboolean gs_sweep_write_point(const struct gs_sweep_job *job,
 			      const struct gs_sweep_point *p,
-			      const struct gs_results *r, GError **error);
+			      const struct gs_results *r, const char *dir,
+			      GError **error);
 /* The record of p if it is finished for this configuration, else NULL. */
 struct gs_point_record *gs_sweep_read_point(const struct gs_sweep_job *job,
 					    const struct gs_sweep_point *p);
@@ -67,8 +69,10 @@ unsigned gs_sweep_run_pool(const struct gs_sweep_job *job,
 
 /* Writes DIR/sweep.csv (one row per finished point, in grid order: point,
  * seed, the swept values, then every column of the points' rows) and
- * DIR/manifest.json. *missing gets the number of unfinished points. */
-gboolean gs_sweep_write_summary(const struct gs_sweep_job *job,
+ * DIR/manifest.json. *missing gets the number of unfinished points.
+ * keep (--collect without --force): fail rather than replace a sweep.csv
+ * that has more rows, or a manifest.json of another configuration. */
+gboolean gs_sweep_write_summary(const struct gs_sweep_job *job, bool keep,
 				unsigned *missing, GError **error);
 
 #endif

@@ -1,12 +1,14 @@
 /* The files of a sweep: point.json (the mark of a finished point and its
- * row), sweep.csv and manifest.json. Every file is written to a temporary
- * name and renamed (g_file_set_contents_full), and every byte depends only
- * on the configuration and the results, never on -j or on timing. */
+ * row), sweep.csv and manifest.json. A point's folder is published whole
+ * with its point.json; sweep.csv and manifest.json are published together
+ * (sim/results_dir.h). Every byte depends only on the configuration and
+ * the results, never on -j or on timing. */
 #include <errno.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "sim/cli.h"
+#include "sim/results_dir.h"
 #include "sim/results_priv.h"
 #include "sim/sweep.h"
 
@@ -77,9 +79,10 @@ static void add_strings(JsonBuilder *b, const char *member,
 	json_builder_end_array(b);
 }
 
-/* Pretty JSON of the builder's root plus a final newline, written
- * atomically to path. */
-static gboolean write_json(JsonBuilder *b, const char *path, GError **error)
+/* Pretty JSON of the builder's root plus a final newline, written to
+ * dir/name (dir being a temporary folder of results_dir.h). */
+static gboolean write_json(JsonBuilder *b, const char *dir, const char *name,
+			   GError **error)
 {
 	g_autoptr(JsonGenerator) gen = json_generator_new();
 	g_autoptr(JsonNode) root = json_builder_get_root(b);
@@ -90,10 +93,7 @@ static gboolean write_json(JsonBuilder *b, const char *path, GError **error)
 	json_generator_set_pretty(gen, TRUE);
 	text = json_generator_to_data(gen, NULL);
 	with_nl = g_strconcat(text, "\n", NULL);
-	return g_file_set_contents_full(path, with_nl, -1,
-					G_FILE_SET_CONTENTS_CONSISTENT |
-					G_FILE_SET_CONTENTS_DURABLE, 0666,
-					error);
+	return gs_write_text_file(dir, name, with_nl, error);
 }
 
 static void add_point_fields(JsonBuilder *b, const struct gs_sweep_job *job,
@@ -114,13 +114,12 @@ static void add_point_fields(JsonBuilder *b, const struct gs_sweep_job *job,
 
 gboolean gs_sweep_write_point(const struct gs_sweep_job *job,
 			      const struct gs_sweep_point *p,
-			      const struct gs_results *r, GError **error)
+			      const struct gs_results *r, const char *dir,
+			      GError **error)
 {
 	g_autoptr(JsonBuilder) b = json_builder_new();
 	g_autoptr(GPtrArray) columns = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func(g_free);
-	g_autofree char *dir = gs_sweep_point_dir(job, p);
-	g_autofree char *path = g_build_filename(dir, POINT_FILE, NULL);
 
 	gs_results_row(r, columns, cells);
 	json_builder_begin_object(b);
@@ -134,7 +133,7 @@ gboolean gs_sweep_write_point(const struct gs_sweep_job *job,
 	add_strings(b, "columns", (char *const *)columns->pdata, columns->len);
 	add_strings(b, "row", (char *const *)cells->pdata, cells->len);
 	json_builder_end_object(b);
-	return write_json(b, path, error);
+	return write_json(b, dir, POINT_FILE, error);
 }
 
 static GPtrArray *read_strings(JsonObject *o, const char *member)
@@ -283,12 +282,11 @@ static char *sweep_csv(const struct gs_sweep_job *job,
 /* --- manifest.json --- */
 
 static gboolean write_manifest(const struct gs_sweep_job *job,
-			       struct gs_point_record **recs, GError **error)
+			       struct gs_point_record **recs, const char *dir,
+			       GError **error)
 {
 	const struct gs_sweep_config *sw = &job->sc->sweep;
 	g_autoptr(JsonBuilder) b = json_builder_new();
-	g_autofree char *path = g_build_filename(job->out_dir, "manifest.json",
-						 NULL);
 	guint i;
 
 	json_builder_begin_object(b);
@@ -326,18 +324,68 @@ static gboolean write_manifest(const struct gs_sweep_job *job,
 	}
 	json_builder_end_array(b);
 	json_builder_end_object(b);
-	return write_json(b, path, error);
+	return write_json(b, dir, "manifest.json", error);
 }
 
-gboolean gs_sweep_write_summary(const struct gs_sweep_job *job,
+static const char *const summary_files[] = {
+	"sweep.csv", "manifest.json", NULL,
+};
+
+static guint count_lines(const char *text)
+{
+	guint n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/* --collect must not throw away a table: not one with more rows (the
+ * points it merged are gone or were run with another configuration), nor
+ * the manifest of another configuration. */
+static gboolean check_keeps(const struct gs_sweep_job *job, const char *csv,
+			    GError **error)
+{
+	g_autofree char *csv_path = g_build_filename(job->out_dir, "sweep.csv",
+						     NULL);
+	g_autofree char *man_path = g_build_filename(job->out_dir,
+						     "manifest.json", NULL);
+	g_autofree char *old = NULL;
+	g_autoptr(JsonParser) parser = json_parser_new();
+	JsonNode *root;
+
+	if (g_file_get_contents(csv_path, &old, NULL, NULL) &&
+	    count_lines(old) > count_lines(csv)) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+			    "%s has %u rows, the finished points would make "
+			    "%u; keeping it (--force replaces it)", csv_path,
+			    count_lines(old) - 1, count_lines(csv) - 1);
+		return FALSE;
+	}
+	if (!json_parser_load_from_file(parser, man_path, NULL))
+		return TRUE;
+	root = json_parser_get_root(parser);
+	if (root && JSON_NODE_HOLDS_OBJECT(root) &&
+	    g_strcmp0(json_object_get_string_member_with_default(
+			      json_node_get_object(root), "config_hash", ""),
+		      job->config_hash)) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+			    "%s was written for another configuration (the "
+			    "scenario file or a --set differs); keeping it "
+			    "(--force replaces it)", man_path);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean gs_sweep_write_summary(const struct gs_sweep_job *job, bool keep,
 				unsigned *missing, GError **error)
 {
 	guint n = job->points->len, i;
 	struct gs_point_record **recs = g_new0(struct gs_point_record *,
 					       n ? n : 1);
-	g_autofree char *csv_path = g_build_filename(job->out_dir, "sweep.csv",
-						     NULL);
 	g_autofree char *csv = NULL;
+	struct gs_outdir od;
 	gboolean ok;
 
 	*missing = 0;
@@ -346,17 +394,17 @@ gboolean gs_sweep_write_summary(const struct gs_sweep_job *job,
 		if (!recs[i])
 			(*missing)++;
 	}
-	ok = g_mkdir_with_parents(job->out_dir, 0777) == 0;
-	if (!ok)
-		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
-			    "cannot create %s: %s", job->out_dir,
-			    g_strerror(errno));
 	csv = sweep_csv(job, recs);
-	ok = ok && g_file_set_contents_full(csv_path, csv, -1,
-					    G_FILE_SET_CONTENTS_CONSISTENT |
-					    G_FILE_SET_CONTENTS_DURABLE, 0666,
-					    error);
-	ok = ok && write_manifest(job, recs, error);
+	ok = (!keep || check_keeps(job, csv, error)) &&
+	     gs_outdir_begin(&od, job->out_dir, summary_files, false, error);
+	if (ok) {
+		ok = gs_write_text_file(od.tmp, "sweep.csv", csv, error) &&
+		     write_manifest(job, recs, od.tmp, error);
+		if (ok)
+			ok = gs_outdir_commit(&od, error);
+		else
+			gs_outdir_fail(&od, error);
+	}
 	for (i = 0; i < n; i++)
 		gs_point_record_free(recs[i]);
 	g_free(recs);

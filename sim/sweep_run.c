@@ -6,13 +6,40 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sim/results_dir.h"
+#include "sim/results_priv.h"
 #include "sim/sim.h"
 #include "sim/sweep.h"
 #include "workloads/config_load.h"
+
+/* The run's files and point.json, published as one folder. */
+static gboolean write_point_dir(const struct gs_sweep_job *job,
+				const struct gs_sweep_point *p,
+				const struct gs_results *r, const char *dir,
+				bool timeline, GError **error)
+{
+	static const char *const owned[] = {
+		"summary.json", "tasks.csv", "series.csv", "timeline.json",
+		"point.json", NULL,
+	};
+	struct gs_outdir od;
+
+	if (!gs_outdir_begin(&od, dir, owned, true, error))
+		return FALSE;
+	if (!gs_results_write_files(r, od.tmp, timeline, error) ||
+	    (!r->invariant_violation &&
+	     !gs_sweep_write_point(job, p, r, od.tmp, error))) {
+		gs_outdir_fail(&od, error);
+		return FALSE;
+	}
+	return gs_outdir_commit(&od, error);
+}
 
 gboolean gs_sweep_run_point(const struct gs_sweep_job *job,
 			    const struct gs_sweep_point *p, GError **error)
@@ -38,17 +65,16 @@ gboolean gs_sweep_run_point(const struct gs_sweep_job *job,
 	opt.timeline = sc->output.timeline && !job->no_timeline;
 	gs_results_init(&r);
 	ok = gs_run_scenario(sc, &opt, &r, error) &&
-	     gs_results_write_dir(&r, dir, opt.timeline, error);
+	     write_point_dir(job, p, &r, dir, opt.timeline, error);
 	/* A violated invariant: the point's results are written, marked
-	 * violated in its summary.json, but the point is not recorded as
-	 * done, so it fails the sweep (and runs again on resume). */
+	 * violated in its summary.json, but without point.json the point is
+	 * not done, so it fails the sweep (and runs again on resume). */
 	if (ok && r.invariant_violation) {
 		g_set_error(error, g_quark_from_static_string("gs-sim"),
 			    GS_SIM_ERROR_INVARIANT, "%s",
 			    r.invariant_violation);
 		ok = FALSE;
 	}
-	ok = ok && gs_sweep_write_point(job, p, &r, error);
 	if (!ok && error && *error)
 		g_prefix_error(error, "point %s: ", p->id);
 	gs_results_clear(&r);
@@ -103,11 +129,20 @@ static pid_t start_worker(const struct gs_sweep_job *job,
 {
 	pid_t pid;
 
+	pid_t parent = getpid();
+
 	fflush(NULL); /* no buffered output duplicated into the child */
 	pid = fork();
 	if (pid == 0) {
 		g_autoptr(GError) err = NULL;
 		int rc = 0;
+
+		/* A sweep stopped by a signal to its main process alone (kill
+		 * PID, scancel) stops its workers too: each then removes its
+		 * temporary folder (sim/interrupt.h). */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(1);
 
 		if (!gs_sweep_run_point(job, p, &err)) {
 			fprintf(stderr, "\ngpusim: %s\n",

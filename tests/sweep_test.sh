@@ -84,12 +84,14 @@ check "after a kill, finished points are complete" sh -c \
 	"for f in $tmp/killed/points/*/point.json; do
 	   [ -e \"\$f\" ] || continue; d=\$(dirname \$f)
 	   test -s \$d/summary.json && test -s \$d/tasks.csv && test -s \$d/series.csv || exit 1
-	 done; ! ls $tmp/killed/points/*/.point.json.* 2>/dev/null | grep -q ."
+	 done"
 check "the rerun after a kill keeps the $kept finished points" sh -c \
 	"$GPUSIM sweep $tmp/long.yaml -j2 --out $tmp/killed > $tmp/k.txt &&
 	 grep -q '$((n - kept)) run now, $kept already finished' $tmp/k.txt &&
 	 $GPUSIM sweep $tmp/long.yaml -j2 -q --out $tmp/fresh &&
 	 cmp $tmp/killed/sweep.csv $tmp/fresh/sweep.csv"
+check "the rerun removed what the killed workers left" sh -c \
+	"! find $tmp/killed -name '.*tmp*' | grep ."
 
 # Jobs for other machines.
 check "--emit-jobs prints one absolute command per point" sh -c \
@@ -107,6 +109,47 @@ check "--emit-slurm writes an array of all points" sh -c \
 	"$GPUSIM sweep $tmp/grid.yaml --emit-slurm -j 4 --out $tmp/sl > $tmp/sl.sh &&
 	 grep -q '^#SBATCH --array=0-11%4\$' $tmp/sl.sh &&
 	 SLURM_ARRAY_TASK_ID=4 sh $tmp/sl.sh && test -s $tmp/sl/points/dfq_19us_s1/point.json"
+check "--emit-slurm logs into DIR/logs, which it creates" sh -c \
+	"grep -q '^#SBATCH --output=$tmp/sl/logs/%A_%a.out\$' $tmp/sl.sh && test -d $tmp/sl/logs"
+check "--emit-slurm on a started folder submits only the unfinished points" sh -c \
+	"$GPUSIM sweep $tmp/grid.yaml --emit-slurm -j 4 --out $tmp/pt > $tmp/pt.sh &&
+	 grep -q '^#SBATCH --array=0-2,4-11%4\$' $tmp/pt.sh"
+check "--emit-slurm on a finished folder submits nothing" sh -c \
+	"$GPUSIM sweep $tmp/grid.yaml --emit-slurm --out $tmp/j1 > $tmp/none.sh 2> $tmp/none.txt &&
+	 ! test -s $tmp/none.sh && grep -q 'all 12 points .* are finished; nothing to submit' $tmp/none.txt"
+check "the script's --collect line repeats --set and --no-timeline" sh -c \
+	"$GPUSIM sweep $tmp/grid.yaml --emit-slurm --out $tmp/sl2 --set duration=200ms --no-timeline > $tmp/sl2.sh &&
+	 grep -q '^#   /.* sweep $tmp/grid.yaml --collect $tmp/sl2 --set duration=200ms --no-timeline\$' $tmp/sl2.sh &&
+	 grep -q '^exec .* --out $tmp/sl2 --set duration=200ms --no-timeline -q --point \"\$SLURM_ARRAY_TASK_ID\"\$' $tmp/sl2.sh"
+cp -r "$tmp/j1" "$tmp/keep"
+rm -r "$tmp/keep/points/dfq_19us_s1"
+check "--collect does not replace a table with a smaller one" sh -c \
+	"! $GPUSIM sweep $tmp/grid.yaml -q --collect $tmp/keep 2> $tmp/keep.txt &&
+	 grep -q 'sweep.csv has 12 rows, the finished points would make 11; keeping it (--force' $tmp/keep.txt &&
+	 cmp $tmp/j1/sweep.csv $tmp/keep/sweep.csv && cmp $tmp/j1/manifest.json $tmp/keep/manifest.json"
+check "--collect with another --set keeps the table and manifest" sh -c \
+	"! $GPUSIM sweep $tmp/grid.yaml -q --collect $tmp/j1 --set duration=200ms 2> $tmp/keep2.txt &&
+	 grep -q 'keeping it' $tmp/keep2.txt &&
+	 cmp $tmp/j1/sweep.csv $tmp/j2/sweep.csv && cmp $tmp/j1/manifest.json $tmp/j2/manifest.json"
+check "--collect keeps a manifest of another configuration" sh -c \
+	"$GPUSIM sweep $tmp/grid.yaml -q -j2 --out $tmp/other --set duration=200ms &&
+	 rm $tmp/other/sweep.csv && cp $tmp/other/manifest.json $tmp/other.json &&
+	 ! $GPUSIM sweep $tmp/grid.yaml -q --collect $tmp/other 2> $tmp/other.txt &&
+	 grep -q 'manifest.json was written for another configuration' $tmp/other.txt &&
+	 cmp $tmp/other.json $tmp/other/manifest.json && ! test -e $tmp/other/sweep.csv"
+check "--collect --force replaces it" sh -c \
+	"! $GPUSIM sweep $tmp/grid.yaml -q --force --collect $tmp/keep 2>/dev/null &&
+	 test \$(wc -l < $tmp/keep/sweep.csv) -eq 12"
+check "--collect of a folder that does not exist exits 2, creates nothing" sh -c \
+	"$GPUSIM sweep $tmp/grid.yaml --collect $tmp/nowhere 2> $tmp/nw.txt; test \$? -eq 2 &&
+	 grep -q 'no such folder' $tmp/nw.txt && ! test -e $tmp/nowhere"
+for j in 0 -1 x 2000 ''; do
+	check "sweep -j '$j' is refused (exit 2)" sh -c \
+		"$GPUSIM sweep $tmp/grid.yaml -q -j '$j' --out $tmp/jj 2> $tmp/jj.txt; test \$? -eq 2 &&
+		 grep -q -- '-j expects a number from 1 to 1024' $tmp/jj.txt && ! test -e $tmp/jj"
+done
+check "--force without --collect is refused" expect_status 2 "$GPUSIM" sweep "$tmp/grid.yaml" -q --force --out "$tmp/jj"
+check "sweep -j0 is refused too" expect_status 2 "$GPUSIM" sweep "$tmp/grid.yaml" -q -j0 --out "$tmp/jj"
 if command -v parallel >/dev/null 2>&1; then
 	check "jobs run by GNU parallel collect to the same sweep.csv" sh -c \
 		"parallel -j2 < $tmp/jobs &&
