@@ -84,6 +84,13 @@ struct gs_channel {
 	 * command completed; the host-visible copy lags by ref_writeback. */
 	uint64_t fence_value;
 	uint64_t fence_visible;
+	/* Serials above fence_value + 1 already completed (on another
+	 * engine than an older command), sorted; NULL until needed. The
+	 * counter follows submission order, as SET_REF after the commands
+	 * before it in the channel does, so they wait for the older one.
+	 * (Workloads fence every command; a channel that mixed unfenced
+	 * ones would hold its counter at the first.) */
+	GArray *fence_ahead;
 	struct gs_fifo fence_lag;   /* (visible-at time, serial) not yet seen */
 
 	uint64_t submitted;         /* commands published by doorbell */

@@ -329,6 +329,31 @@ static void test_fence_visible_copy_lags(void **state)
 	mock_free(m);
 }
 
+/* A channel whose commands go to two engines: copies that complete before
+ * an earlier, longer compute command must not move the reference counter
+ * past it, nor may its completion move the counter back. Found by the
+ * property tests: the timeslice policy drained such a channel forever,
+ * its counter having fallen back below the last submission. */
+static void test_fence_counts_in_submission_order(void **state)
+{
+	struct mock *m = mock_new("kepler", 0);
+	struct gs_channel *a = gs_gpu_channel_open(m->gpu, 0, NULL);
+	(void)state;
+
+	submit(a, 100 * US, GS_ENGINE_COMPUTE); /* serial 1 */
+	submit(a, 10 * US, GS_ENGINE_COPY);     /* serial 2 */
+	submit(a, 10 * US, GS_ENGINE_COPY);     /* serial 3 */
+	run_until(m, 50 * US);
+	assert_int_equal(a->completed, 2); /* the copies, not the compute */
+	assert_int_equal(a->fence_value, 0);
+	run_until(m, 101 * US);
+	assert_int_equal(a->completed, 3);
+	assert_int_equal(a->fence_value, 3);
+	run_until(m, 201 * US); /* 100us host-visible lag */
+	assert_int_equal(gs_chan_fence_visible(a), 3);
+	mock_free(m);
+}
+
 static void test_close_drops_queued_commands(void **state)
 {
 	struct mock *m = mock_new("kepler", 0);
@@ -463,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_context_switch_charged_to_nobody),
 		cmocka_unit_test(test_status_registers_follow_the_engine),
 		cmocka_unit_test(test_fence_visible_copy_lags),
+		cmocka_unit_test(test_fence_counts_in_submission_order),
 		cmocka_unit_test(test_close_drops_queued_commands),
 		cmocka_unit_test(test_unpublished_head_class),
 		cmocka_unit_test(test_timeslice_preemption),
