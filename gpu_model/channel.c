@@ -27,6 +27,7 @@ struct gs_channel *gs_gpu_channel_open(struct gs_gpu *gpu, uint32_t group,
 		gs_fifo_free(&ch->fence_lag);
 		if (ch->fence_ahead)
 			g_array_free(ch->fence_ahead, TRUE);
+		gs_fifo_free(&ch->saved);
 		memset(ch, 0, sizeof(*ch));
 		ch->id = id;
 		ch->gpu = gpu;
@@ -37,6 +38,7 @@ struct gs_channel *gs_gpu_channel_open(struct gs_gpu *gpu, uint32_t group,
 		ch->entries = gpu->cfg.ring_entries;
 		gs_fifo_init(&ch->cmds);
 		gs_fifo_init(&ch->fence_lag);
+		gs_fifo_init(&ch->saved);
 		gpu->next_free_hint = (id + 1) % n;
 		gpu->n_open++;
 		return ch;
@@ -59,10 +61,10 @@ void gs_gpu_channel_close(struct gs_channel *ch)
 	/* Everything published but not yet on an engine is dropped with the
 	 * channel; what was written without a doorbell was never submitted. */
 	ch->dropped += gs_ring_distance(ch->get, ch->put_visible, ch->entries) +
-		       (ch->has_preempted ? 1 : 0);
-	if (ch->has_preempted)
-		ch->in_flight--;
-	ch->has_preempted = false;
+		       ch->saved.len;
+	ch->in_flight -= ch->saved.len;
+	while (ch->saved.len)
+		gs_fifo_pop(&ch->saved, sizeof(struct gs_cmd), NULL);
 	while (ch->cmds.len)
 		gs_fifo_pop(&ch->cmds, sizeof(struct gs_cmd), NULL);
 	ch->get = ch->put = ch->put_visible = 0;
@@ -150,14 +152,13 @@ uint64_t gs_chan_outstanding(const struct gs_channel *ch)
 
 bool gs_chan_has_work(const struct gs_channel *ch)
 {
-	return ch->open && (ch->has_preempted || ch->get != ch->put_visible);
+	return ch->open && (ch->saved.len || ch->get != ch->put_visible);
 }
 
 void gs_chan_fetch(struct gs_channel *ch, struct gs_cmd *out)
 {
-	if (ch->has_preempted) {
-		*out = ch->preempted;
-		ch->has_preempted = false;
+	if (ch->saved.len) {
+		gs_fifo_pop(&ch->saved, sizeof(*out), out);
 		return;
 	}
 	gs_fifo_pop(&ch->cmds, sizeof(*out), out);

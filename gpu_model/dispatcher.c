@@ -94,6 +94,27 @@ void gs_disp_forget(struct gs_gpu *gpu, struct gs_channel *ch)
 	}
 }
 
+/* A preemption saves the whole channel group's state, the PBDMA's
+ * included: a command of the group that the dispatcher fetched and holds
+ * for the preempted engine goes back to its channel, ahead of what is
+ * still at GET. Started as it is, it would run before the preempted
+ * command resumes (out of the channel's order) and outside the group's
+ * slice. */
+void gs_disp_take_back(struct gs_gpu *gpu, const struct gs_engine *eng,
+		       uint32_t group)
+{
+	struct gs_dispatcher *d = &gpu->disp;
+	struct gs_channel *ch = d->stall_chan;
+
+	if (!d->stalled || ch->group != group ||
+	    gs_gpu_engine_for(gpu, d->stall_cmd.engine) != eng)
+		return;
+	gs_fifo_push_front(&ch->saved, sizeof(d->stall_cmd), &d->stall_cmd);
+	d->stalled = false;
+	d->stall_chan = NULL;
+	gs_disp_link(gpu, ch);
+}
+
 bool gs_disp_other_group_waiting(const struct gs_gpu *gpu, uint32_t group)
 {
 	const struct gs_dispatcher *d = &gpu->disp;

@@ -163,7 +163,10 @@ static void engine_done(void *ctx, struct gs_event *ev)
 }
 
 /* Preempt the running command: it goes back to its channel with what is
- * left of it, and the context is saved out. */
+ * left of it, ahead of any other command of the channel (a command the
+ * dispatcher held for this engine comes back too, behind it), and the
+ * context is saved out. A channel may be preempted again before it
+ * resumes everything, so the saved commands form a queue. */
 static void preempt(struct gs_engine *eng)
 {
 	struct gs_gpu *gpu = eng->gpu;
@@ -172,8 +175,8 @@ static void preempt(struct gs_engine *eng)
 
 	gs_evq_cancel(gpu->q, &eng->done_ev);
 	eng->cmd.remaining -= ran;
-	ch->preempted = eng->cmd;
-	ch->has_preempted = true;
+	gs_disp_take_back(gpu, eng, ch->group);
+	gs_fifo_push_front(&ch->saved, sizeof(eng->cmd), &eng->cmd);
 	gs_disp_link(gpu, ch);
 	eng->running_chan = NULL;
 	eng->preemptions++;

@@ -37,7 +37,7 @@ static inline void *gs_fifo_at(const struct gs_fifo *f, size_t elem,
 	return f->buf + (size_t)((f->head + i) & (f->cap - 1)) * elem;
 }
 
-static inline void gs_fifo_push(struct gs_fifo *f, size_t elem, const void *e)
+static inline void gs_fifo_grow(struct gs_fifo *f, size_t elem)
 {
 	if (f->len == f->cap) {
 		uint32_t ncap = f->cap ? f->cap * 2 : 4, i;
@@ -51,8 +51,23 @@ static inline void gs_fifo_push(struct gs_fifo *f, size_t elem, const void *e)
 		f->cap = ncap;
 		f->head = 0;
 	}
+}
+
+static inline void gs_fifo_push(struct gs_fifo *f, size_t elem, const void *e)
+{
+	gs_fifo_grow(f, elem);
 	memcpy(gs_fifo_at(f, elem, f->len), e, elem);
 	f->len++;
+}
+
+/* Put e before the oldest element (it becomes the next one popped). */
+static inline void gs_fifo_push_front(struct gs_fifo *f, size_t elem,
+				      const void *e)
+{
+	gs_fifo_grow(f, elem);
+	f->head = (f->head + f->cap - 1) & (f->cap - 1);
+	f->len++;
+	memcpy(gs_fifo_at(f, elem, 0), e, elem);
 }
 
 static inline void gs_fifo_pop(struct gs_fifo *f, size_t elem, void *out)

@@ -43,6 +43,7 @@ void gs_gpu_free(struct gs_gpu *gpu)
 		gs_fifo_free(&gpu->channels[i].fence_lag);
 		if (gpu->channels[i].fence_ahead)
 			g_array_free(gpu->channels[i].fence_ahead, TRUE);
+		gs_fifo_free(&gpu->channels[i].saved);
 	}
 	g_free(gpu->channels);
 	g_free(gpu);

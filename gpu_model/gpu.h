@@ -76,9 +76,12 @@ struct gs_channel {
 	uint32_t get, put, put_visible;
 	uint64_t next_serial;
 
-	struct gs_cmd preempted;    /* a command to resume, if has_preempted */
-	bool has_preempted;
-	uint32_t in_flight;         /* fetched, not yet completed */
+	/* Commands fetched and then given back by a preemption (the one that
+	 * was running, and any the dispatcher held for that engine), oldest
+	 * first: the saved channel state the hardware restores, refetched
+	 * before anything at GET so the channel's order is kept. */
+	struct gs_fifo saved;
+	uint32_t in_flight;         /* fetched, not yet completed (saved too) */
 
 	/* reference counter (fence): value is the serial of the last fenced
 	 * command completed; the host-visible copy lags by ref_writeback. */

@@ -6,7 +6,7 @@
 
 /* channel.c */
 bool gs_chan_has_work(const struct gs_channel *ch);
-/* Take the next command: a preempted one first, else the one at GET
+/* Take the next command: a saved (preempted) one first, else the one at GET
  * (advancing GET and telling the owner about the freed slot). */
 void gs_chan_fetch(struct gs_channel *ch, struct gs_cmd *out);
 void gs_chan_write_fence(struct gs_channel *ch, uint64_t serial);
@@ -19,6 +19,10 @@ void gs_disp_link(struct gs_gpu *gpu, struct gs_channel *ch);
 void gs_disp_unlink(struct gs_gpu *gpu, struct gs_channel *ch);
 /* A channel is being closed: drop a stalled command that belongs to it. */
 void gs_disp_forget(struct gs_gpu *gpu, struct gs_channel *ch);
+/* A preemption of `group` on eng: a command of that group held for eng
+ * goes back to its channel's saved queue. */
+void gs_disp_take_back(struct gs_gpu *gpu, const struct gs_engine *eng,
+		       uint32_t group);
 /* Another group than `group` has work waiting (timeslice rule). */
 bool gs_disp_other_group_waiting(const struct gs_gpu *gpu, uint32_t group);
 

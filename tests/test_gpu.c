@@ -29,15 +29,20 @@ struct mock {
 	/* refill: on completion, write one more command of this length */
 	gs_time_t refill[8];
 	uint64_t completions[8];
+	uint64_t last_serial[8];
+	bool out_of_order;    /* a channel completed commands out of order */
 };
 
 static void on_complete(void *ctx, struct gs_channel *ch,
 			const struct gs_cmd *cmd)
 {
 	struct mock *m = ctx;
-	(void)cmd;
 
 	m->completions[ch->id]++;
+	if (ch->id < 8) {
+		m->out_of_order |= cmd->serial <= m->last_serial[ch->id];
+		m->last_serial[ch->id] = cmd->serial;
+	}
 	if (ch->id < 8 && m->refill[ch->id]) {
 		gs_chan_write(ch, m->refill[ch->id], GS_ENGINE_COMPUTE, 0, 0);
 		gs_chan_doorbell(ch);
@@ -449,6 +454,60 @@ static void test_timeslice_keeps_engine_without_competition(void **state)
 	mock_free(m);
 }
 
+/* Several commands queued on each of several channels, each command
+ * longer than a slice: every channel is preempted again and again, with
+ * its next command already fetched by the dispatcher. Every command must
+ * complete, whole, in its channel's order (a single saved command per
+ * channel lost one at the second preemption). */
+static void test_timeslice_completes_every_queued_command(void **state)
+{
+	struct mock *m = mock_new("volta", 25 * US);
+	struct gs_channel *ch[3];
+	uint32_t i, k;
+	(void)state;
+
+	for (i = 0; i < 3; i++) {
+		ch[i] = gs_gpu_channel_open(m->gpu, i, NULL);
+		for (k = 0; k < 3; k++)
+			submit(ch[i], 3 * MS, GS_ENGINE_COMPUTE);
+	}
+	run_until(m, 100 * MS);
+	assert_true(m->gpu->engines[GS_ENGINE_COMPUTE].preemptions >= 9);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(ch[i]->completed, 3);
+		assert_int_equal(ch[i]->in_flight, 0);
+		assert_int_equal(ch[i]->saved.len, 0);
+		assert_int_equal(ch[i]->gpu_time, 9 * MS);
+		assert_int_equal(ch[i]->fence_value, 3);
+	}
+	assert_false(m->out_of_order);
+	mock_free(m);
+}
+
+/* A preemption takes back the command the dispatcher holds for the
+ * engine: it runs after the preempted one resumes, not in its place. */
+static void test_preemption_keeps_channel_order(void **state)
+{
+	struct mock *m = mock_new("volta", 0);
+	struct gs_channel *a = gs_gpu_channel_open(m->gpu, 0, NULL);
+	struct gs_channel *b = gs_gpu_channel_open(m->gpu, 1, NULL);
+	(void)state;
+
+	submit(a, 2 * MS, GS_ENGINE_COMPUTE);
+	submit(a, 2 * MS, GS_ENGINE_COMPUTE);
+	submit(b, 100 * US, GS_ENGINE_COMPUTE);
+	/* a's first is preempted at 1024 us with its second held by the
+	 * dispatcher; b runs; a resumes its first */
+	run_until(m, 1500 * US);
+	assert_int_equal(b->completed, 1);
+	assert_int_equal(a->completed, 0);
+	assert_int_equal(a->saved.len, 0);
+	run_until(m, 10 * MS);
+	assert_int_equal(a->completed, 2);
+	assert_false(m->out_of_order);
+	mock_free(m);
+}
+
 /* NEON Fig. 6 (direct): two saturating channels with request sizes a and
  * b get GPU shares a/(a+b) and b/(a+b) under per-command round-robin. */
 static void test_round_robin_unfairness(void **state)
@@ -493,6 +552,8 @@ int main(void)
 		cmocka_unit_test(test_unpublished_head_class),
 		cmocka_unit_test(test_timeslice_preemption),
 		cmocka_unit_test(test_timeslice_keeps_engine_without_competition),
+		cmocka_unit_test(test_timeslice_completes_every_queued_command),
+		cmocka_unit_test(test_preemption_keeps_channel_order),
 		cmocka_unit_test(test_round_robin_unfairness),
 	};
 	return cmocka_run_group_tests_name("gpu", tests, NULL, NULL);
