@@ -63,6 +63,12 @@ static const struct gs_results *run_cached(struct repro *rp, const char *file,
 		return NULL;
 	}
 	gs_scenario_free(sc);
+	/* its rows are still judged; the command fails */
+	if (r->invariant_violation) {
+		fprintf(stderr, "gpusim: %s: %s\n", file,
+			r->invariant_violation);
+		rp->failed_to_run = true;
+	}
 	g_hash_table_insert(rp->runs, g_steal_pointer(&key), r);
 	return r;
 }

@@ -191,6 +191,12 @@ static int run_loaded(const char *file, const struct gs_scenario *sc,
 			gs_results_print_table(&r, stdout);
 			printf("\nresults written to %s/\n", out_dir);
 		}
+		/* written all the same, marked violated in summary.json */
+		if (r.invariant_violation) {
+			fprintf(stderr, "gpusim: %s: %s\n", file,
+				r.invariant_violation);
+			status = GS_EXIT_FAILURE;
+		}
 	}
 	gs_results_clear(&r);
 	return status;

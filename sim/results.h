@@ -110,6 +110,9 @@ struct gs_results {
 	gs_time_t sim_time_ns;
 	uint64_t events;
 	uint64_t event_checksum;
+	/* The first invariant violation (sim/invariants.c) of the run or of
+	 * a standalone reference run; NULL: every check held. */
+	char *invariant_violation;
 	uint32_t n_gpus;
 	bool node_report;      /* a node scenario: gpus and node metrics */
 	struct gs_gpu_result *gpus; /* n_gpus of them when node_report */

@@ -149,6 +149,9 @@ static JsonNode *build_summary(const struct gs_results *r)
 	add_uint(b, "sim_time_ns", r->sim_time_ns);
 	add_uint(b, "events", r->events);
 	add_string(b, "event_checksum", checksum);
+	add_string(b, "invariants", r->invariant_violation ? "violated" : "ok");
+	if (r->invariant_violation)
+		add_string(b, "invariant_violation", r->invariant_violation);
 	json_builder_set_member_name(b, "tasks");
 	json_builder_begin_array(b);
 	for (i = 0; i < r->n_tasks; i++)

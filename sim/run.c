@@ -6,6 +6,19 @@
 
 #include "sim/sim_internal.h"
 
+/* Invariants are checked inside every run (sim.c); a violation is
+ * recorded in the results, or with opt->check_invariants fails the run. */
+static bool invariants_fail(const struct gs_scenario *sc,
+			    const struct gs_sim_options *opt,
+			    const char *violation, GError **error)
+{
+	if (!violation || !opt || !opt->check_invariants)
+		return false;
+	g_set_error(error, g_quark_from_static_string("gs-sim"),
+		    GS_SIM_ERROR_INVARIANT, "%s: %s", sc->name, violation);
+	return true;
+}
+
 static bool run_one(const struct gs_scenario *sc,
 		    const struct gs_sim_options *opt, struct gs_results *out,
 		    GError **error)
@@ -16,18 +29,10 @@ static bool run_one(const struct gs_scenario *sc,
 	if (!sim)
 		return false;
 	gs_sim_run(sim, &capped);
-	if (opt && opt->check_invariants) {
-		char *broken = gs_sim_check_invariants(sim);
-
-		if (broken) {
-			g_set_error(error, g_quark_from_static_string("gs-sim"),
-				    2, "%s: invariant broken at %"
-				    G_GUINT64_FORMAT " ns: %s", sc->name,
-				    sim->q.now, broken);
-			g_free(broken);
-			gs_sim_free(sim);
-			return false;
-		}
+	if (invariants_fail(sc, opt, gs_sim_invariant_violation(sim),
+			    error)) {
+		gs_sim_free(sim);
+		return false;
 	}
 	gs_sim_collect(sim, out);
 	out->event_capped = capped;
@@ -35,10 +40,11 @@ static bool run_one(const struct gs_scenario *sc,
 	return true;
 }
 
-/* Mean round time of task definition `def` running alone. */
+/* Mean round time of task definition `def` running alone. A violation
+ * of the invariants in that run is the scenario's (the first one kept). */
 static double alone_round_mean(const struct gs_scenario *sc, uint32_t def,
 			       const struct gs_sim_options *parent,
-			       GError **error)
+			       struct gs_results *out, GError **error)
 {
 	struct gs_sim_options opt = { .check_invariants =
 					      parent->check_invariants };
@@ -49,6 +55,10 @@ static double alone_round_mean(const struct gs_scenario *sc, uint32_t def,
 	gs_results_init(&r);
 	if (run_one(alone, &opt, &r, error) && r.n_tasks)
 		mean = r.tasks[0].round_mean_ns;
+	if (r.invariant_violation && !out->invariant_violation)
+		out->invariant_violation = g_strdup_printf(
+			"standalone run of task %s: %s", sc->tasks[def].name,
+			r.invariant_violation);
 	gs_results_clear(&r);
 	gs_scenario_free(alone);
 	return mean;
@@ -118,7 +128,7 @@ gboolean gs_run_scenario(const struct gs_scenario *sc,
 		return TRUE;
 	alone = g_new0(double, sc->n_tasks ? sc->n_tasks : 1);
 	for (d = 0; d < sc->n_tasks; d++) {
-		alone[d] = alone_round_mean(sc, d, opt, error);
+		alone[d] = alone_round_mean(sc, d, opt, out, error);
 		if (error && *error) {
 			g_free(alone);
 			return FALSE;

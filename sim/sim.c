@@ -5,6 +5,19 @@
 #include "sim/sim_internal.h"
 
 #define PROGRESS_EVERY 65536
+/* Periodic invariant checks: a check walks every channel slot and task,
+ * so the period grows with them (CHECK_EVENTS_PER_ITEM events per item)
+ * to keep its cost a fixed small share of the run (`gpusim bench`
+ * measures it), and is never below CHECK_MIN_PERIOD events. */
+#ifdef GS_CHECK_INVARIANTS
+/* sanitizer builds (make asan): speed matters less than catching a
+ * violation close to its cause */
+#define CHECK_MIN_PERIOD 4096
+#define CHECK_EVENTS_PER_ITEM 1
+#else
+#define CHECK_MIN_PERIOD 65536
+#define CHECK_EVENTS_PER_ITEM 64
+#endif
 /* series.csv stays below this many rows however many tasks there are */
 #define MAX_SERIES_ROWS 2000000ULL
 
@@ -60,6 +73,16 @@ static void make_tasks(struct gs_sim *sim)
 	sim->live_tasks = n;
 }
 
+static uint64_t check_period(const struct gs_sim *sim)
+{
+	uint64_t items = sim->n_tasks;
+	uint32_t i;
+
+	for (i = 0; i < sim->n_gpus; i++)
+		items += sim->gpus[i]->cfg.max_channels;
+	return MAX(CHECK_MIN_PERIOD, items * CHECK_EVENTS_PER_ITEM);
+}
+
 struct gs_sim *gs_sim_new(const struct gs_scenario *sc,
 			  const struct gs_sim_options *opt, GError **error)
 {
@@ -78,6 +101,8 @@ struct gs_sim *gs_sim_new(const struct gs_scenario *sc,
 	gs_hal_prepare(sim);
 	make_tasks(sim);
 
+	sim->invariant_period = check_period(sim);
+	sim->next_check = sim->invariant_period;
 	gs_event_init(&sim->stop_ev, GS_EVC_STOP, on_stop, sim);
 	gs_evq_schedule(&sim->q, &sim->stop_ev, sc->duration);
 	sim->sample_interval = sc->output.series_interval ?
@@ -121,12 +146,25 @@ void gs_sim_free(struct gs_sim *sim)
 		g_hash_table_destroy(sim->tracks);
 	gs_results_clear(sim->rec);
 	g_free(sim->rec);
+	g_free(sim->violation);
 	g_free(sim);
 }
 
 struct gs_evq *gs_sim_queue(struct gs_sim *sim)
 {
 	return &sim->q;
+}
+
+/* The first violation is kept and the run goes on to its end, so its
+ * results are complete; later checks would only repeat it. */
+static void check_now(struct gs_sim *sim)
+{
+	sim->next_check = sim->q.dispatched + sim->invariant_period;
+	if (sim->violation)
+		return;
+	sim->invariant_checks++;
+	sim->violation = gs_sim_check_invariants(sim);
+	sim->checked_at = sim->q.now;
 }
 
 void gs_sim_run(struct gs_sim *sim, bool *capped)
@@ -145,15 +183,8 @@ void gs_sim_run(struct gs_sim *sim, bool *capped)
 		}
 		if (!gs_evq_step(&sim->q))
 			break;
-#ifdef GS_CHECK_INVARIANTS
-		if (!(sim->q.dispatched & 4095)) {
-			char *err = gs_sim_check_invariants(sim);
-
-			if (err)
-				g_error("invariant broken at %" G_GUINT64_FORMAT
-					" ns: %s", sim->q.now, err);
-		}
-#endif
+		if (sim->q.dispatched >= sim->next_check)
+			check_now(sim);
 		if (sim->opt.progress && sim->q.dispatched >= next_progress) {
 			next_progress += PROGRESS_EVERY;
 			sim->opt.progress(sim->opt.progress_ctx, sim->q.now,
@@ -166,6 +197,17 @@ void gs_sim_run(struct gs_sim *sim, bool *capped)
 			  sim->rec->series->len - 1).t != sim->q.now)
 		gs_record_sample(sim, &sim->sample_ev);
 	gs_evq_cancel(&sim->q, &sim->sample_ev);
+	check_now(sim);
+}
+
+const char *gs_sim_invariant_violation(const struct gs_sim *sim)
+{
+	return sim->violation;
+}
+
+uint64_t gs_sim_invariant_checks(const struct gs_sim *sim)
+{
+	return sim->invariant_checks;
 }
 
 static const char *vm_name(const struct gs_scenario *sc, int32_t vm)
@@ -307,6 +349,7 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 	r->sim_time_ns = elapsed;
 	r->events = sim->q.dispatched;
 	r->event_checksum = sim->q.checksum;
+	r->invariant_violation = g_strdup(sim->violation);
 	r->n_gpus = sim->n_gpus;
 	r->n_tasks = sim->n_tasks;
 	r->tasks = g_new0(struct gs_task_result, sim->n_tasks ? sim->n_tasks : 1);

@@ -24,9 +24,10 @@ struct gs_sim_options {
 	bool standalone_runs;     /* run each task alone for slowdowns */
 	gs_progress_fn progress;  /* may be NULL */
 	void *progress_ctx;
-	/* Check gs_sim_check_invariants at the end of each run (and, in
-	 * GS_CHECK_INVARIANTS builds, every few thousand events): a broken
-	 * invariant fails the run with an error. */
+	/* Invariants are always checked (every run, at its end and every
+	 * so many events) and a violation is recorded in the results; with
+	 * this set, gs_run_scenario fails with GS_SIM_ERROR_INVARIANT
+	 * instead (tests). */
 	bool check_invariants;
 	/* Tests: run this policy instead of the scenario's (its parameters
 	 * take their defaults). */
@@ -42,6 +43,9 @@ struct gs_sim;
  * scenario's or a VM's scheduler) refused to initialise; the message
  * carries the position of its name. A config error, as the loader's. */
 #define GS_SIM_ERROR_POLICY_INIT 2
+/* gs_run_scenario with check_invariants: an invariant was violated (a
+ * failure of the simulator, exit status 1, never a config error). */
+#define GS_SIM_ERROR_INVARIANT 1
 
 struct gs_sim *gs_sim_new(const struct gs_scenario *sc,
 			  const struct gs_sim_options *opt, GError **error);
@@ -52,10 +56,16 @@ void gs_sim_run(struct gs_sim *sim, bool *capped);
 /* Fill r with this run's figures; slowdown and the metrics that need the
  * standalone runs are left NAN. */
 void gs_sim_collect(struct gs_sim *sim, struct gs_results *r);
-/* NULL when the model's invariants hold (nothing published is lost, rings
- * consistent, engines busy no longer than elapsed time, tasks' GPU time =
- * engine time), else a description to g_free. */
+/* NULL when the model's invariants hold (time monotonic, rings
+ * consistent, nothing published lost, engines busy no longer than elapsed
+ * time, tasks' GPU time = engine time), else a description naming the
+ * invariant, the time, GPU and channel/task, to g_free. */
 char *gs_sim_check_invariants(const struct gs_sim *sim);
+/* The first invariant violation of the run so far (checked every so many
+ * events and when gs_sim_run returns), NULL while they hold; and how
+ * many checks ran. */
+const char *gs_sim_invariant_violation(const struct gs_sim *sim);
+uint64_t gs_sim_invariant_checks(const struct gs_sim *sim);
 /* The event queue, for tests that drive a simulation step by step. */
 struct gs_evq *gs_sim_queue(struct gs_sim *sim);
 

@@ -186,6 +186,13 @@ struct gs_sim {
 	gs_time_t sample_interval;
 	bool stopped;
 
+	/* invariants (invariants.c), checked every invariant_period events
+	 * and at the end: the time of the last check, how many ran, and the
+	 * first violation (NULL while they hold) */
+	gs_time_t checked_at;
+	uint64_t invariant_period, next_check, invariant_checks;
+	char *violation;
+
 	struct gs_results *rec;     /* series and timeline are recorded here */
 	GHashTable *tracks;         /* (gpu, kind, id) -> track index + 1 */
 	uint32_t cat_run, cat_switch, cat_save, name_switch, name_save;

@@ -38,8 +38,17 @@ gboolean gs_sweep_run_point(const struct gs_sweep_job *job,
 	opt.timeline = sc->output.timeline && !job->no_timeline;
 	gs_results_init(&r);
 	ok = gs_run_scenario(sc, &opt, &r, error) &&
-	     gs_results_write_dir(&r, dir, opt.timeline, error) &&
-	     gs_sweep_write_point(job, p, &r, error);
+	     gs_results_write_dir(&r, dir, opt.timeline, error);
+	/* A violated invariant: the point's results are written, marked
+	 * violated in its summary.json, but the point is not recorded as
+	 * done, so it fails the sweep (and runs again on resume). */
+	if (ok && r.invariant_violation) {
+		g_set_error(error, g_quark_from_static_string("gs-sim"),
+			    GS_SIM_ERROR_INVARIANT, "%s",
+			    r.invariant_violation);
+		ok = FALSE;
+	}
+	ok = ok && gs_sweep_write_point(job, p, &r, error);
 	if (!ok && error && *error)
 		g_prefix_error(error, "point %s: ", p->id);
 	gs_results_clear(&r);

@@ -482,9 +482,55 @@ static void test_invariant_checker_catches_breakage(void **state)
 	sim->tasks[0].gpu_time += 1;           /* time charged to nobody */
 	err = gs_sim_check_invariants(sim);
 	assert_non_null(strstr(err, "engines ran"));
+	assert_non_null(strstr(err, "'GPU time conserved'"));
 	g_free(err);
 	sim->tasks[0].gpu_time -= 1;
+
+	/* fetched, counted, but nowhere on the GPU: what a preemption that
+	 * overwrote a saved command left behind */
+	ch->submitted++;
+	ch->in_flight++;
+	err = gs_sim_check_invariants(sim);
+	assert_non_null(err);
+	assert_non_null(strstr(err, "invariant 'no command lost' violated at "
+				    "20000000 ns, GPU 0, channel 0 (task a)"));
+	g_free(err);
+	ch->submitted--;
+	ch->in_flight--;
 	assert_null(gs_sim_check_invariants(sim));
+	gs_sim_free(sim);
+	gs_scenario_free(sc);
+}
+
+/* The checks run during the run, not only at its end, and in every
+ * build: a command lost early is reported near the time it was lost, the
+ * run still goes to its end, and the first violation is the one kept. */
+static void test_invariants_checked_periodically(void **state)
+{
+	struct gs_scenario *sc;
+	struct gs_sim *sim = start(
+		"duration: 1s\ngpu: {max_channels: 16}\ntasks:\n"
+		"  - name: a\n    count: 4\n    behavior:"
+		" {throttle: {kernel: 1us}}\n",
+		NULL, &sc);
+	struct gs_evq *q = gs_sim_queue(sim);
+	const char *v;
+	(void)state;
+
+	while (q->now < 10 * GS_NS_PER_MS)
+		gs_evq_step(q);
+	assert_null(gs_sim_check_invariants(sim));
+	sim->tasks[0].chans[0].ch->completed++;
+	gs_sim_run(sim, NULL);
+	v = gs_sim_invariant_violation(sim);
+	assert_non_null(v);
+	assert_non_null(strstr(v, "'no command lost'"));
+	assert_true(gs_sim_invariant_checks(sim) >= 1);
+	/* found within one period: 65536 events, about 280 ms here (the
+	 * run has 230000 events) */
+	assert_true(g_ascii_strtoull(strstr(v, "at ") + 3, NULL, 10) <
+		    500 * GS_NS_PER_MS);
+	assert_int_equal(q->now, GS_NS_PER_S);
 	gs_sim_free(sim);
 	gs_scenario_free(sc);
 }
@@ -806,6 +852,7 @@ int main(void)
 		cmocka_unit_test(test_shadow_queue_forwards_on_demand),
 		cmocka_unit_test(test_poll_loop_sees_what_a_read_loop_sees),
 		cmocka_unit_test(test_invariant_checker_catches_breakage),
+		cmocka_unit_test(test_invariants_checked_periodically),
 		cmocka_unit_test(test_open_spans_closed_at_end),
 		cmocka_unit_test(test_dfq_last_phase_reaches_end),
 		cmocka_unit_test(test_hdfq_and_vm_schedulers_phases_reach_end),

@@ -386,7 +386,7 @@ static void test_summary_keys_nulls(void **state)
 {
 	static const char *const top[] = {
 		"config", "name", "seed", "policy", "sim_time_ns", "events",
-		"event_checksum", "tasks", "metrics", NULL,
+		"event_checksum", "invariants", "tasks", "metrics", NULL,
 	};
 	static const char *const task[] = {
 		"name", "vm", "weight", "gpu", "rounds", "round_mean_ns",
@@ -428,6 +428,8 @@ static void test_summary_keys_nulls(void **state)
 	assert_string_equal(json_object_get_string_member(o,
 							  "event_checksum"),
 			    "0x00000000deadbeef");
+	assert_string_equal(json_object_get_string_member(o, "invariants"),
+			    "ok");
 
 	tasks = json_object_get_array_member(o, "tasks");
 	assert_int_equal(json_array_get_length(tasks), 3);
@@ -979,6 +981,29 @@ static void test_table_pads_utf8_names(void **state)
 	assert_int_equal(g_utf8_strlen(row, -1), g_utf8_strlen(header, -1));
 }
 
+/* A violated invariant: the results are written all the same, with the
+ * verdict and the message beside the checksum. */
+static void test_summary_invariant_violation(void **state)
+{
+	struct fixture *fx = *state;
+	g_autofree char *text = NULL;
+	g_autoptr(JsonNode) root = NULL;
+	JsonObject *o;
+
+	fx->r.invariant_violation = g_strdup("invariant 'no command lost' "
+					     "violated at 5 ns: lost");
+	write_ok(&fx->r, fx->dir, FALSE);
+	text = read_output(fx->dir, "summary.json");
+	root = parse_json(text);
+	o = json_node_get_object(root);
+	assert_string_equal(json_object_get_string_member(o, "invariants"),
+			    "violated");
+	assert_string_equal(json_object_get_string_member(
+				    o, "invariant_violation"),
+			    "invariant 'no command lost' violated at 5 ns: "
+			    "lost");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -991,6 +1016,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_summary_null_strings_and_clamp, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_summary_invariant_violation, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tasks_csv_exact,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_series_csv_rows,
