@@ -13,7 +13,8 @@ void vt_task_add(struct vt_sys *sys, struct vt_task *t, hal_u32 weight)
 {
 	t->vtime = sys->vtime;
 	t->usage = 0;
-	t->weight = (weight ? weight : 1) * VT_WEIGHT_ONE;
+	t->user_weight = weight ? weight : 1;
+	t->weight = (hal_u64)t->user_weight * VT_WEIGHT_ONE;
 	t->active = 0;
 	t->denied = 0;
 	plist_add_tail(&sys->tasks, &t->link);
@@ -22,6 +23,7 @@ void vt_task_add(struct vt_sys *sys, struct vt_task *t, hal_u32 weight)
 void vt_task_set_weight_fp(struct vt_task *t, hal_u64 weight_fp)
 {
 	t->weight = weight_fp ? weight_fp : 1;
+	t->user_weight = 0;
 }
 
 void vt_task_del(struct vt_task *t)
@@ -36,22 +38,37 @@ hal_u64 vt_share(hal_u64 part, hal_u64 whole, hal_u64 total)
 	return hal_mul_div64(total, part, whole);
 }
 
+/* usage / normalised weight: usage x sum / (w x n) for a user weight
+ * (exact when all are equal), usage / weight for a hierarchy's. */
+static hal_u64 weighted(const struct vt_task *t, hal_u64 sum, hal_u64 n)
+{
+	if (t->user_weight)
+		return (hal_u64)t->user_weight * n == sum
+			       ? t->usage
+			       : hal_mul_div64(t->usage, sum,
+					       (hal_u64)t->user_weight * n);
+	return t->weight == VT_WEIGHT_ONE
+		       ? t->usage
+		       : hal_mul_div64(t->usage, VT_WEIGHT_ONE, t->weight);
+}
+
 hal_u32 vt_epoch_end(struct vt_sys *sys)
 {
 	struct plist *pos;
-	hal_u64 min = VT_NONE;
+	hal_u64 min = VT_NONE, sum = 0, n = 0;
 	hal_u32 n_active = 0;
 
 	plist_for_each(pos, &sys->tasks) {
 		struct vt_task *t = plist_entry(pos, struct vt_task, link);
 
+		sum += t->user_weight;
+		n += t->user_weight != 0;
+	}
+	plist_for_each(pos, &sys->tasks) {
+		struct vt_task *t = plist_entry(pos, struct vt_task, link);
+
 		if (t->active) {
-			/* usage / weight; exact for integer weights */
-			t->vtime += t->weight == VT_WEIGHT_ONE
-					    ? t->usage
-					    : hal_mul_div64(t->usage,
-							    VT_WEIGHT_ONE,
-							    t->weight);
+			t->vtime += weighted(t, sum, n);
 			if (t->vtime < min)
 				min = t->vtime;
 			n_active++;

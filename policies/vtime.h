@@ -12,7 +12,9 @@
  *
  * then calls vt_epoch_end() and vt_decide(). The rules, in order:
  *
- *   1. every active task's vtime advances by usage / weight;
+ *   1. every active task's vtime advances by usage / weight, its weight
+ *      relative to the mean weight of the tasks (so that only the ratio
+ *      of weights matters, not their scale);
  *   2. the system vtime becomes the smallest vtime among active tasks (it
  *      never goes back; with no active task it stays where it was);
  *   3. a task behind the system vtime (only an idle one can be) is pulled
@@ -23,7 +25,12 @@
  *
  * A task that joins starts at the system vtime. Weights are the tasks' user
  * weights (1 in the papers): with weights, vtime is usage per unit of
- * weight. Everything is integer nanoseconds; no division but hal_div64 and
+ * normalised weight, w_i x n / sum of w over the n tasks with a user
+ * weight, as hdfq's tree weights (share x children of the root, vmtree.h)
+ * are. Vtime is compared with `interval`, a span of real time: without
+ * the normalisation, weights 100:200:400 made every vtime advance 100
+ * times slower than 1:2:4 and nobody ever led by an interval. Equal
+ * weights are exactly 1, as in the papers. Everything is integer nanoseconds; no division but hal_div64 and
  * hal_mul_div64.
  */
 #ifndef GS_POLICY_VTIME_H
@@ -38,6 +45,9 @@ struct vt_task {
 	hal_u64 usage;      /* in: usage this epoch; consumed by vt_epoch_end */
 	hal_u64 weight;     /* share of the GPU relative to a weight-1 task,
 			     * fixed point: VT_WEIGHT_ONE is 1 (> 0) */
+	hal_u32 user_weight; /* the user weight given to vt_task_add, which
+			      * vt_epoch_end normalises; 0 once a hierarchy
+			      * set `weight` itself (vt_task_set_weight_fp) */
 	hal_u8 active;      /* in: had work this epoch */
 	hal_u8 denied;      /* out of vt_decide: denied the next interval */
 };

@@ -152,9 +152,60 @@ static void test_weight_scales_advance(void **state)
 	f->t[1].usage = 6 * MS;
 	f->t[0].active = f->t[1].active = 1;
 	vt_epoch_end(&f->sys);
-	assert_int_equal(f->t[0].vtime, 6 * MS);
-	assert_int_equal(f->t[1].vtime, 3 * MS);
-	assert_int_equal(f->sys.vtime, 3 * MS);
+	/* relative to the mean weight 1.5: 6 / (2/3) and 6 / (4/3) */
+	assert_int_equal(f->t[0].vtime, 9 * MS);
+	assert_int_equal(f->t[1].vtime, 4500000);
+	assert_int_equal(f->sys.vtime, 4500000);
+}
+
+/* Only the ratio of weights matters: 1:2:4, 10:20:40 and 100:200:400
+ * advance the same vtimes and deny the same tasks (vtime is compared with
+ * an interval of real time; unnormalised, x100 weights advanced 100 times
+ * less and nobody was ever denied). */
+static void test_weight_scale_does_not_matter(void **state)
+{
+	static const hal_u32 scale[3] = { 1, 10, 100 };
+	const uint64_t u[3] = { 10 * MS, 10 * MS, 10 * MS };
+	const uint8_t a[3] = { 1, 1, 1 };
+	uint64_t vt[3][3];
+	unsigned k, i, denied[3];
+
+	(void)state;
+	for (k = 0; k < 3; k++) {
+		struct fixture *f = fx_new(0);
+
+		for (i = 0; i < 3; i++)
+			vt_task_add(&f->sys, &f->t[i], scale[k] << i);
+		epoch(f, 3, u, a);
+		denied[k] = vt_decide(&f->sys, 10 * MS, 1);
+		for (i = 0; i < 3; i++)
+			vt[k][i] = f->t[i].vtime;
+	}
+	/* mean weight 7/3: 10 ms / (3/7), / (6/7), / (12/7); only the
+	 * weight-1 task leads the slowest by an interval */
+	assert_int_equal(vt[0][0], 70 * MS / 3);
+	assert_int_equal(vt[0][2], 70 * MS / 12);
+	assert_int_equal(denied[0], 1);
+	for (k = 1; k < 3; k++) {
+		assert_int_equal(denied[k], denied[0]);
+		for (i = 0; i < 3; i++)
+			assert_int_equal(vt[k][i], vt[0][i]);
+	}
+}
+
+/* A hierarchy's fixed-point weight is used as given: hdfq normalises its
+ * tree itself. */
+static void test_fixed_point_weight_not_renormalised(void **state)
+{
+	struct fixture *f = fx_new(2);
+
+	(void)state;
+	vt_task_set_weight_fp(&f->t[0], VT_WEIGHT_ONE / 2);
+	f->t[0].usage = f->t[1].usage = 4 * MS;
+	f->t[0].active = f->t[1].active = 1;
+	vt_epoch_end(&f->sys);
+	assert_int_equal(f->t[0].vtime, 8 * MS);
+	assert_int_equal(f->t[1].vtime, 4 * MS);
 }
 
 static void test_del_removes_from_min(void **state)
@@ -183,6 +234,8 @@ int main(void)
 		cmocka_unit_test(test_new_task_starts_at_system_vtime),
 		cmocka_unit_test(test_deny_at_interval_or_more),
 		cmocka_unit_test(test_weight_scales_advance),
+		cmocka_unit_test(test_weight_scale_does_not_matter),
+		cmocka_unit_test(test_fixed_point_weight_not_renormalised),
 		cmocka_unit_test(test_del_removes_from_min),
 	};
 

@@ -345,6 +345,49 @@ static void test_vm_schedulers_nest(void **state)
 	gs_results_clear(&r);
 }
 
+/* Only the ratio of weights matters, under dfq and loga: three equal
+ * saturating throttles with weights 1:2:4, 10:20:40 and 100:200:400 get
+ * the same shares (within 0.005: the runs differ only in integer
+ * rounding), near 1/7, 2/7, 4/7 (within 0.03: both sample and deny per
+ * interval, so shares are approximate; measured 0.151/0.295/0.554 for
+ * dfq). Unnormalised vtimes gave dfq 0.16/0.31/0.53, 0.32/0.34/0.34 and
+ * 1/3 each. */
+static void test_weight_scale_leaves_shares(void **state)
+{
+	static const char *const policies[] = { "dfq", "loga" };
+	unsigned p, k, i;
+	(void)state;
+
+	for (p = 0; p < 2; p++) {
+		double first[3] = { 0 };
+
+		for (k = 1; k <= 100; k *= 10) {
+			g_autofree char *yaml = g_strdup_printf(
+				"duration: 5s\npolicy: {name: %s}\ntasks:\n"
+				"  - {name: a, weight: %u, behavior: "
+				"{throttle: {kernel: 500us}}}\n"
+				"  - {name: b, weight: %u, behavior: "
+				"{throttle: {kernel: 500us}}}\n"
+				"  - {name: c, weight: %u, behavior: "
+				"{throttle: {kernel: 500us}}}\n",
+				policies[p], k, 2 * k, 4 * k);
+			struct gs_results r;
+
+			run(yaml, false, &r);
+			for (i = 0; i < 3; i++) {
+				double share = r.tasks[i].gpu_share;
+
+				if (k == 1)
+					first[i] = share;
+				assert_true(fabs(share - first[i]) < 0.005);
+				assert_true(fabs(share - (1 << i) / 7.0) <
+					    0.03);
+			}
+			gs_results_clear(&r);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_dfq_kills_an_endless_kernel_only),
 		cmocka_unit_test(test_vm_scheduler_schedules_its_tasks),
 		cmocka_unit_test(test_vm_schedulers_nest),
+		cmocka_unit_test(test_weight_scale_leaves_shares),
 	};
 	return cmocka_run_group_tests_name("scenario", tests, NULL, NULL);
 }
