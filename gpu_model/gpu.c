@@ -112,12 +112,25 @@ gs_time_t gs_gpu_next_status_change(const struct gs_gpu *gpu, uint8_t engine)
 					      : GS_TIME_NEVER;
 }
 
+gs_time_t gs_engine_busy_now(const struct gs_engine *eng)
+{
+	return eng->busy_time + (eng->state == GS_ENG_RUNNING
+					 ? eng->gpu->q->now - eng->run_start
+					 : 0);
+}
+
 gs_time_t gs_gpu_busy_time(const struct gs_gpu *gpu)
 {
 	gs_time_t t = 0;
 	uint8_t k;
 
 	for (k = 0; k < GS_ENGINE_KINDS; k++)
-		t += gpu->engines[k].busy_time;
+		t += gs_engine_busy_now(&gpu->engines[k]);
 	return t;
+}
+
+gs_time_t gs_gpu_compute_active_now(const struct gs_gpu *gpu)
+{
+	return gs_engine_busy_now(&gpu->engines[GS_ENGINE_COMPUTE]) +
+	       gs_shared_active_now(gpu);
 }

@@ -270,7 +270,15 @@ uint64_t gs_chan_fence_visible(struct gs_channel *ch);
  * that skip ahead; GS_TIME_NEVER when nothing is scheduled. */
 gs_time_t gs_gpu_next_status_change(const struct gs_gpu *gpu, uint8_t engine);
 
-/* Totals. */
+/* Totals up to now, each including the command running now: every
+ * figure built from engine time counts work in progress the same way
+ * (a run that ends in the middle of a kernel still used the GPU). */
+gs_time_t gs_engine_busy_now(const struct gs_engine *eng);
+/* Busy time of every engine. */
 gs_time_t gs_gpu_busy_time(const struct gs_gpu *gpu);
+/* Time the compute cores were in use: the compute engine's busy time
+ * plus the time any shared kernel ran (what a utilisation counter such
+ * as nvidia-smi's reports). */
+gs_time_t gs_gpu_compute_active_now(const struct gs_gpu *gpu);
 
 #endif

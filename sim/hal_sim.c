@@ -761,15 +761,9 @@ hal_u32 hal_gpu_count(struct hal_sched *s)
 
 hal_u64 hal_gpu_busy_ns(struct hal_sched *s, hal_u32 gpu)
 {
-	const struct gs_gpu *g = sim_of(s)->gpus[gpu];
-	const struct gs_engine *eng = &g->engines[GS_ENGINE_COMPUTE];
-	hal_u64 busy = eng->busy_time;
-
-	if (eng->state == GS_ENG_RUNNING)
-		busy += g->q->now - eng->run_start;
 	/* kernels sharing the cores: time any of them ran, as the GPU's
 	 * utilisation counter (nvidia-smi) reports it */
-	return busy + gs_shared_active_now(g);
+	return gs_gpu_compute_active_now(sim_of(s)->gpus[gpu]);
 }
 
 int hal_task_migrate(struct hal_sched *s, struct hal_task *t, hal_u32 gpu)

@@ -133,11 +133,6 @@ static char *check_channel(const struct gs_sim *sim, const struct gs_gpu *gpu,
 	return NULL;
 }
 
-static gs_time_t running_part(const struct gs_engine *eng, gs_time_t now)
-{
-	return eng->state == GS_ENG_RUNNING ? now - eng->run_start : 0;
-}
-
 static char *check_engine(const struct gs_sim *sim, const struct gs_gpu *gpu,
 			  const struct gs_engine *eng, gs_time_t *busy)
 {
@@ -149,7 +144,7 @@ static char *check_engine(const struct gs_sim *sim, const struct gs_gpu *gpu,
 		return violated(sim, INV_TIME, gpu, eng->running_chan,
 				"engine %u is in a phase that starts in the "
 				"future", eng->kind);
-	*busy = eng->busy_time + running_part(eng, now);
+	*busy = gs_engine_busy_now(eng);
 	if (*busy + eng->switch_time > now)
 		return violated(sim, INV_ENGINE, gpu, eng->running_chan,
 				"engine %u busy %" G_GUINT64_FORMAT " ns + "

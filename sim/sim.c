@@ -215,8 +215,9 @@ static const char *vm_name(const struct gs_scenario *sc, int32_t vm)
 	return vm >= 0 ? sc->vms[vm].name : NULL;
 }
 
-/* Energy from the power model: active power while the compute engine is
- * busy, idle power otherwise. mW x ns = 1e-12 J. */
+/* Energy from the power model: active power while the compute cores are
+ * in use (a command running at the end included), idle power otherwise.
+ * mW x ns = 1e-12 J. */
 static double energy_joules(const struct gs_sim *sim, gs_time_t elapsed)
 {
 	double j = 0;
@@ -224,7 +225,7 @@ static double energy_joules(const struct gs_sim *sim, gs_time_t elapsed)
 
 	for (i = 0; i < sim->n_gpus; i++) {
 		const struct gs_gpu *g = sim->gpus[i];
-		gs_time_t busy = g->engines[GS_ENGINE_COMPUTE].busy_time;
+		gs_time_t busy = gs_gpu_compute_active_now(g);
 
 		if (busy > elapsed)
 			busy = elapsed;
@@ -383,8 +384,12 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 	}
 
 	for (i = 0; i < sim->n_gpus; i++) {
-		busy += sim->gpus[i]->engines[GS_ENGINE_COMPUTE].busy_time +
-			sim->gpus[i]->shared.work_ns;
+		/* the compute engine's time and the shared kernels' GPU
+		 * time, each with the work in progress at the end, as the
+		 * tasks' ground-truth GPU time counts it */
+		busy += gs_engine_busy_now(
+				&sim->gpus[i]->engines[GS_ENGINE_COMPUTE]) +
+			gs_shared_work_now(sim->gpus[i], NULL);
 		for (k = 0; k < GS_ENGINE_KINDS; k++)
 			r->metrics.ctx_switches +=
 				sim->gpus[i]->engines[k].ctx_switches;

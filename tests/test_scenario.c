@@ -388,6 +388,30 @@ static void test_weight_scale_leaves_shares(void **state)
 	}
 }
 
+/* Work still running when the run ends counts in every figure built from
+ * GPU time: a 20 ms kernel cut by a 10 ms run (launch costs 30 us) gave
+ * the task 9.97 ms of GPU time and share 1, but utilisation 0 and idle
+ * power all along. */
+static void test_work_in_progress_counts_in_utilisation(void **state)
+{
+	struct gs_results r;
+	double busy_s, energy;
+	(void)state;
+
+	run("duration: 10ms\ngpu: {preset: kepler, idle_watts: 15, "
+	    "active_watts: 170}\ntasks:\n  - name: a\n    behavior: "
+	    "{throttle: {kernel: 20ms}}\n", false, &r);
+	assert_int_equal(r.tasks[0].rounds, 0);
+	assert_true(r.tasks[0].gpu_time_ns > 9 * GS_NS_PER_MS);
+	assert_true(fabs(r.metrics.gpu_utilization -
+			 (double)r.tasks[0].gpu_time_ns / (10 * GS_NS_PER_MS)) <
+		    1e-12);
+	busy_s = (double)r.tasks[0].gpu_time_ns * 1e-9;
+	energy = 170.0 * busy_s + 15.0 * (0.010 - busy_s);
+	assert_true(fabs(r.metrics.energy_j - energy) < 1e-9);
+	gs_results_clear(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -404,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_vm_scheduler_schedules_its_tasks),
 		cmocka_unit_test(test_vm_schedulers_nest),
 		cmocka_unit_test(test_weight_scale_leaves_shares),
+		cmocka_unit_test(test_work_in_progress_counts_in_utilisation),
 	};
 	return cmocka_run_group_tests_name("scenario", tests, NULL, NULL);
 }
