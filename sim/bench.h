@@ -21,6 +21,11 @@ struct gs_bench_point {
 	double wall_s;          /* the timed part, best repeat */
 	double cpu_s;           /* CPU time of a child process, or < 0 */
 	double bytes_per_idle_channel; /* < 0: not measured */
+	/* Share of the timed part spent checking invariants (every run checks
+	 * them every so many events, sim.c): checks made x the wall time of
+	 * one check on the run's final state / wall_s; < 0: not measured. */
+	uint64_t invariant_checks;
+	double invariant_share;
 };
 
 /* `channels` saturating throttles (one channel each, 5-15 us kernels)

@@ -39,15 +39,15 @@ static GArray *parse_channels(const char *list)
 
 static void print_header(void)
 {
-	printf("%-13s %-13s %8s %10s %12s %12s %9s %9s %10s\n", "scenario",
-	       "policy", "channels", "events", "events/s", "commands/s",
-	       "ns/event", "wall s", "B/channel");
+	printf("%-13s %-13s %8s %10s %12s %12s %9s %9s %10s %7s\n",
+	       "scenario", "policy", "channels", "events", "events/s",
+	       "commands/s", "ns/event", "wall s", "B/channel", "inv %");
 }
 
 static void print_point(const struct gs_bench_point *p)
 {
 	char ch[16] = "-", ev[24] = "-", eps[24] = "-", cps[24] = "-",
-	     ns[16] = "-", bytes[16] = "-", wall[16] = "-";
+	     ns[16] = "-", bytes[16] = "-", wall[16] = "-", inv[16] = "-";
 
 	if (p->channels)
 		g_snprintf(ch, sizeof(ch), "%u", p->channels);
@@ -65,8 +65,10 @@ static void print_point(const struct gs_bench_point *p)
 	if (p->bytes_per_idle_channel >= 0)
 		g_snprintf(bytes, sizeof(bytes), "%.0f",
 			   p->bytes_per_idle_channel);
-	printf("%-13s %-13s %8s %10s %12s %12s %9s %9s %10s\n", p->scenario,
-	       p->policy, ch, ev, eps, cps, ns, wall, bytes);
+	if (p->invariant_share >= 0)
+		g_snprintf(inv, sizeof(inv), "%.2f", 100 * p->invariant_share);
+	printf("%-13s %-13s %8s %10s %12s %12s %9s %9s %10s %7s\n",
+	       p->scenario, p->policy, ch, ev, eps, cps, ns, wall, bytes, inv);
 	fflush(stdout);
 }
 
@@ -110,6 +112,10 @@ static void add_point(JsonBuilder *b, const struct gs_bench_point *p)
 	add_double_or_null(b, "setup_s", speed, p->setup_s);
 	add_double_or_null(b, "wall_s", p->wall_s > 0, p->wall_s);
 	add_double_or_null(b, "cpu_s", p->cpu_s >= 0, p->cpu_s);
+	add_double_or_null(b, "invariant_check_share", p->invariant_share >= 0,
+			   p->invariant_share);
+	json_builder_set_member_name(b, "invariant_checks");
+	json_builder_add_int_value(b, (gint64)p->invariant_checks);
 	json_builder_end_object(b);
 }
 

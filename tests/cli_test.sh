@@ -128,9 +128,11 @@ check "bench writes bench.json with speed and idle-memory rows" sh -c \
 	   --out $tmp/bench/bench.json > $tmp/bench.txt 2> $tmp/bench.err &&
 	 grep -q '^throttle .* 16 ' $tmp/bench.txt &&
 	 for k in scenario channels policy commands_per_s events_per_s \
-		  ns_per_event bytes_per_idle_channel; do
+		  ns_per_event bytes_per_idle_channel invariant_check_share \
+		  invariant_checks; do
 	   grep -q \"\\\"\$k\\\" :\" $tmp/bench/bench.json || exit 1; done &&
 	 grep -q '\"idle-tasks\"' $tmp/bench/bench.json &&
+	 grep -q '\"invariant_checks\" : [1-9]' $tmp/bench/bench.json &&
 	 { grep -q '\"bytes_per_idle_channel\" : [1-9]' $tmp/bench/bench.json ||
 	   grep -q 'not measured' $tmp/bench.err; }"
 check "bench rejects a bad channel list" expect_status 2 "$GPUSIM" bench --channels 16,x
