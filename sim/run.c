@@ -6,6 +6,10 @@
 
 #include "sim/sim_internal.h"
 
+/* A violated invariant is a failure of the simulator (exit 1), never a
+ * config error (exit 2): the codes must differ. */
+G_STATIC_ASSERT(GS_SIM_ERROR_INVARIANT != GS_SIM_ERROR_POLICY_INIT);
+
 /* Invariants are checked inside every run (sim.c); a violation is
  * recorded in the results, or with opt->check_invariants fails the run. */
 static bool invariants_fail(const struct gs_scenario *sc,
