@@ -169,7 +169,7 @@ gs_time_t gs_gen_max_command(const struct gs_gen_scenario *g);
 /* How much GPU time one scheduling decision can move between tasks: a
  * command (plus a context switch or preemption), a hardware timeslice,
  * and the policy's own period (a slice, a DFQ epoch of sampling and free
- * run, a LoGA poll and sleep phase, a DRR quantum, a DCUDA monitor
+ * run, a LoGA poll and sleep phase, a DRR quantum and tick, a DCUDA monitor
  * period and fairness slice). Runs are drawn at least 10 times this long,
  * and shares compared between runs are allowed to differ by a few times
  * this over the run's duration. */

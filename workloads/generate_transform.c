@@ -98,6 +98,7 @@ void gs_gen_reverse_tasks(struct gs_gen_scenario *g)
 bool gs_gen_add_idle_task(struct gs_gen_scenario *g)
 {
 	struct gs_gen_task *t;
+	uint32_t i;
 
 	if (g->n_tasks >= GS_GEN_MAX_TASKS)
 		return false;
@@ -109,6 +110,10 @@ bool gs_gen_add_idle_task(struct gs_gen_scenario *g)
 	t->channels = 1;
 	t->vm = -1;
 	t->app = -1;
+	/* it arrives last, so it takes no placement turn before any other
+	 * task (round-robin and least-loaded place at arrival, DCUDA 4.1) */
+	for (i = 0; i + 1 < g->n_tasks; i++)
+		t->start = MAX(t->start, g->tasks[i].start);
 	t->n_steps = 2;
 	t->steps[0].kind = GS_GEN_REPEAT;
 	t->steps[0].body = 1;
@@ -219,7 +224,14 @@ gs_time_t gs_gen_granularity(const struct gs_gen_scenario *g)
 		grain += gs_gen_param(g, "event_T", 0) * channels *
 			 (1 + gs_gen_param(g, "event_X", 0));
 	} else if (!strcmp(g->policy, "drr")) {
-		grain += gs_gen_param(g, "quantum", 0);
+		/* a quantum, the tick a batch may wait for when its early
+		 * probes run out, and the cost estimates' learning: until a
+		 * class average has seen 2^avg_shift commands, each of them
+		 * may be charged up to a whole command wrong */
+		grain += gs_gen_param(g, "quantum", 0) +
+			 gs_gen_param(g, "tick", 0) +
+			 (gs_gen_max_command(g) <<
+			  MIN(gs_gen_param(g, "avg_shift", 3), 16));
 	} else if (!strcmp(g->policy, "dcuda")) {
 		grain += gs_gen_param(g, "monitor", 0) +
 			 gs_gen_param(g, "slice", 0);
