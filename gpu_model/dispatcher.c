@@ -113,6 +113,8 @@ void gs_disp_take_back(struct gs_gpu *gpu, const struct gs_engine *eng,
 	d->stalled = false;
 	d->stall_chan = NULL;
 	gs_disp_link(gpu, ch);
+	/* no longer stalled: it may fetch for other engines meanwhile */
+	gs_disp_kick(gpu);
 }
 
 bool gs_disp_other_group_waiting(const struct gs_gpu *gpu, uint32_t group)
