@@ -27,7 +27,9 @@ static inline void gs_fifo_init(struct gs_fifo *f)
 
 static inline void gs_fifo_free(struct gs_fifo *f)
 {
-	g_free(f->buf);
+	/* most channels never used theirs: no call for them */
+	if (f->buf)
+		g_free(f->buf);
 	gs_fifo_init(f);
 }
 
