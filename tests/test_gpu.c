@@ -454,34 +454,41 @@ static void test_timeslice_keeps_engine_without_competition(void **state)
 	mock_free(m);
 }
 
-/* Several commands queued on each of several channels, each command
- * longer than a slice: every channel is preempted again and again, with
- * its next command already fetched by the dispatcher. Every command must
- * complete, whole, in its channel's order (a single saved command per
- * channel lost one at the second preemption). */
+/* Several commands queued on each of several channels (two of them in
+ * one group), each command longer than a slice: every channel is
+ * preempted again and again, with its next command already fetched by
+ * the dispatcher, fetching one or three commands per visit. Every command
+ * must complete, whole, in its channel's order (a single saved command
+ * per channel lost one at the second preemption). */
 static void test_timeslice_completes_every_queued_command(void **state)
 {
-	struct mock *m = mock_new("volta", 25 * US);
-	struct gs_channel *ch[3];
-	uint32_t i, k;
+	static const uint32_t group[4] = { 0, 1, 2, 0 };
+	uint32_t batch, i, k;
 	(void)state;
 
-	for (i = 0; i < 3; i++) {
-		ch[i] = gs_gpu_channel_open(m->gpu, i, NULL);
-		for (k = 0; k < 3; k++)
-			submit(ch[i], 3 * MS, GS_ENGINE_COMPUTE);
+	for (batch = 1; batch <= 3; batch += 2) {
+		struct mock *m = mock_new("volta", 25 * US);
+		struct gs_channel *ch[4];
+
+		m->gpu->cfg.dispatch_batch = batch;
+		for (i = 0; i < 4; i++) {
+			ch[i] = gs_gpu_channel_open(m->gpu, group[i], NULL);
+			for (k = 0; k < 3; k++)
+				submit(ch[i], 3 * MS, GS_ENGINE_COMPUTE);
+		}
+		run_until(m, 100 * MS);
+		assert_true(m->gpu->engines[GS_ENGINE_COMPUTE].preemptions >=
+			    9);
+		for (i = 0; i < 4; i++) {
+			assert_int_equal(ch[i]->completed, 3);
+			assert_int_equal(ch[i]->in_flight, 0);
+			assert_int_equal(ch[i]->saved.len, 0);
+			assert_int_equal(ch[i]->gpu_time, 9 * MS);
+			assert_int_equal(ch[i]->fence_value, 3);
+		}
+		assert_false(m->out_of_order);
+		mock_free(m);
 	}
-	run_until(m, 100 * MS);
-	assert_true(m->gpu->engines[GS_ENGINE_COMPUTE].preemptions >= 9);
-	for (i = 0; i < 3; i++) {
-		assert_int_equal(ch[i]->completed, 3);
-		assert_int_equal(ch[i]->in_flight, 0);
-		assert_int_equal(ch[i]->saved.len, 0);
-		assert_int_equal(ch[i]->gpu_time, 9 * MS);
-		assert_int_equal(ch[i]->fence_value, 3);
-	}
-	assert_false(m->out_of_order);
-	mock_free(m);
 }
 
 /* A preemption takes back the command the dispatcher holds for the
