@@ -514,6 +514,7 @@ static void test_invariants_checked_periodically(void **state)
 		" {throttle: {kernel: 1us}}\n",
 		NULL, &sc);
 	struct gs_evq *q = gs_sim_queue(sim);
+	struct gs_results r;
 	const char *v;
 	(void)state;
 
@@ -531,6 +532,11 @@ static void test_invariants_checked_periodically(void **state)
 	assert_true(g_ascii_strtoull(strstr(v, "at ") + 3, NULL, 10) <
 		    500 * GS_NS_PER_MS);
 	assert_int_equal(q->now, GS_NS_PER_S);
+	/* and it reaches the results (summary.json's invariant_violation) */
+	gs_results_init(&r);
+	gs_sim_collect(sim, &r);
+	assert_string_equal(r.invariant_violation, v);
+	gs_results_clear(&r);
 	gs_sim_free(sim);
 	gs_scenario_free(sc);
 }
