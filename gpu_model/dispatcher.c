@@ -150,6 +150,7 @@ static struct gs_channel *pick_timeslice(struct gs_gpu *gpu)
 	if (!other)
 		return d->cursor; /* only the current group has work */
 	d->group = other->group;
+	d->turn++;
 	d->slice_expired = false;
 	return other;
 }

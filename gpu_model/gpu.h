@@ -133,6 +133,7 @@ struct gs_engine {
 	gs_time_t slice_used;     /* slice time used before slice_base */
 	gs_time_t slice_base;     /* running: when slice time began to count */
 	uint32_t slice_group;
+	uint64_t slice_turn;      /* disp.turn when slice_group's slice began */
 
 	gs_time_t busy_time;      /* running commands */
 	gs_time_t switch_time;    /* loading/saving contexts */
@@ -198,6 +199,8 @@ struct gs_dispatcher {
 	bool stalled;
 	struct gs_event ev;
 	uint32_t group;            /* GS_SCHED_TIMESLICE: current group */
+	uint64_t turn;             /* counts the changes of group: each is a
+				    * fresh slice for the group it goes to */
 	bool slice_expired;
 };
 

@@ -440,6 +440,37 @@ static void test_timeslice_preemption(void **state)
 	mock_free(m);
 }
 
+/* A group that only copies has its timeslice too: once it has used a
+ * slice of copy time with another group waiting, the dispatcher moves on
+ * at the next command boundary (copies are not preempted). And a group
+ * that comes back gets a fresh slice on every engine, not the remains of
+ * the one it used up before. Found by the property tests: on volta a
+ * saturating copy task starved every compute task (only the compute
+ * engine counted slices), then, that fixed, the compute task was
+ * preempted at once on every return (its used-up compute slice was never
+ * renewed, since no other group ran on that engine). */
+static void test_timeslice_ends_for_a_copy_only_group(void **state)
+{
+	struct mock *m = mock_new("volta", 25 * US);
+	struct gs_channel *a = gs_gpu_channel_open(m->gpu, 0, NULL);
+	struct gs_channel *b = gs_gpu_channel_open(m->gpu, 1, NULL);
+	int i;
+	(void)state;
+
+	for (i = 0; i < 20; i++)
+		submit(a, 1 * MS, GS_ENGINE_COPY);
+	for (i = 0; i < 4; i++)
+		submit(b, 600 * US, GS_ENGINE_COMPUTE);
+	run_until(m, 12 * MS);
+	/* b runs 2400 us of compute in slices of 1024 us, a copy of a
+	 * (1 ms, not preempted) between them */
+	assert_int_equal(b->completed, 4);
+	assert_int_equal(m->gpu->engines[GS_ENGINE_COPY].preemptions, 0);
+	run_until(m, 40 * MS);
+	assert_int_equal(a->completed, 20);
+	mock_free(m);
+}
+
 static void test_timeslice_keeps_engine_without_competition(void **state)
 {
 	struct mock *m = mock_new("volta", 25 * US);
@@ -559,6 +590,7 @@ int main(void)
 		cmocka_unit_test(test_unpublished_head_class),
 		cmocka_unit_test(test_timeslice_preemption),
 		cmocka_unit_test(test_timeslice_keeps_engine_without_competition),
+		cmocka_unit_test(test_timeslice_ends_for_a_copy_only_group),
 		cmocka_unit_test(test_timeslice_completes_every_queued_command),
 		cmocka_unit_test(test_preemption_keeps_channel_order),
 		cmocka_unit_test(test_round_robin_unfairness),

@@ -16,6 +16,11 @@ const struct pt_regression pt_regressions[] = {
 	{ 26, "drr", "kepler",
 	  "reorder: 0.30 vs 0.35 over 355 ms, the same at 4 s: the cost "
 	  "estimates' learning transient, now in drr's granularity" },
+	{ 55, "direct", "volta",
+	  "reorder: 0.97 vs 0.77, a copy-only task held the dispatcher for "
+	  "ever (only compute counted slices), then a compute group was "
+	  "preempted at once on every return: fixed in gpu_model/engine.c "
+	  "and dispatcher.c" },
 };
 
 const size_t pt_n_regressions = G_N_ELEMENTS(pt_regressions);
