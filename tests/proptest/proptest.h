@@ -39,6 +39,7 @@ void pt_known(struct pt_case *c, const char *relation, const char *fmt, ...)
 	G_GNUC_PRINTF(3, 4);
 
 /* Each returns after counting its checks and failures in c. */
+void pt_check_ranges(struct pt_case *c);
 void pt_check_determinism(struct pt_case *c);
 void pt_check_set_identity(struct pt_case *c);
 void pt_check_weight_scale(struct pt_case *c);

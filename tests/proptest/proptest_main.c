@@ -30,6 +30,7 @@ static void run_case(struct pt_case *total, uint64_t seed,
 		g_free(c);
 		return;
 	}
+	pt_check_ranges(c);
 	pt_check_determinism(c);
 	pt_check_set_identity(c);
 	pt_check_weight_scale(c);
