@@ -7,9 +7,10 @@ const struct pt_regression pt_regressions[] = {
 	  "reference counter fallen back (copy done before compute): "
 	  "fixed in gpu_model/channel.c" },
 	{ 2, "drr", "volta",
-	  "reorder, idle-task: utilisation 2%, a command lost when a "
-	  "channel was preempted twice: fixed by the saved-command queue "
-	  "(gpu_model/engine.c)" },
+	  "reorder, idle-task: utilisation 2% once the reference counter "
+	  "kept submission order: a command lost when a channel was "
+	  "preempted twice then held the counter for ever; fixed by the "
+	  "saved-command queue (gpu_model/engine.c)" },
 	{ 4, "round-robin", "volta",
 	  "idle-task: the added task arrived before later-starting ones and "
 	  "took their placement turn: the relation now adds it last" },
