@@ -175,6 +175,15 @@ static void engine_done(void *ctx, struct gs_event *ev)
  * dispatcher held for this engine comes back too, behind it), and the
  * context is saved out. A channel may be preempted again before it
  * resumes everything, so the saved commands form a queue. */
+/* A group's slice is over: the dispatcher leaves it at the next command
+ * boundary, unless it has already moved on to another group (the group
+ * had nothing more queued), whose own slice this does not end. */
+static void expire_slice(struct gs_gpu *gpu, uint32_t group)
+{
+	if (gpu->disp.group == group)
+		gpu->disp.slice_expired = true;
+}
+
 static void preempt(struct gs_engine *eng)
 {
 	struct gs_gpu *gpu = eng->gpu;
@@ -188,7 +197,7 @@ static void preempt(struct gs_engine *eng)
 	gs_disp_link(gpu, ch);
 	eng->running_chan = NULL;
 	eng->preemptions++;
-	gpu->disp.slice_expired = true;
+	expire_slice(gpu, ch->group);
 	eng->state = GS_ENG_SAVING;
 	eng->phase_start = gpu->q->now;
 	status_changed(eng);
@@ -218,7 +227,7 @@ static void slice_end(void *ctx, struct gs_event *ev)
 	}
 	/* No preemption: the command runs on; the group loses the engine at
 	 * the next command boundary. */
-	gpu->disp.slice_expired = true;
+	expire_slice(gpu, eng->running_chan->group);
 }
 
 /* The channel is being torn down (its task was killed or exited): a

@@ -471,6 +471,46 @@ static void test_timeslice_ends_for_a_copy_only_group(void **state)
 	mock_free(m);
 }
 
+/* The end of one group's slice does not end the next group's: while a's
+ * long command runs, the dispatcher (a having nothing else queued) has
+ * moved on to b and fetched b's first command; when a is preempted, b
+ * gets its whole slice, not one command. And the groups take turns in
+ * order: a, whose preempted command rejoined the round while b had the
+ * engine, comes after c. Found by the property tests (direct on volta,
+ * shares changed with the task order): b ran one command per turn, and a
+ * blocking group with long commands had every other turn. */
+static void test_timeslice_next_group_keeps_its_slice(void **state)
+{
+	struct mock *m = mock_new("volta", 25 * US);
+	struct gs_channel *a = gs_gpu_channel_open(m->gpu, 0, NULL);
+	struct gs_channel *b = gs_gpu_channel_open(m->gpu, 1, NULL);
+	struct gs_channel *c = gs_gpu_channel_open(m->gpu, 2, NULL);
+	GArray *order;
+	int i;
+	(void)state;
+
+	submit(a, 5 * MS, GS_ENGINE_COMPUTE);
+	for (i = 0; i < 4; i++) {
+		submit(b, 400 * US, GS_ENGINE_COMPUTE);
+		submit(c, 300 * US, GS_ENGINE_COMPUTE);
+	}
+	run_until(m, 4 * MS);
+	order = run_order(m);
+	assert_true(order->len >= 3);
+	assert_int_equal(g_array_index(order, uint32_t, 0), a->id);
+	assert_int_equal(g_array_index(order, uint32_t, 1), b->id);
+	assert_int_equal(g_array_index(order, uint32_t, 2), b->id);
+	g_array_free(order, TRUE);
+	run_until(m, 8 * MS);
+	order = run_order(m);
+	for (i = 1; g_array_index(order, uint32_t, i) != a->id; i++)
+		assert_true((guint)i + 1 < order->len);
+	/* every run between a's two turns is b's or c's, c's among them */
+	assert_int_equal(g_array_index(order, uint32_t, i - 1), c->id);
+	g_array_free(order, TRUE);
+	mock_free(m);
+}
+
 static void test_timeslice_keeps_engine_without_competition(void **state)
 {
 	struct mock *m = mock_new("volta", 25 * US);
@@ -591,6 +631,7 @@ int main(void)
 		cmocka_unit_test(test_timeslice_preemption),
 		cmocka_unit_test(test_timeslice_keeps_engine_without_competition),
 		cmocka_unit_test(test_timeslice_ends_for_a_copy_only_group),
+		cmocka_unit_test(test_timeslice_next_group_keeps_its_slice),
 		cmocka_unit_test(test_timeslice_completes_every_queued_command),
 		cmocka_unit_test(test_preemption_keeps_channel_order),
 		cmocka_unit_test(test_round_robin_unfairness),

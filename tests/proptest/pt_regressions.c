@@ -22,6 +22,14 @@ const struct pt_regression pt_regressions[] = {
 	  "ever (only compute counted slices), then a compute group was "
 	  "preempted at once on every return: fixed in gpu_model/engine.c "
 	  "and dispatcher.c" },
+	{ 47, "direct", "volta",
+	  "reorder: 0.68 vs 0.08; the end of a preempted group's slice "
+	  "also ended the next group's, and a preempted channel rejoined "
+	  "the round ahead of groups still waiting: fixed in "
+	  "gpu_model/engine.c and dispatcher.c" },
+	{ 40, "drr", "volta",
+	  "reorder: 0.20 vs 0.45, the same two volta dispatcher defects "
+	  "as seed 47" },
 };
 
 const size_t pt_n_regressions = G_N_ELEMENTS(pt_regressions);
