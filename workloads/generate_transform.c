@@ -203,15 +203,63 @@ gs_time_t gs_gen_max_command(const struct gs_gen_scenario *g)
 	return m;
 }
 
+/* Commands a task can have queued at once (at most a ring's worth): a
+ * scheduler that cannot preempt (NEON 3.2: a slice's end waits for the
+ * holder's outstanding requests) may have to let all of them run. */
+static uint64_t task_backlog(const struct gs_gen_scenario *g,
+			     const struct gs_gen_task *t)
+{
+	uint64_t n = 1, ring = g->ring_entries - 1;
+	uint32_t i;
+
+	switch (t->behavior) {
+	case GS_GEN_THROTTLE:
+		n = t->blocking ? 1 : ring;
+		break;
+	case GS_GEN_APP:
+		if (t->sync_round)
+			n = gs_apps[t->app].round /
+			    MAX(gs_apps[t->app].request[0], 1);
+		break;
+	case GS_GEN_TRACE:
+		n = t->n_rows;
+		break;
+	case GS_GEN_SCRIPT: {
+		uint32_t times = 1, left = 0; /* a counted loop's body */
+
+		for (i = 0, n = 0; i < t->n_steps; i++) {
+			const struct gs_gen_step *st = &t->steps[i];
+
+			if (st->kind == GS_GEN_REPEAT && st->count) {
+				times = st->count;
+				left = st->body;
+				continue;
+			}
+			if (st->kind == GS_GEN_LAUNCH)
+				n += times;
+			if (left && !--left)
+				times = 1;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	return MAX(MIN(n, ring * t->channels), 1);
+}
+
 gs_time_t gs_gen_granularity(const struct gs_gen_scenario *g)
 {
-	gs_time_t grain = gs_gen_max_command(g) + g->ctx_switch +
-			  g->preempt_save;
+	gs_time_t grain = g->ctx_switch + g->preempt_save, backlog = 0;
 	uint64_t n = g->n_tasks, channels = 0;
 	uint32_t i;
 
-	for (i = 0; i < g->n_tasks; i++)
+	for (i = 0; i < g->n_tasks; i++) {
 		channels += g->tasks[i].channels;
+		backlog = MAX(backlog, task_backlog(g, &g->tasks[i]) *
+			      task_max_command(&g->tasks[i]));
+	}
+	grain += backlog;
 	if (!strcmp(g->preset, "volta"))
 		grain += g->timeslice;
 	if (!strcmp(g->policy, "timeslice")) {

@@ -30,6 +30,11 @@ const struct pt_regression pt_regressions[] = {
 	{ 40, "drr", "volta",
 	  "reorder: 0.20 vs 0.45, the same two volta dispatcher defects "
 	  "as seed 47" },
+	{ 91, "timeslice", "kepler",
+	  "reorder: 1.0 vs 0.0 over 363 ms: two non-blocking tasks, each "
+	  "queueing a ring of 1-3.5 ms commands that a slice's end must "
+	  "drain (NEON 3.2: no preemption); the backlog is now part of the "
+	  "granularity (and of the run's length)" },
 };
 
 const size_t pt_n_regressions = G_N_ELEMENTS(pt_regressions);
