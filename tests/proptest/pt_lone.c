@@ -30,8 +30,10 @@
  * - dfq and hdfq: NEON 5.2, Fig. 5: "no more than 5%" (hdfq is DFQ over a
  *   tree, Fleig 3.3; a lone task has no tree);
  * - loga: LoGA Fig. 7b: +0.7% turnaround;
- * - direct and the node policies' placements: none. DCUDA's monitor runs
- *   on the CPU and a lone task has nothing to be balanced against. */
+ * - direct and the node policies: none. DCUDA's monitor runs on the CPU,
+ *   intercepts launches in a user-space library at "negligible overhead"
+ *   (DCUDA 3.2, 4.2), and a lone task has nothing to be balanced
+ *   against. */
 static double stated_overhead(const struct gs_gen_scenario *g,
 			      double launches, double round_ns, bool drawn)
 {
@@ -196,22 +198,12 @@ static void verdict(struct pt_case *c, const struct gs_gen_scenario *g,
 
 	if (!stated_for(g, launches) || (double)tp->gpu_time_ns >= need)
 		return;
-	/* Open defect: dcuda intercepts launches through shadow channels,
-	 * which the host model charges as a kernel trap (host.trap) each;
-	 * DCUDA intercepts in a user-space wrapper library with "negligible
-	 * overhead" (DCUDA 3.2, 4.2), so a lone task should lose nothing.
-	 * Known until the model has a cost for user-space interception. */
-	if (!strcmp(g->policy, "dcuda"))
-		pt_known(c, "lone-task", "dcuda-intercept: %s alone: GPU time "
-			 "%.1f ms under dcuda, %.1f ms direct", tp->name,
-			 (double)tp->gpu_time_ns / 1e6,
-			 (double)td->gpu_time_ns / 1e6);
 	/* Open defect: drr with busy_clock measures a batch by the compute
 	 * engine's busy counter (hal_gpu_busy_ns), which copies do not move:
 	 * a copying task's commands measure 0, its estimates fall to
 	 * nothing, and each batch waits for the tick (a lone copy task loses
 	 * about half its throughput). */
-	else if (!strcmp(g->policy, "drr") && copies(&g->tasks[0]))
+	if (!strcmp(g->policy, "drr") && copies(&g->tasks[0]))
 		pt_known(c, "lone-task", "drr-copy-clock: %s alone: GPU time "
 			 "%.1f ms under drr, %.1f ms direct", tp->name,
 			 (double)tp->gpu_time_ns / 1e6,

@@ -35,6 +35,10 @@ const struct pt_regression pt_regressions[] = {
 	  "queueing a ring of 1-3.5 ms commands that a slice's end must "
 	  "drain (NEON 3.2: no preemption); the backlog is now part of the "
 	  "granularity (and of the run's length)" },
+	{ 27, "dcuda", "kepler",
+	  "lone-task: 4% less GPU time than under direct: dcuda's launch "
+	  "interception was charged a kernel trap; DCUDA's wrapper library "
+	  "intercepts in user space (sim/host.c)" },
 };
 
 const size_t pt_n_regressions = G_N_ELEMENTS(pt_regressions);
