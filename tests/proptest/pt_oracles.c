@@ -55,7 +55,7 @@ static void saturating(struct gs_gen_scenario *g, const struct pt_case *c,
  * others' commands (at least 50 us). Tolerance: the run ends inside a
  * turn, which leaves each task up to one command (at most max_a) off
  * its count: 2 max_a / duration. */
-void pt_check_direct_shares(struct pt_case *c)
+static void check_direct_shares(struct pt_case *c, gs_time_t ctx_switch)
 {
 	struct gs_gen_scenario *g = g_new(struct gs_gen_scenario, 1);
 	struct gs_results r;
@@ -65,6 +65,7 @@ void pt_check_direct_shares(struct pt_case *c)
 
 	saturating(g, c, "direct", "kepler", true);
 	g->fetch = 0;
+	g->ctx_switch = ctx_switch;
 	for (i = 0; i < g->n_tasks; i++) {
 		sum += (double)g->tasks[i].kernel.v[0];
 		max_a = fmax(max_a, (double)g->tasks[i].kernel.v[0]);
@@ -97,6 +98,14 @@ void pt_check_direct_shares(struct pt_case *c)
 			"%.4f)", r.metrics.gpu_utilization, util, tol);
 	gs_results_clear(&r);
 	g_free(g);
+}
+
+/* Without context-switch cost and with the case's (0 to 50 us). */
+void pt_check_direct_shares(struct pt_case *c)
+{
+	check_direct_shares(c, 0);
+	if (c->base.ctx_switch)
+		check_direct_shares(c, c->base.ctx_switch);
 }
 
 /* Equal weights, saturating (non-blocking: the ring stays full) tasks:
