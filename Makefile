@@ -40,7 +40,7 @@ MOCK_HAL_OBJ := $(BUILD)/tests/support/mock_hal.o
 .SECONDARY:
 
 .PHONY: all run test asan fuzz bench golden reproduce clean install deps \
-	check-deps
+	check-deps proptest
 
 all: $(BIN)
 
@@ -76,10 +76,22 @@ run: check-deps
 	./gpusim run configs/default.yaml --out results/default
 
 test: check-deps
-	$(MAKE) $(BIN) $(TEST_BINS) $(FUZZ_REPLAY)
+	$(MAKE) $(BIN) $(TEST_BINS) $(FUZZ_REPLAY) $(PROPTEST)
 	sh tests/check_policies.sh
 	$(FUZZ_REPLAY) $(FUZZ_INPUTS)
 	sh tests/run_tests.sh $(BUILD)/tests ./$(BIN)
+	$(PROPTEST)
+
+# Property tests over generated scenarios (README, "Property tests"):
+# PROPTEST_N seeds for every policy and preset, plus the fixed regression
+# seeds. `make test` runs the default count; PROPTEST_N=200 for long runs.
+PROPTEST := $(BUILD)/proptest
+PROPTEST_SRCS := $(sort $(wildcard tests/proptest/*.c))
+$(PROPTEST): $(PROPTEST_SRCS:%.c=$(BUILD)/%.o) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+proptest: $(PROPTEST)
+	$(PROPTEST)
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \

@@ -25,6 +25,8 @@ struct gs_channel *gs_gpu_channel_open(struct gs_gpu *gpu, uint32_t group,
 			continue;
 		gs_fifo_free(&ch->cmds);
 		gs_fifo_free(&ch->fence_lag);
+		if (ch->fence_ahead)
+			g_array_free(ch->fence_ahead, TRUE);
 		gs_fifo_free(&ch->saved);
 		memset(ch, 0, sizeof(*ch));
 		ch->id = id;
@@ -166,13 +168,40 @@ void gs_chan_fetch(struct gs_channel *ch, struct gs_cmd *out)
 		ch->gpu->hooks.ring_space(ch->gpu->hooks.ctx, ch);
 }
 
+/* Whether serial can move the counter now (every older command is done);
+ * if not, it is remembered until the older ones complete. Commands run in
+ * submission order on each engine, so only a command on another engine
+ * can still be running when a younger one completes. */
+static bool fence_in_order(struct gs_channel *ch, uint64_t serial)
+{
+	guint i = 0;
+
+	if (serial == ch->fence_value + 1)
+		return true;
+	if (!ch->fence_ahead)
+		ch->fence_ahead = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	while (i < ch->fence_ahead->len &&
+	       g_array_index(ch->fence_ahead, uint64_t, i) < serial)
+		i++;
+	g_array_insert_val(ch->fence_ahead, i, serial);
+	return false;
+}
+
 void gs_chan_write_fence(struct gs_channel *ch, uint64_t serial)
 {
 	struct fence_entry e = {
 		.visible_at = ch->gpu->q->now + ch->gpu->cfg.ref_writeback,
-		.serial = serial,
 	};
 
+	if (!fence_in_order(ch, serial))
+		return;
+	/* serial, then every remembered one that follows it without a gap */
+	while (ch->fence_ahead && ch->fence_ahead->len &&
+	       g_array_index(ch->fence_ahead, uint64_t, 0) == serial + 1) {
+		serial++;
+		g_array_remove_index(ch->fence_ahead, 0);
+	}
+	e.serial = serial;
 	ch->fence_value = serial;
 	if (!ch->gpu->cfg.ref_writeback) {
 		ch->fence_visible = serial;

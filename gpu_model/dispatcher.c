@@ -150,6 +150,7 @@ static struct gs_channel *pick_timeslice(struct gs_gpu *gpu)
 	if (!other)
 		return d->cursor; /* only the current group has work */
 	d->group = other->group;
+	d->turn++;
 	d->slice_expired = false;
 	return other;
 }
@@ -218,8 +219,13 @@ static void disp_run(void *ctx, struct gs_event *ev)
 			fetched++;
 			ok = deliver(gpu, ch, &cmd);
 		}
-		/* Next visit goes to the channel after this one. */
-		d->cursor = ch->rr_next;
+		/* Next visit goes to the channel after this one; in timeslice
+		 * mode the cursor stays on the group's channel while its slice
+		 * lasts, so that a channel joining meanwhile (behind the
+		 * cursor) comes after the groups that have not had their turn
+		 * yet, not before them. */
+		d->cursor = gpu->cfg.sched == GS_SCHED_TIMESLICE ? ch
+							      : ch->rr_next;
 		if (!gs_chan_has_work(ch))
 			gs_disp_unlink(gpu, ch);
 		if (!ok)

@@ -43,10 +43,12 @@ static void status_changed(struct gs_engine *eng)
 		gpu->hooks.status_change(gpu->hooks.ctx, gpu, eng->kind);
 }
 
+/* Every engine counts its group's slice: a group that only copies must
+ * also give way when its slice is used up, or it would hold the
+ * dispatcher for ever. Only compute is preempted (cfg.preemption). */
 static bool timesliced(const struct gs_engine *eng)
 {
-	return eng->gpu->cfg.sched == GS_SCHED_TIMESLICE &&
-	       eng->kind == GS_ENGINE_COMPUTE;
+	return eng->gpu->cfg.sched == GS_SCHED_TIMESLICE;
 }
 
 static void begin_run(struct gs_engine *eng)
@@ -62,9 +64,15 @@ static void begin_run(struct gs_engine *eng)
 	status_changed(eng);
 	gs_evq_schedule(gpu->q, &eng->done_ev, now + eng->cmd.remaining);
 	if (timesliced(eng)) {
-		/* The slice belongs to a group; a new group starts afresh. */
-		if (eng->running_chan->group != eng->slice_group) {
+		/* The slice belongs to a group; a new group, or the same one
+		 * back after the dispatcher served others, starts afresh
+		 * (else a group whose slice was used up on this engine while
+		 * the others used another engine would be preempted at once
+		 * on every return). */
+		if (eng->running_chan->group != eng->slice_group ||
+		    gpu->disp.turn != eng->slice_turn) {
 			eng->slice_group = eng->running_chan->group;
+			eng->slice_turn = gpu->disp.turn;
 			eng->slice_used = 0;
 		}
 		eng->slice_base = now;
@@ -167,6 +175,15 @@ static void engine_done(void *ctx, struct gs_event *ev)
  * dispatcher held for this engine comes back too, behind it), and the
  * context is saved out. A channel may be preempted again before it
  * resumes everything, so the saved commands form a queue. */
+/* A group's slice is over: the dispatcher leaves it at the next command
+ * boundary, unless it has already moved on to another group (the group
+ * had nothing more queued), whose own slice this does not end. */
+static void expire_slice(struct gs_gpu *gpu, uint32_t group)
+{
+	if (gpu->disp.group == group)
+		gpu->disp.slice_expired = true;
+}
+
 static void preempt(struct gs_engine *eng)
 {
 	struct gs_gpu *gpu = eng->gpu;
@@ -180,7 +197,7 @@ static void preempt(struct gs_engine *eng)
 	gs_disp_link(gpu, ch);
 	eng->running_chan = NULL;
 	eng->preemptions++;
-	gpu->disp.slice_expired = true;
+	expire_slice(gpu, ch->group);
 	eng->state = GS_ENG_SAVING;
 	eng->phase_start = gpu->q->now;
 	status_changed(eng);
@@ -204,13 +221,13 @@ static void slice_end(void *ctx, struct gs_event *ev)
 		gs_evq_schedule(gpu->q, &eng->slice_ev, now + gpu->cfg.timeslice);
 		return;
 	}
-	if (gpu->cfg.preemption) {
+	if (gpu->cfg.preemption && eng->kind == GS_ENGINE_COMPUTE) {
 		preempt(eng);
 		return;
 	}
 	/* No preemption: the command runs on; the group loses the engine at
 	 * the next command boundary. */
-	gpu->disp.slice_expired = true;
+	expire_slice(gpu, eng->running_chan->group);
 }
 
 /* The channel is being torn down (its task was killed or exited): a

@@ -41,6 +41,8 @@ void gs_gpu_free(struct gs_gpu *gpu)
 	for (i = 0; i < gpu->cfg.max_channels; i++) {
 		gs_fifo_free(&gpu->channels[i].cmds);
 		gs_fifo_free(&gpu->channels[i].fence_lag);
+		if (gpu->channels[i].fence_ahead)
+			g_array_free(gpu->channels[i].fence_ahead, TRUE);
 		gs_fifo_free(&gpu->channels[i].saved);
 	}
 	g_free(gpu->channels);

@@ -87,6 +87,13 @@ struct gs_channel {
 	 * command completed; the host-visible copy lags by ref_writeback. */
 	uint64_t fence_value;
 	uint64_t fence_visible;
+	/* Serials above fence_value + 1 already completed (on another
+	 * engine than an older command), sorted; NULL until needed. The
+	 * counter follows submission order, as SET_REF after the commands
+	 * before it in the channel does, so they wait for the older one.
+	 * (Workloads fence every command; a channel that mixed unfenced
+	 * ones would hold its counter at the first.) */
+	GArray *fence_ahead;
 	struct gs_fifo fence_lag;   /* (visible-at time, serial) not yet seen */
 
 	uint64_t submitted;         /* commands published by doorbell */
@@ -126,6 +133,7 @@ struct gs_engine {
 	gs_time_t slice_used;     /* slice time used before slice_base */
 	gs_time_t slice_base;     /* running: when slice time began to count */
 	uint32_t slice_group;
+	uint64_t slice_turn;      /* disp.turn when slice_group's slice began */
 
 	gs_time_t busy_time;      /* running commands */
 	gs_time_t switch_time;    /* loading/saving contexts */
@@ -191,6 +199,8 @@ struct gs_dispatcher {
 	bool stalled;
 	struct gs_event ev;
 	uint32_t group;            /* GS_SCHED_TIMESLICE: current group */
+	uint64_t turn;             /* counts the changes of group: each is a
+				    * fresh slice for the group it goes to */
 	bool slice_expired;
 };
 

@@ -29,5 +29,6 @@ int gs_cmd_list(int argc, char **argv);
 int gs_cmd_bench(int argc, char **argv);
 int gs_cmd_reproduce(int argc, char **argv);
 int gs_cmd_sweep(int argc, char **argv);
+int gs_cmd_generate(int argc, char **argv);
 
 #endif

@@ -27,6 +27,10 @@ static const struct {
 	{ "bench", "  gpusim bench\n"
 		   "  gpusim bench --sim-seconds 5 --channels 16,4096 "
 		   "--no-reproduce --out bench-small.json" },
+	{ "generate", "  gpusim generate --seed 7 -o gen-7.yaml\n"
+		      "  gpusim generate --seed 7 --policy hdfq --preset volta "
+		      "-o hdfq-7.yaml\n"
+		      "  gpusim generate --seed 42 | less" },
 };
 
 void gs_cli_help(GOptionContext *ctx, const char *command)

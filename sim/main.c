@@ -19,6 +19,8 @@ static const struct {
 	  "run a scenario's sweep grid, or export it as jobs" },
 	{ "bench", gs_cmd_bench,
 	  "measure simulator speed (events/s) and memory per channel" },
+	{ "generate", gs_cmd_generate,
+	  "write a random, valid scenario (for property tests)" },
 };
 
 static void usage(FILE *out)

@@ -17,7 +17,7 @@ for t in "$dir"/test_*; do
 	fi
 done
 for script in cli_test.sh golden_test.sh sweep_test.sh plots_test.sh \
-	      interrupt_test.sh; do
+	      interrupt_test.sh generate_test.sh; do
 	echo "== $script"
 	if sh "$(dirname "$0")/$script" "$gpusim"; then
 		passed=$((passed + 1))

@@ -946,6 +946,27 @@ static void test_set_overrides(void **state)
 	gs_scenario_free(sc);
 }
 
+/* `policy: dfq` is short for `policy: {name: dfq}`, so --set reaches
+ * into it as into the long form (and so for a VM's `scheduler`). Found
+ * while testing generated scenarios: "policy is a single value, not a
+ * mapping". */
+static void test_set_into_policy_shorthand(void **state)
+{
+	const char *set[] = { "policy.name=loga",
+			      "policy.params.event_T=2ms",
+			      "vms.0.scheduler.name=direct" };
+	struct gs_scenario *sc;
+
+	(void)state;
+	sc = load_ok(HEAD "policy: dfq\nvms:\n  - {name: v, scheduler: dfq}\n"
+		     THROTTLE_TASK, set, G_N_ELEMENTS(set));
+	assert_string_equal(sc->policy.name, "loga");
+	assert_int_equal(sc->policy.n_params, 1);
+	assert_string_equal(sc->policy.params[0].value, "2ms");
+	assert_string_equal(sc->vms[0].scheduler.name, "direct");
+	gs_scenario_free(sc);
+}
+
 static void test_policy_params_kept(void **state)
 {
 	struct gs_scenario *sc;
@@ -1073,6 +1094,7 @@ int main(void)
 		cmocka_unit_test(test_vm_tree),
 		cmocka_unit_test(test_vm_hints_and_costs),
 		cmocka_unit_test(test_set_overrides),
+		cmocka_unit_test(test_set_into_policy_shorthand),
 		cmocka_unit_test(test_policy_params_kept),
 		cmocka_unit_test(test_alone),
 		cmocka_unit_test(test_shipped_configs),

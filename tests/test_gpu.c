@@ -334,6 +334,31 @@ static void test_fence_visible_copy_lags(void **state)
 	mock_free(m);
 }
 
+/* A channel whose commands go to two engines: copies that complete before
+ * an earlier, longer compute command must not move the reference counter
+ * past it, nor may its completion move the counter back. Found by the
+ * property tests: the timeslice policy drained such a channel forever,
+ * its counter having fallen back below the last submission. */
+static void test_fence_counts_in_submission_order(void **state)
+{
+	struct mock *m = mock_new("kepler", 0);
+	struct gs_channel *a = gs_gpu_channel_open(m->gpu, 0, NULL);
+	(void)state;
+
+	submit(a, 100 * US, GS_ENGINE_COMPUTE); /* serial 1 */
+	submit(a, 10 * US, GS_ENGINE_COPY);     /* serial 2 */
+	submit(a, 10 * US, GS_ENGINE_COPY);     /* serial 3 */
+	run_until(m, 50 * US);
+	assert_int_equal(a->completed, 2); /* the copies, not the compute */
+	assert_int_equal(a->fence_value, 0);
+	run_until(m, 101 * US);
+	assert_int_equal(a->completed, 3);
+	assert_int_equal(a->fence_value, 3);
+	run_until(m, 201 * US); /* 100us host-visible lag */
+	assert_int_equal(gs_chan_fence_visible(a), 3);
+	mock_free(m);
+}
+
 static void test_close_drops_queued_commands(void **state)
 {
 	struct mock *m = mock_new("kepler", 0);
@@ -412,6 +437,77 @@ static void test_timeslice_preemption(void **state)
 	assert_int_equal(a->gpu_time, 5 * MS);
 	assert_int_equal(eng->preemptions, 1);
 	assert_int_equal(a->completed, 1);
+	mock_free(m);
+}
+
+/* A group that only copies has its timeslice too: once it has used a
+ * slice of copy time with another group waiting, the dispatcher moves on
+ * at the next command boundary (copies are not preempted). And a group
+ * that comes back gets a fresh slice on every engine, not the remains of
+ * the one it used up before. Found by the property tests: on volta a
+ * saturating copy task starved every compute task (only the compute
+ * engine counted slices), then, that fixed, the compute task was
+ * preempted at once on every return (its used-up compute slice was never
+ * renewed, since no other group ran on that engine). */
+static void test_timeslice_ends_for_a_copy_only_group(void **state)
+{
+	struct mock *m = mock_new("volta", 25 * US);
+	struct gs_channel *a = gs_gpu_channel_open(m->gpu, 0, NULL);
+	struct gs_channel *b = gs_gpu_channel_open(m->gpu, 1, NULL);
+	int i;
+	(void)state;
+
+	for (i = 0; i < 20; i++)
+		submit(a, 1 * MS, GS_ENGINE_COPY);
+	for (i = 0; i < 4; i++)
+		submit(b, 600 * US, GS_ENGINE_COMPUTE);
+	run_until(m, 12 * MS);
+	/* b runs 2400 us of compute in slices of 1024 us, a copy of a
+	 * (1 ms, not preempted) between them */
+	assert_int_equal(b->completed, 4);
+	assert_int_equal(m->gpu->engines[GS_ENGINE_COPY].preemptions, 0);
+	run_until(m, 40 * MS);
+	assert_int_equal(a->completed, 20);
+	mock_free(m);
+}
+
+/* The end of one group's slice does not end the next group's: while a's
+ * long command runs, the dispatcher (a having nothing else queued) has
+ * moved on to b and fetched b's first command; when a is preempted, b
+ * gets its whole slice, not one command. And the groups take turns in
+ * order: a, whose preempted command rejoined the round while b had the
+ * engine, comes after c. Found by the property tests (direct on volta,
+ * shares changed with the task order): b ran one command per turn, and a
+ * blocking group with long commands had every other turn. */
+static void test_timeslice_next_group_keeps_its_slice(void **state)
+{
+	struct mock *m = mock_new("volta", 25 * US);
+	struct gs_channel *a = gs_gpu_channel_open(m->gpu, 0, NULL);
+	struct gs_channel *b = gs_gpu_channel_open(m->gpu, 1, NULL);
+	struct gs_channel *c = gs_gpu_channel_open(m->gpu, 2, NULL);
+	GArray *order;
+	int i;
+	(void)state;
+
+	submit(a, 5 * MS, GS_ENGINE_COMPUTE);
+	for (i = 0; i < 4; i++) {
+		submit(b, 400 * US, GS_ENGINE_COMPUTE);
+		submit(c, 300 * US, GS_ENGINE_COMPUTE);
+	}
+	run_until(m, 4 * MS);
+	order = run_order(m);
+	assert_true(order->len >= 3);
+	assert_int_equal(g_array_index(order, uint32_t, 0), a->id);
+	assert_int_equal(g_array_index(order, uint32_t, 1), b->id);
+	assert_int_equal(g_array_index(order, uint32_t, 2), b->id);
+	g_array_free(order, TRUE);
+	run_until(m, 8 * MS);
+	order = run_order(m);
+	for (i = 1; g_array_index(order, uint32_t, i) != a->id; i++)
+		assert_true((guint)i + 1 < order->len);
+	/* every run between a's two turns is b's or c's, c's among them */
+	assert_int_equal(g_array_index(order, uint32_t, i - 1), c->id);
+	g_array_free(order, TRUE);
 	mock_free(m);
 }
 
@@ -529,10 +625,13 @@ int main(void)
 		cmocka_unit_test(test_context_switch_charged_to_nobody),
 		cmocka_unit_test(test_status_registers_follow_the_engine),
 		cmocka_unit_test(test_fence_visible_copy_lags),
+		cmocka_unit_test(test_fence_counts_in_submission_order),
 		cmocka_unit_test(test_close_drops_queued_commands),
 		cmocka_unit_test(test_unpublished_head_class),
 		cmocka_unit_test(test_timeslice_preemption),
 		cmocka_unit_test(test_timeslice_keeps_engine_without_competition),
+		cmocka_unit_test(test_timeslice_ends_for_a_copy_only_group),
+		cmocka_unit_test(test_timeslice_next_group_keeps_its_slice),
 		cmocka_unit_test(test_timeslice_completes_every_queued_command),
 		cmocka_unit_test(test_preemption_keeps_channel_order),
 		cmocka_unit_test(test_round_robin_unfairness),

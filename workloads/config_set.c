@@ -118,6 +118,31 @@ static int step(struct cfg *c, const char *text, int parent,
 	return 0;
 }
 
+/* `policy: dfq` (and a VM's `scheduler: dfq`) is short for
+ * `{name: dfq}`: before a path goes on into one, the scalar becomes that
+ * mapping, so `--set policy.name=...` works on either form. Returns the
+ * node to go on from (child itself when nothing was to expand), 0 when
+ * out of memory. */
+static int expand_shorthand(struct cfg *c, int parent, const char *key,
+			    int child)
+{
+	yaml_node_pair_t *p;
+	int map, k;
+
+	if (cfg_node(c, child)->type != YAML_SCALAR_NODE ||
+	    cfg_is_null(cfg_node(c, child)) ||
+	    (strcmp(key, "policy") && strcmp(key, "scheduler")))
+		return child;
+	map = yaml_document_add_mapping(&c->doc, NULL,
+					YAML_FLOW_MAPPING_STYLE);
+	k = map ? add_scalar(c, "name") : 0;
+	if (!k || !yaml_document_append_mapping_pair(&c->doc, map, k, child))
+		return 0;
+	p = cfg_map_find_pair(c, cfg_node(c, parent), key);
+	p->value = map;
+	return map;
+}
+
 static int apply_one(struct cfg *c, const char *text)
 {
 	const char *eq = strchr(text, '=');
@@ -145,8 +170,14 @@ static int apply_one(struct cfg *c, const char *text)
 	node = 1; /* the root mapping */
 	where = g_string_new(NULL);
 	for (i = 0; node && i < n; i++) {
+		int parent = node;
+
 		node = step(c, text, node, i ? where->str : "the scenario",
 			    parts[i], i + 1 == n ? value : 0);
+		if (node && i + 1 < n &&
+		    cfg_node(c, parent)->type == YAML_MAPPING_NODE &&
+		    !(node = expand_shorthand(c, parent, parts[i], node)))
+			set_error(c, text, "out of memory");
 		g_string_append_printf(where, "%s%s", i ? "." : "", parts[i]);
 	}
 	g_string_free(where, TRUE);

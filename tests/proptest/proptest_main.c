@@ -1,0 +1,80 @@
+/* make proptest: every relation over generated scenarios, for every
+ * registered policy on both presets, PROPTEST_N seeds each (default 30),
+ * then the fixed regression cases (seeds that once failed).
+ *
+ *   build/proptest                         the default count
+ *   PROPTEST_N=200 build/proptest          a long run
+ *   build/proptest SEED POLICY PRESET one case, as a failure names it
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policies/policy.h"
+#include "tests/proptest/proptest.h"
+#include "tests/proptest/pt_regressions.h"
+
+static const char *const presets[] = { "kepler", "volta" };
+
+static void run_case(struct pt_case *total, uint64_t seed,
+		     const char *policy, const char *preset)
+{
+	struct gs_gen_options opt = { .policy = policy, .preset = preset };
+	struct pt_case *c = g_new0(struct pt_case, 1);
+	GError *err = NULL;
+
+	if (!gs_gen_draw(&c->base, seed, &opt, &err)) {
+		printf("FAIL generate: %s\n", err->message);
+		g_error_free(err);
+		total->failures++;
+		g_free(c);
+		return;
+	}
+	pt_check_ranges(c);
+	pt_check_determinism(c);
+	pt_check_set_identity(c);
+	pt_check_weight_scale(c);
+	pt_check_reorder(c);
+	pt_check_idle_task(c);
+	pt_check_time_scale(c);
+	pt_check_lone_task(c);
+	if (!strcmp(policy, "direct") && !strcmp(preset, "kepler"))
+		pt_check_direct_shares(c);
+	if (!strcmp(policy, "direct") || !strcmp(policy, "loga"))
+		pt_check_work_conserving(c);
+	total->checks += c->checks;
+	total->failures += c->failures;
+	total->known += c->known;
+	g_free(c);
+}
+
+int main(int argc, char **argv)
+{
+	const char *env = getenv("PROPTEST_N");
+	uint64_t n = env ? g_ascii_strtoull(env, NULL, 10) : 30, seed;
+	struct pt_case total = { .checks = 0 };
+	unsigned cases = 0;
+	size_t p, k, i;
+
+	if (argc == 4) {
+		run_case(&total, g_ascii_strtoull(argv[1], NULL, 10), argv[2],
+			 argv[3]);
+		printf("proptest: %u checks, %u failed\n", total.checks,
+		       total.failures);
+		return total.failures ? 1 : 0;
+	}
+	for (seed = 1; seed <= n; seed++)
+		for (p = 0; gs_policy_registry[p]; p++)
+			for (k = 0; k < G_N_ELEMENTS(presets); k++, cases++)
+				run_case(&total, seed,
+					 gs_policy_registry[p]->name,
+					 presets[k]);
+	for (i = 0; i < pt_n_regressions; i++, cases++)
+		run_case(&total, pt_regressions[i].seed,
+			 pt_regressions[i].policy, pt_regressions[i].preset);
+	printf("proptest: %u cases (%" G_GUINT64_FORMAT " seeds x every "
+	       "policy x both presets, %zu regression cases), %u checks, "
+	       "%u failed, %u known open defects\n", cases, n,
+	       pt_n_regressions, total.checks, total.failures, total.known);
+	return total.failures ? 1 : 0;
+}

@@ -1,0 +1,196 @@
+/* Random scenarios for testing what no paper row covers: `gpusim
+ * generate` and the property tests (tests/proptest/).
+ *
+ * Generation is two steps. gs_gen_draw() fills a gs_gen_scenario, a plain
+ * description of a scenario whose every duration is an integer number of
+ * nanoseconds, from a seed alone (its own random stream, "generate", so
+ * nothing else perturbs it). gs_gen_yaml() writes it as scenario YAML (and
+ * the CSV files of its trace tasks). The property tests change the
+ * description between the two steps (scale weights or durations, reorder
+ * tasks, add an idle task), which keeps every relation exact at the level
+ * of the input. */
+#ifndef GS_GENERATE_H
+#define GS_GENERATE_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/event.h"
+
+#define GS_GEN_MAX_TASKS 24  /* 20 drawn, room for added ones */
+#define GS_GEN_MAX_STEPS 16
+#define GS_GEN_MAX_ROWS 12
+#define GS_GEN_MAX_VMS 6
+#define GS_GEN_MAX_PARAMS 24
+
+/* A duration or a distribution of the task's random stream. */
+enum gs_gen_dist {
+	GS_GEN_CONST = 0,     /* v[0] */
+	GS_GEN_UNIFORM,       /* [v[0], v[1]] */
+	GS_GEN_EXPONENTIAL,   /* mean v[0] */
+	GS_GEN_NORMAL,        /* mean v[0], stddev v[1] */
+	GS_GEN_EMPIRICAL,     /* one of v[0..2] */
+};
+
+struct gs_gen_dur {
+	uint8_t dist;         /* enum gs_gen_dist */
+	gs_time_t v[3];
+};
+
+enum gs_gen_behavior {
+	GS_GEN_THROTTLE = 0,
+	GS_GEN_APP,
+	GS_GEN_SCRIPT,
+	GS_GEN_TRACE,
+	GS_GEN_JOB,           /* node scenarios only */
+	GS_GEN_IDLE,          /* a script that only sleeps: never submits */
+};
+
+enum gs_gen_step_kind {
+	GS_GEN_LAUNCH = 0,    /* dur, channel, copy */
+	GS_GEN_WAIT,          /* on every channel */
+	GS_GEN_CPU,           /* dur */
+	GS_GEN_SLEEP,         /* dur */
+	GS_GEN_ROUND,
+	GS_GEN_REPEAT,        /* count (0: forever) of the next `body` steps */
+};
+
+struct gs_gen_step {
+	uint8_t kind;         /* enum gs_gen_step_kind */
+	bool copy;            /* launch on the copy engine */
+	uint32_t channel;
+	uint32_t count, body; /* repeat */
+	struct gs_gen_dur dur;
+};
+
+struct gs_gen_row {           /* one trace row */
+	gs_time_t time, duration;
+	uint32_t channel;
+	bool copy;
+};
+
+struct gs_gen_task {
+	char name[16];
+	uint8_t behavior;     /* enum gs_gen_behavior */
+	uint32_t weight, channels;
+	gs_time_t start;
+	int32_t vm;           /* index into vms, -1: on the host */
+	/* throttle */
+	struct gs_gen_dur kernel, sleep;
+	bool blocking, irq_wait, copy;
+	uint32_t klass;
+	/* app, and job with an app name: index into gs_apps / gs_jobs, or
+	 * -1 for a job written out */
+	int32_t app;
+	bool sync_round;
+	/* script */
+	struct gs_gen_step steps[GS_GEN_MAX_STEPS];
+	uint32_t n_steps;
+	/* trace */
+	struct gs_gen_row rows[GS_GEN_MAX_ROWS];
+	uint32_t n_rows;
+	/* job */
+	uint32_t demand_pct;
+	gs_time_t job_kernel, job_length;
+	uint32_t memory_mib;
+};
+
+struct gs_gen_vm {
+	char name[16];
+	uint32_t weight;
+	int32_t parent;       /* -1: top level; parents come first */
+	bool hints;
+	gs_time_t trap, shadow_copy;
+	char scheduler[16];   /* empty: none */
+};
+
+/* A policy parameter as written in YAML; durations kept as numbers so
+ * they can be scaled. */
+struct gs_gen_param {
+	const char *key;      /* the registry's static name */
+	bool is_duration;
+	gs_time_t ns;         /* is_duration */
+	char text[24];        /* otherwise */
+};
+
+struct gs_gen_scenario {
+	uint64_t seed;        /* the generator's seed, also the scenario's */
+	gs_time_t duration;
+	/* gpu (or every GPU of the node) */
+	char preset[16];
+	uint32_t ring_entries, dispatch_batch;
+	gs_time_t fetch, ctx_switch, mmio_read, ref_writeback, irq_latency;
+	gs_time_t timeslice, preempt_save;
+	/* host */
+	gs_time_t launch, doorbell, trap, spin_poll, wakeup, policy_wakeup;
+	/* node: gpus 0 writes a single `gpu:` */
+	uint32_t gpus;
+	/* Multiplies the durations written as defaults (a VM scheduler's
+	 * parameters); 1 unless gs_gen_scale_time changed it. */
+	uint32_t time_scale;
+	gs_time_t arrivals_every; /* 0: no arrivals block */
+	gs_time_t migration_clone;
+	uint64_t migration_bandwidth; /* bytes per second */
+	char policy[16];
+	struct gs_gen_param params[GS_GEN_MAX_PARAMS];
+	uint32_t n_params;
+	struct gs_gen_vm vms[GS_GEN_MAX_VMS];
+	uint32_t n_vms;
+	struct gs_gen_task tasks[GS_GEN_MAX_TASKS];
+	uint32_t n_tasks;
+};
+
+struct gs_gen_options {
+	const char *policy;   /* NULL: any registered policy */
+	const char *preset;   /* NULL: kepler or volta */
+};
+
+/* Fills g from the seed. Returns false (with a message) for an unknown
+ * policy or preset in opt. */
+bool gs_gen_draw(struct gs_gen_scenario *g, uint64_t seed,
+		 const struct gs_gen_options *opt, GError **error);
+
+/* A trace task's CSV, named relative to the YAML file's folder. */
+struct gs_gen_file {
+	char *name;
+	char *text;
+};
+void gs_gen_file_free(gpointer file);
+
+/* The scenario as YAML. Trace tasks read `STEM-TASK.csv`; their text is
+ * appended to files (struct gs_gen_file *, freed by gs_gen_file_free). */
+char *gs_gen_yaml(const struct gs_gen_scenario *g, const char *stem,
+		  GPtrArray *files);
+
+/* The longest a single command can hold an engine (the largest value its
+ * distribution can reasonably give), over every task. */
+gs_time_t gs_gen_max_command(const struct gs_gen_scenario *g);
+/* How much GPU time one scheduling decision can move between tasks: a
+ * command (plus a context switch or preemption), a hardware timeslice,
+ * and the policy's own period (a slice, a DFQ epoch of sampling and free
+ * run, a LoGA poll and sleep phase, a DRR quantum and tick, a DCUDA monitor
+ * period and fairness slice). Runs are drawn at least 10 times this long,
+ * and shares compared between runs are allowed to differ by a few times
+ * this over the run's duration. */
+gs_time_t gs_gen_granularity(const struct gs_gen_scenario *g);
+/* A parameter's value (durations in ns, integers parsed), or def. */
+uint64_t gs_gen_param(const struct gs_gen_scenario *g, const char *key,
+		      uint64_t def);
+
+/* Transformations used by the metamorphic relations. */
+void gs_gen_scale_weights(struct gs_gen_scenario *g, uint32_t factor);
+/* Multiply every duration (commands, sleeps, CPU, costs, policy periods,
+ * the run) by k, and divide bandwidths by it. False when the scenario has
+ * a duration fixed elsewhere (a built-in app or job). */
+bool gs_gen_scale_time(struct gs_gen_scenario *g, uint32_t k);
+/* Move task `from` to the end of the list (names are kept). */
+void gs_gen_move_task_last(struct gs_gen_scenario *g, uint32_t from);
+/* Reverse the task list. */
+void gs_gen_reverse_tasks(struct gs_gen_scenario *g);
+/* Append a task (named "idle") that sleeps forever; false when full. */
+bool gs_gen_add_idle_task(struct gs_gen_scenario *g);
+/* Keep only task i (on the host, its VM tree removed). */
+void gs_gen_keep_task(struct gs_gen_scenario *g, uint32_t i);
+
+#endif

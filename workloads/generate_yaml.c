@@ -1,0 +1,346 @@
+/* Writing a generated scenario description as YAML (and its trace CSVs).
+ * Every duration is written out, defaults included, so that a file says
+ * everything a property test may change. */
+#include "workloads/generate.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "policies/policy.h"
+#include "workloads/apps.h"
+#include "workloads/config_load.h"
+
+/* ns in the largest unit that divides it exactly. */
+static void put_ns(GString *s, gs_time_t ns)
+{
+	if (ns && ns % 1000000000 == 0)
+		g_string_append_printf(s, "%" PRIu64 "s", ns / 1000000000);
+	else if (ns && ns % 1000000 == 0)
+		g_string_append_printf(s, "%" PRIu64 "ms", ns / 1000000);
+	else if (ns && ns % 1000 == 0)
+		g_string_append_printf(s, "%" PRIu64 "us", ns / 1000);
+	else
+		g_string_append_printf(s, "%" PRIu64 "ns", ns);
+}
+
+static void put_dur(GString *s, const struct gs_gen_dur *d)
+{
+	switch (d->dist) {
+	case GS_GEN_UNIFORM:
+		g_string_append(s, "{uniform: [");
+		put_ns(s, d->v[0]);
+		g_string_append(s, ", ");
+		put_ns(s, d->v[1]);
+		g_string_append(s, "]}");
+		break;
+	case GS_GEN_EXPONENTIAL:
+		g_string_append(s, "{exponential: ");
+		put_ns(s, d->v[0]);
+		g_string_append(s, "}");
+		break;
+	case GS_GEN_NORMAL:
+		g_string_append(s, "{normal: {mean: ");
+		put_ns(s, d->v[0]);
+		g_string_append(s, ", stddev: ");
+		put_ns(s, d->v[1]);
+		g_string_append(s, "}}");
+		break;
+	case GS_GEN_EMPIRICAL:
+		g_string_append(s, "{empirical: [");
+		put_ns(s, d->v[0]);
+		g_string_append(s, ", ");
+		put_ns(s, d->v[1]);
+		g_string_append(s, ", ");
+		put_ns(s, d->v[2]);
+		g_string_append(s, "]}");
+		break;
+	default:
+		put_ns(s, d->v[0]);
+	}
+}
+
+static void put_key_ns(GString *s, const char *key, gs_time_t ns,
+		       const char *sep)
+{
+	g_string_append_printf(s, "%s: ", key);
+	put_ns(s, ns);
+	g_string_append(s, sep);
+}
+
+static void put_params(GString *s, const struct gs_gen_param *p, uint32_t n)
+{
+	uint32_t i;
+
+	g_string_append(s, "{");
+	for (i = 0; i < n; i++) {
+		g_string_append_printf(s, "%s%s: ", i ? ", " : "", p[i].key);
+		if (p[i].is_duration)
+			put_ns(s, p[i].ns);
+		else
+			g_string_append(s, p[i].text);
+	}
+	g_string_append(s, "}");
+}
+
+/* A VM's scheduler with its duration parameters at their defaults times
+ * the scenario's time scale. */
+static void put_scheduler(GString *s, const char *name, uint32_t scale)
+{
+	const struct gs_policy_ops *ops = gs_policy_find(name);
+	uint32_t i, n = 0;
+
+	g_string_append_printf(s, "{name: %s, params: {", name);
+	for (i = 0; ops && i < ops->n_params; i++) {
+		gs_time_t ns;
+
+		if (ops->params[i].type != GS_PARAM_DURATION ||
+		    gs_parse_duration(ops->params[i].def, 1000000000, &ns) < 0)
+			continue;
+		g_string_append_printf(s, "%s%s: ", n++ ? ", " : "",
+				       ops->params[i].name);
+		put_ns(s, ns * scale);
+	}
+	g_string_append(s, "}}");
+}
+
+static void put_vms(GString *s, const struct gs_gen_scenario *g,
+		    int32_t parent, const char *indent)
+{
+	g_autofree char *deeper = g_strconcat(indent, "    ", NULL);
+	uint32_t i, j;
+	bool children;
+
+	for (i = 0; i < g->n_vms; i++) {
+		const struct gs_gen_vm *vm = &g->vms[i];
+
+		if (vm->parent != parent)
+			continue;
+		g_string_append_printf(s, "%s- name: %s\n%s  weight: %u\n"
+				       "%s  hints: %s\n%s  ", indent, vm->name,
+				       indent, vm->weight, indent,
+				       vm->hints ? "true" : "false", indent);
+		put_key_ns(s, "trap", vm->trap, "\n");
+		g_string_append_printf(s, "%s  ", indent);
+		put_key_ns(s, "shadow_copy", vm->shadow_copy, "\n");
+		if (vm->scheduler[0]) {
+			g_string_append_printf(s, "%s  scheduler: ", indent);
+			put_scheduler(s, vm->scheduler, g->time_scale);
+			g_string_append(s, "\n");
+		}
+		for (j = 0, children = false; j < g->n_vms; j++)
+			children |= g->vms[j].parent == (int32_t)i;
+		if (children) {
+			g_string_append_printf(s, "%s  vms:\n", indent);
+			put_vms(s, g, (int32_t)i, deeper);
+		}
+	}
+}
+
+/* Script steps from *i on, `n` of them (a repeat's body counts its own
+ * nested steps), at the given indentation. */
+static void put_steps(GString *s, const struct gs_gen_task *t, uint32_t *i,
+		      uint32_t n, const char *indent)
+{
+	uint32_t end = *i + n;
+
+	while (*i < end) {
+		const struct gs_gen_step *st = &t->steps[(*i)++];
+
+		g_string_append_printf(s, "%s- ", indent);
+		switch (st->kind) {
+		case GS_GEN_LAUNCH:
+			g_string_append(s, "launch: {kernel: ");
+			put_dur(s, &st->dur);
+			g_string_append_printf(s, ", channel: %u, engine: %s}\n",
+					       st->channel,
+					       st->copy ? "copy" : "compute");
+			break;
+		case GS_GEN_WAIT:
+			g_string_append(s, "wait\n");
+			break;
+		case GS_GEN_CPU:
+		case GS_GEN_SLEEP:
+			g_string_append(s, st->kind == GS_GEN_CPU ? "cpu: " :
+					"sleep: ");
+			put_dur(s, &st->dur);
+			g_string_append(s, "\n");
+			break;
+		case GS_GEN_ROUND:
+			g_string_append(s, "round\n");
+			break;
+		case GS_GEN_REPEAT: {
+			g_autofree char *deeper =
+				g_strconcat(indent, "      ", NULL);
+
+			g_string_append(s, "repeat:\n");
+			if (st->count)
+				g_string_append_printf(s, "%s    count: %u\n",
+						       indent, st->count);
+			else
+				g_string_append_printf(s, "%s    count: "
+						       "forever\n", indent);
+			g_string_append_printf(s, "%s    steps:\n", indent);
+			put_steps(s, t, i, st->body, deeper);
+			break;
+		}
+		}
+	}
+}
+
+static char *trace_csv(const struct gs_gen_task *t)
+{
+	GString *s = g_string_new("time,channel,engine,duration\n");
+	uint32_t i;
+
+	for (i = 0; i < t->n_rows; i++) {
+		const struct gs_gen_row *row = &t->rows[i];
+
+		put_ns(s, row->time);
+		g_string_append_printf(s, ",%u,%s,", row->channel,
+				       row->copy ? "copy" : "compute");
+		put_ns(s, row->duration);
+		g_string_append(s, "\n");
+	}
+	return g_string_free(s, FALSE);
+}
+
+static void put_behavior(GString *s, const struct gs_gen_task *t,
+			 const char *stem, GPtrArray *files)
+{
+	switch (t->behavior) {
+	case GS_GEN_THROTTLE:
+		g_string_append(s, "    behavior:\n      throttle: {kernel: ");
+		put_dur(s, &t->kernel);
+		g_string_append(s, ", sleep: ");
+		put_dur(s, &t->sleep);
+		g_string_append_printf(s, ", blocking: %s, wait: %s, "
+				       "engine: %s, class: %u}\n",
+				       t->blocking ? "true" : "false",
+				       t->irq_wait ? "interrupt" : "spin",
+				       t->copy ? "copy" : "compute", t->klass);
+		break;
+	case GS_GEN_APP:
+		g_string_append_printf(s, "    behavior:\n      app: {name: %s, "
+				       "sync: %s}\n", gs_apps[t->app].name,
+				       t->sync_round ? "round" : "request");
+		break;
+	case GS_GEN_SCRIPT:
+	case GS_GEN_IDLE: {
+		uint32_t i = 0;
+
+		g_string_append(s, "    behavior:\n      script:\n");
+		put_steps(s, t, &i, t->n_steps, "        ");
+		break;
+	}
+	case GS_GEN_TRACE: {
+		struct gs_gen_file *f = g_new0(struct gs_gen_file, 1);
+
+		f->name = g_strdup_printf("%s-%s.csv", stem, t->name);
+		f->text = trace_csv(t);
+		g_string_append_printf(s, "    behavior:\n      trace: "
+				       "{file: %s}\n", f->name);
+		g_ptr_array_add(files, f);
+		break;
+	}
+	case GS_GEN_JOB:
+		g_string_append_printf(s, "    behavior:\n      job: {demand: "
+				       "%u%%, ", t->demand_pct);
+		put_key_ns(s, "kernel", t->job_kernel, ", ");
+		put_key_ns(s, "length", t->job_length, ", ");
+		g_string_append_printf(s, "memory: %uMiB}\n", t->memory_mib);
+		break;
+	}
+}
+
+static void put_gpu(GString *s, const struct gs_gen_scenario *g,
+		    const char *indent)
+{
+	g_string_append_printf(s, "%spreset: %s\n%sring_entries: %u\n"
+			       "%sdispatch_batch: %u\n", indent, g->preset,
+			       indent, g->ring_entries, indent,
+			       g->dispatch_batch);
+#define GS_GEN_PUT(field) \
+	do { \
+		g_string_append(s, indent); \
+		put_key_ns(s, #field, g->field, "\n"); \
+	} while (0)
+	GS_GEN_PUT(fetch);
+	GS_GEN_PUT(ctx_switch);
+	GS_GEN_PUT(mmio_read);
+	GS_GEN_PUT(ref_writeback);
+	GS_GEN_PUT(irq_latency);
+	GS_GEN_PUT(timeslice);
+	GS_GEN_PUT(preempt_save);
+#undef GS_GEN_PUT
+}
+
+char *gs_gen_yaml(const struct gs_gen_scenario *g, const char *stem,
+		  GPtrArray *files)
+{
+	GString *s = g_string_new(NULL);
+	uint32_t i;
+
+	g_string_append_printf(s, "# gpusim generate --seed %" PRIu64
+			       " --policy %s --preset %s\n"
+			       "name: gen-%" PRIu64 "\nseed: %" PRIu64 "\n",
+			       g->seed, g->policy, g->preset, g->seed, g->seed);
+	put_key_ns(s, "duration", g->duration, "\n");
+	if (g->gpus) {
+		g_string_append_printf(s, "node:\n  gpus: %u\n  migration: {",
+				       g->gpus);
+		put_key_ns(s, "clone", g->migration_clone, ", ");
+		g_string_append_printf(s, "bandwidth: %" PRIu64 "/s}\n"
+				       "  gpu:\n", g->migration_bandwidth);
+		put_gpu(s, g, "    ");
+	} else {
+		g_string_append(s, "gpu:\n");
+		put_gpu(s, g, "  ");
+	}
+	g_string_append(s, "host: {");
+	put_key_ns(s, "launch", g->launch, ", ");
+	put_key_ns(s, "doorbell", g->doorbell, ", ");
+	put_key_ns(s, "trap", g->trap, ", ");
+	put_key_ns(s, "spin_poll", g->spin_poll, ", ");
+	put_key_ns(s, "wakeup", g->wakeup, ", ");
+	put_key_ns(s, "policy_wakeup", g->policy_wakeup, "}\n");
+	g_string_append_printf(s, "policy:\n  name: %s\n  params: ", g->policy);
+	put_params(s, g->params, g->n_params);
+	g_string_append(s, "\n");
+	if (g->arrivals_every) {
+		g_string_append(s, "arrivals: {");
+		put_key_ns(s, "every", g->arrivals_every, "}\n");
+	}
+	if (g->n_vms) {
+		g_string_append(s, "vms:\n");
+		put_vms(s, g, -1, "  ");
+	}
+	g_string_append(s, "tasks:\n");
+	for (i = 0; i < g->n_tasks; i++) {
+		const struct gs_gen_task *t = &g->tasks[i];
+
+		g_string_append_printf(s, "  - name: %s\n    weight: %u\n",
+				       t->name, t->weight);
+		if (t->behavior != GS_GEN_APP && t->behavior != GS_GEN_JOB)
+			g_string_append_printf(s, "    channels: %u\n",
+					       t->channels);
+		if (t->start) {
+			g_string_append(s, "    ");
+			put_key_ns(s, "start", t->start, "\n");
+		}
+		if (t->vm >= 0)
+			g_string_append_printf(s, "    vm: %s\n",
+					       g->vms[t->vm].name);
+		put_behavior(s, t, stem, files);
+	}
+	g_string_append(s, "output: {timeline: false}\n");
+	return g_string_free(s, FALSE);
+}
+
+void gs_gen_file_free(gpointer file)
+{
+	struct gs_gen_file *f = file;
+
+	g_free(f->name);
+	g_free(f->text);
+	g_free(f);
+}
