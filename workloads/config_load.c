@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "policies/policy.h"
+#include "workloads/file_read.h"
 
 /* --- gpu --- */
 
@@ -631,28 +632,22 @@ struct gs_scenario *gs_scenario_load_file(const char *path,
 					  size_t n_overrides, GError **error)
 {
 	g_autofree char *data = NULL;
-	g_autoptr(GError) err = NULL;
-	GStatBuf st;
-	gsize len;
+	size_t len;
 
-	if (g_stat(path, &st) != 0) {
-		g_set_error(error, GS_CONFIG_ERROR, GS_CONFIG_ERROR_IO,
-			    "%s: cannot read the scenario: %s", path,
-			    g_strerror(errno));
+	data = gs_scenario_read_file(path, &len, error);
+	if (!data)
 		return NULL;
-	}
-	if (st.st_size > (goffset)CFG_MAX_FILE_SIZE) {
-		g_set_error(error, GS_CONFIG_ERROR, GS_CONFIG_ERROR_IO,
-			    "%s: the file is larger than %u MiB", path,
-			    CFG_MAX_FILE_SIZE >> 20);
-		return NULL;
-	}
-	if (!g_file_get_contents(path, &data, &len, &err)) {
-		g_set_error(error, GS_CONFIG_ERROR, GS_CONFIG_ERROR_IO,
-			    "%s: cannot read the scenario: %s", path,
-			    err->message);
-		return NULL;
-	}
 	return gs_scenario_load_data(path, data, len, overrides, n_overrides,
 				     error);
+}
+
+char *gs_scenario_read_file(const char *path, size_t *len, GError **error)
+{
+	g_autoptr(GError) err = NULL;
+	char *data = gs_read_file_bounded(path, GS_MAX_INPUT_BYTES, len, &err);
+
+	if (!data)
+		g_set_error_literal(error, GS_CONFIG_ERROR,
+				    GS_CONFIG_ERROR_IO, err->message);
+	return data;
 }
