@@ -1,0 +1,32 @@
+/* See fuzz_check.h. */
+#include <stdio.h>
+
+#include "sim/sim.h"
+#include "tests/fuzz/fuzz_check.h"
+#include "workloads/scenario.h"
+
+/* keep each run short: validation allows a day of simulated time */
+#define FUZZ_MAX_EVENTS 20000
+
+void fuzz_check_outcome(struct gs_scenario *sc, GError **err)
+{
+	if (sc) {
+		struct gs_sim_options opt = { .timeline = true,
+					      .check_invariants = true };
+		struct gs_results r;
+
+		sc->max_events = FUZZ_MAX_EVENTS;
+		gs_results_init(&r);
+		if (!gs_run_scenario(sc, &opt, &r, err)) {
+			/* only a broken invariant can fail a run */
+			fprintf(stderr, "%s\n", (*err)->message);
+			__builtin_trap();
+		}
+		gs_results_clear(&r);
+		gs_scenario_free(sc);
+		return;
+	}
+	if (!*err || !(*err)->message || !(*err)->message[0])
+		__builtin_trap();
+	g_clear_error(err);
+}
