@@ -5,6 +5,8 @@
 # unbounded read into a failure), with exit 2 and nothing written.
 # Usage: tests/input_test.sh [path/to/gpusim]
 GPUSIM=${1:-./gpusim}
+src=$(pwd)
+case $GPUSIM in /*) ;; *) GPUSIM=$src/$GPUSIM ;; esac
 . "$(dirname "$0")/check_lib.sh"
 
 # --- unbounded reads: the size is found by reading, never by stat ---
@@ -37,6 +39,36 @@ YAML
 		"$GPUSIM" validate "$tmp/trace_dev.yaml"
 done
 check "nothing was written" test ! -e "$tmp/sw0"
+
+# --- scenario names: one folder inside the output folder ---
+cat >"$tmp/dotdot.yaml" <<'YAML'
+name: ..
+duration: 10ms
+tasks:
+  - name: a
+    behavior: {throttle: {kernel: 100us}}
+YAML
+mkdir -p "$tmp/cwd"
+check "run refuses name '..' at its position, writes nothing" sh -c \
+	"cd $tmp/cwd && $GPUSIM run $tmp/dotdot.yaml -q 2>$tmp/err;
+	 test \$? -eq 2 && grep -q 'dotdot.yaml:1:7: name .\.\.. starts with' $tmp/err &&
+	 test -z \"\$(ls -A $tmp/cwd)\""
+check "run of several files with --out refuses name '..'" sh -c \
+	"$GPUSIM run configs/default.yaml $tmp/dotdot.yaml --out $tmp/multi -q 2>$tmp/err;
+	 test \$? -eq 2 && grep -q 'dotdot.yaml:1:7:' $tmp/err && test ! -e $tmp/multi"
+check "--set name=. is refused at the --set" sh -c \
+	"cd $tmp/cwd && $GPUSIM run $src/configs/default.yaml --set name=. -q 2>$tmp/err;
+	 test \$? -eq 2 && grep -q '^--set name=\.: name .\.. starts with' $tmp/err &&
+	 test -z \"\$(ls -A $tmp/cwd)\""
+check "sweep refuses --set name=.. (no points/ or sweep.csv outside)" sh -c \
+	"cd $tmp/cwd && $GPUSIM sweep $src/configs/paper/sweeps/loga_fig8.yaml --set name=.. -q 2>$tmp/err;
+	 test \$? -eq 2 && grep -q '^--set name=\.\.: ' $tmp/err &&
+	 test -z \"\$(ls -A $tmp/cwd)\" && test ! -e $tmp/points && test ! -e $tmp/sweep.csv"
+cp "$tmp/dotdot.yaml" "$tmp/..yaml"
+sed -i '/^name:/d' "$tmp/..yaml"
+check "a file named ..yaml without a name is refused" sh -c \
+	"$GPUSIM run $tmp/..yaml --out $tmp/dd -q 2>$tmp/err;
+	 test \$? -eq 2 && grep -q \"the scenario's name '.' (its file name)\" $tmp/err && test ! -e $tmp/dd"
 
 echo "input: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -342,6 +342,24 @@ static const struct bad_case bad_cases[] = {
 	  HEAD THROTTLE_TASK "expect:\n  - {id: R9, quantity: q, max: 1,"
 	  " value: tasks.a.slowdown, set: [duration]}\n", { NULL },
 	  "bad.yaml:", "set: expected KEY.PATH=VALUE" },
+	{ "name '..' would leave the output folder",
+	  "name: ..\n" HEAD THROTTLE_TASK, { NULL }, "bad.yaml:1:7: ",
+	  "name '..' starts with '.', so it cannot name a results folder" },
+	{ "name '.' is the output folder itself",
+	  "name: .\n" HEAD THROTTLE_TASK, { NULL }, "bad.yaml:1:7: ",
+	  "name '.' starts with '.'" },
+	{ "a hidden name",
+	  "name: .x\n" HEAD THROTTLE_TASK, { NULL }, "bad.yaml:1:7: ",
+	  "name '.x' starts with '.'" },
+	{ "an empty name",
+	  "name: ''\n" HEAD THROTTLE_TASK, { NULL }, "bad.yaml:1:7: ",
+	  "name '' is empty" },
+	{ "name '..' through --set",
+	  HEAD THROTTLE_TASK, { "name=..", NULL }, "--set name=..: ",
+	  "name '..' starts with '.'" },
+	{ "name with '/' through --set",
+	  HEAD THROTTLE_TASK, { "name=../x", NULL }, "--set name=../x: ",
+	  "may only contain letters" },
 	{ "expect min above max",
 	  HEAD THROTTLE_TASK "expect:\n  - {id: R9, quantity: q, min: 2,"
 	  " max: 1, value: tasks.a.slowdown}\n", { NULL },
@@ -1029,6 +1047,36 @@ static void test_shipped_configs(void **state)
 	assert_true(loaded >= 8);
 }
 
+/* A scenario without `name` is named after its file; a file name that
+ * would not stay inside the output folder is refused at the document. */
+static void test_name_from_file(void **state)
+{
+	static const char *const bad[] = { "..yaml", "dir/..yaml", ".yaml",
+					   ".hidden.yml" };
+	const char *yaml = HEAD THROTTLE_TASK;
+	g_autoptr(GError) err = NULL;
+	struct gs_scenario *sc;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < G_N_ELEMENTS(bad); i++) {
+		sc = gs_scenario_load_data(bad[i], yaml, strlen(yaml), NULL,
+					   0, &err);
+		if (sc)
+			fail_msg("%s: loaded as '%s'", bad[i], sc->name);
+		assert_true(g_str_has_prefix(err->message, bad[i]));
+		assert_non_null(strstr(err->message,
+				       ":1:1: the scenario's name '"));
+		assert_non_null(strstr(err->message, "give a 'name:'"));
+		g_clear_error(&err);
+	}
+	sc = gs_scenario_load_data("dir/my.run.yaml", yaml, strlen(yaml),
+				   NULL, 0, &err);
+	assert_non_null(sc);
+	assert_string_equal(sc->name, "my.run");
+	gs_scenario_free(sc);
+}
+
 static void test_io_errors(void **state)
 {
 	g_autoptr(GError) err = NULL;
@@ -1073,6 +1121,7 @@ int main(void)
 		cmocka_unit_test(test_vm_tree),
 		cmocka_unit_test(test_vm_hints_and_costs),
 		cmocka_unit_test(test_set_overrides),
+		cmocka_unit_test(test_name_from_file),
 		cmocka_unit_test(test_policy_params_kept),
 		cmocka_unit_test(test_alone),
 		cmocka_unit_test(test_shipped_configs),

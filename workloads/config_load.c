@@ -507,6 +507,33 @@ static char *default_name(const char *file)
 	return base;
 }
 
+/* The name is the results folder under the output folder (results/NAME,
+ * DIR/NAME for several files, a sweep's folder): it must be one path
+ * component that stays inside. cfg_string already refuses '/' in a `name`
+ * key, but a name taken from the file name may hold anything. Refused:
+ * empty, '/', and a leading '.' (".", ".." and hidden folders). */
+static int check_folder_name(struct cfg *c, const yaml_node_t *n,
+			     const char *name, bool from_file)
+{
+	const char *why = NULL;
+
+	if (!name[0])
+		why = "is empty";
+	else if (name[0] == '.')
+		why = "starts with '.'";
+	else if (strchr(name, '/'))
+		why = "contains '/'";
+	if (!why)
+		return 0;
+	if (from_file)
+		return cfg_error(c, n,
+				 "the scenario's name '%s' (its file name) %s, so it cannot name a results folder; give a 'name:'",
+				 name, why);
+	return cfg_error(c, n,
+			 "name '%s' %s, so it cannot name a results folder (a name is one folder inside the output folder)",
+			 name, why);
+}
+
 /* The scenario's top-level keys (sweeps check their key paths too). */
 const char *const cfg_scenario_keys[] = {
 	"name", "seed", "duration", "max_events", "gpu", "node", "host",
@@ -544,6 +571,8 @@ static int load_scenario(struct cfg *c, const yaml_node_t *root)
 		return -1;
 	if (!sc->name)
 		sc->name = default_name(c->file);
+	if (check_folder_name(c, v ? v : root, sc->name, !v) < 0)
+		return -1;
 	sc->seed = 1;
 	v = cfg_map_get(c, root, "seed");
 	if (v && cfg_u64(c, v, "seed", 0, UINT64_MAX, &sc->seed) < 0)
