@@ -70,5 +70,21 @@ check "a file named ..yaml without a name is refused" sh -c \
 	"$GPUSIM run $tmp/..yaml --out $tmp/dd -q 2>$tmp/err;
 	 test \$? -eq 2 && grep -q \"the scenario's name '.' (its file name)\" $tmp/err && test ! -e $tmp/dd"
 
+# --- seeds: exactly those summary.json records, so a run replays ---
+for seed in -1 18446744073709551616 18446744073709551615 9223372036854775808 0x10 ''; do
+	check "--seed '$seed' is refused" refused \
+		"--seed expects an integer from 0 to 9223372036854775807, got '$seed'" \
+		"$GPUSIM" run configs/default.yaml --seed "$seed" --out "$tmp/seed-bad" -q
+done
+check "a refused seed writes nothing" test ! -e "$tmp/seed-bad"
+for seed in 0 9223372036854775807; do
+	check "--seed $seed is recorded exactly and replays" sh -c "
+		$GPUSIM run configs/default.yaml --seed $seed --out $tmp/s1 -q --no-timeline --no-standalone &&
+		grep -q '\"seed\" : $seed,' $tmp/s1/summary.json &&
+		recorded=\$(sed -n 's/.*\"seed\" : \\([0-9]*\\),/\\1/p' $tmp/s1/summary.json) &&
+		$GPUSIM run configs/default.yaml --seed \$recorded --out $tmp/s2 -q --no-timeline --no-standalone &&
+		cmp $tmp/s1/summary.json $tmp/s2/summary.json && rm -rf $tmp/s1 $tmp/s2"
+done
+
 echo "input: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

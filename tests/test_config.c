@@ -360,6 +360,20 @@ static const struct bad_case bad_cases[] = {
 	{ "name with '/' through --set",
 	  HEAD THROTTLE_TASK, { "name=../x", NULL }, "--set name=../x: ",
 	  "may only contain letters" },
+	{ "seed above what summary.json can record",
+	  "seed: 9223372036854775808\n" HEAD THROTTLE_TASK, { NULL },
+	  "bad.yaml:1:7: ",
+	  "seed must be between 0 and 9223372036854775807, got 9223372036854775808" },
+	{ "seed 2^64 is too large, not saturated",
+	  "seed: 18446744073709551616\n" HEAD THROTTLE_TASK, { NULL },
+	  "bad.yaml:1:7: ", "is too large (at most 9223372036854775807)" },
+	{ "negative seed",
+	  "seed: -1\n" HEAD THROTTLE_TASK, { NULL }, "bad.yaml:1:7: ",
+	  "seed must be between 0 and 9223372036854775807, got -1" },
+	{ "sweep seed above the range",
+	  HEAD THROTTLE_TASK "sweep: {seeds: [1, 9223372036854775808]}\n",
+	  { NULL }, "bad.yaml:",
+	  "sweep.seeds must be between 0 and 9223372036854775807" },
 	{ "expect min above max",
 	  HEAD THROTTLE_TASK "expect:\n  - {id: R9, quantity: q, min: 2,"
 	  " max: 1, value: tasks.a.slowdown}\n", { NULL },
@@ -1077,6 +1091,25 @@ static void test_name_from_file(void **state)
 	gs_scenario_free(sc);
 }
 
+/* Both ends of the seed range load as written. */
+static void test_seed_range_ends(void **state)
+{
+	static const char *const set_max[] = { "seed=9223372036854775807" };
+	static const char *const set_min[] = { "seed=0" };
+	struct gs_scenario *sc;
+
+	(void)state;
+	sc = load_ok("seed: 9223372036854775807\n" HEAD THROTTLE_TASK, NULL, 0);
+	assert_true(sc->seed == GS_SEED_MAX);
+	gs_scenario_free(sc);
+	sc = load_ok(HEAD THROTTLE_TASK, set_max, 1);
+	assert_true(sc->seed == (uint64_t)9223372036854775807u);
+	gs_scenario_free(sc);
+	sc = load_ok("seed: 5\n" HEAD THROTTLE_TASK, set_min, 1);
+	assert_true(sc->seed == 0);
+	gs_scenario_free(sc);
+}
+
 static void test_io_errors(void **state)
 {
 	g_autoptr(GError) err = NULL;
@@ -1122,6 +1155,7 @@ int main(void)
 		cmocka_unit_test(test_vm_hints_and_costs),
 		cmocka_unit_test(test_set_overrides),
 		cmocka_unit_test(test_name_from_file),
+		cmocka_unit_test(test_seed_range_ends),
 		cmocka_unit_test(test_policy_params_kept),
 		cmocka_unit_test(test_alone),
 		cmocka_unit_test(test_shipped_configs),

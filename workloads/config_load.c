@@ -575,7 +575,7 @@ static int load_scenario(struct cfg *c, const yaml_node_t *root)
 		return -1;
 	sc->seed = 1;
 	v = cfg_map_get(c, root, "seed");
-	if (v && cfg_u64(c, v, "seed", 0, UINT64_MAX, &sc->seed) < 0)
+	if (v && cfg_u64(c, v, "seed", 0, GS_SEED_MAX, &sc->seed) < 0)
 		return -1;
 	v = cfg_map_get(c, root, "duration");
 	if (!v)
