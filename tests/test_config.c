@@ -374,6 +374,23 @@ static const struct bad_case bad_cases[] = {
 	  HEAD THROTTLE_TASK "sweep: {seeds: [1, 9223372036854775808]}\n",
 	  { NULL }, "bad.yaml:",
 	  "sweep.seeds must be between 0 and 9223372036854775807" },
+	{ "bad migration bandwidth through --set names the --set",
+	  HEAD "node: {gpus: 2, migration: {}}\n" THROTTLE_TASK,
+	  { "node.migration.bandwidth=abc/s", NULL },
+	  "--set node.migration.bandwidth=abc/s: ",
+	  "bandwidth: expected a size such as 512MiB or 2GiB, got 'abc'" },
+	{ "bad migration bandwidth unit in the file is at its position",
+	  HEAD "node: {gpus: 2, migration: {bandwidth: 3XB/s}}\n"
+	  THROTTLE_TASK, { NULL }, "bad.yaml:2:40: ", "unknown unit in '3XB'" },
+	{ "a --set through the short form keeps the name's position",
+	  HEAD "policy: dfqq\n" THROTTLE_TASK,
+	  { "policy.params.free_run_factor=4", NULL }, "bad.yaml:2:9: ",
+	  "unknown policy 'dfqq'" },
+	{ "a bad parameter through the short form names the --set",
+	  HEAD "policy: dfq\n" THROTTLE_TASK,
+	  { "policy.params.free_run_factor=4000", NULL },
+	  "--set policy.params.free_run_factor=4000: ",
+	  "free_run_factor must be between 0 and 1000" },
 	{ "expect min above max",
 	  HEAD THROTTLE_TASK "expect:\n  - {id: R9, quantity: q, min: 2,"
 	  " max: 1, value: tasks.a.slowdown}\n", { NULL },
@@ -1091,6 +1108,32 @@ static void test_name_from_file(void **state)
 	gs_scenario_free(sc);
 }
 
+/* A --set path through a short form (`policy: dfq`, a VM's `scheduler:
+ * NAME`, `trace: FILE`, `app: NAME`) reaches the mapping it stands for. */
+static void test_set_through_short_forms(void **state)
+{
+	static const char *const sets[] = {
+		"policy.params.free_run_factor=4",
+		"vms.0.scheduler.params.free_run_factor=7",
+		"tasks.1.behavior.app.sync=round",
+	};
+	struct gs_scenario *sc;
+
+	(void)state;
+	sc = load_ok(HEAD "policy: dfq\nvms: [{name: v, scheduler: dfq}]\n"
+		     THROTTLE_TASK
+		     "  - name: b\n    vm: v\n    behavior: {app: DCT}\n",
+		     sets, G_N_ELEMENTS(sets));
+	assert_string_equal(sc->policy.name, "dfq");
+	assert_int_equal(sc->policy.n_params, 1);
+	assert_string_equal(sc->policy.params[0].key, "free_run_factor");
+	assert_string_equal(sc->policy.params[0].value, "4");
+	assert_string_equal(sc->vms[0].scheduler.name, "dfq");
+	assert_int_equal(sc->vms[0].scheduler.n_params, 1);
+	assert_string_equal(sc->vms[0].scheduler.params[0].value, "7");
+	gs_scenario_free(sc);
+}
+
 /* Both ends of the seed range load as written. */
 static void test_seed_range_ends(void **state)
 {
@@ -1156,6 +1199,7 @@ int main(void)
 		cmocka_unit_test(test_set_overrides),
 		cmocka_unit_test(test_name_from_file),
 		cmocka_unit_test(test_seed_range_ends),
+		cmocka_unit_test(test_set_through_short_forms),
 		cmocka_unit_test(test_policy_params_kept),
 		cmocka_unit_test(test_alone),
 		cmocka_unit_test(test_shipped_configs),
