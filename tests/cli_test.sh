@@ -181,6 +181,12 @@ check "run of two scenarios with one name: exit 2, nothing written" sh -c \
 check "validate of several files checks each and exits 2 on a bad one" sh -c \
 	"$GPUSIM validate configs/default.yaml $tmp/bad.yaml configs/examples/vms.yaml >$tmp/vout 2>$tmp/err;
 	 test \$? -eq 2 && test \$(grep -c ': ok:' $tmp/vout) -eq 2 && grep -q 'bad.yaml:5:' $tmp/err"
+# A run stopped by max_events says so in summary.json, not only on stderr.
+check "summary.json records capped: true at max_events, false otherwise" sh -c \
+	"$GPUSIM run configs/default.yaml --set max_events=500 --out $tmp/cap -q --no-timeline --no-standalone &&
+	 grep -q '\"capped\" : true,' $tmp/cap/summary.json &&
+	 $GPUSIM run configs/default.yaml --out $tmp/nocap -q --no-timeline --no-standalone &&
+	 grep -q '\"capped\" : false,' $tmp/nocap/summary.json"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
