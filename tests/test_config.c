@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "gpu_model/gpu.h"
+#include "policies/policy.h"
 #include "workloads/apps.h"
 #include "workloads/config_load.h"
 
@@ -391,6 +392,15 @@ static const struct bad_case bad_cases[] = {
 	  { "policy.params.free_run_factor=4000", NULL },
 	  "--set policy.params.free_run_factor=4000: ",
 	  "free_run_factor must be between 0 and 1000" },
+	{ "hdfq inherits dfq's bound on free_run_factor",
+	  HEAD "policy: hdfq\n" THROTTLE_TASK,
+	  { "policy.params.free_run_factor=4000000000", NULL },
+	  "--set policy.params.free_run_factor=4000000000: ",
+	  "free_run_factor must be between 0 and 1000, got 4000000000" },
+	{ "hdfq inherits loga's bound on event_X",
+	  HEAD "policy: {name: hdfq, params: {loga: true, event_X: 1001}}\n"
+	  THROTTLE_TASK, { NULL }, "bad.yaml:2:52: ",
+	  "event_X must be between 0 and 1000, got 1001" },
 	{ "expect min above max",
 	  HEAD THROTTLE_TASK "expect:\n  - {id: R9, quantity: q, min: 2,"
 	  " max: 1, value: tasks.a.slowdown}\n", { NULL },
@@ -1134,6 +1144,45 @@ static void test_set_through_short_forms(void **state)
 	gs_scenario_free(sc);
 }
 
+/* A parameter has one set of bounds: every policy that has a parameter
+ * of dfq or loga (hdfq has both's) has it with the same type and max. */
+static void test_shared_param_bounds(void **state)
+{
+	const struct gs_policy_ops *owners[] = { gs_policy_find("dfq"),
+						 gs_policy_find("loga") };
+	size_t i, o, p, shared = 0;
+
+	(void)state;
+	for (i = 0; gs_policy_registry[i]; i++) {
+		const struct gs_policy_ops *ops = gs_policy_registry[i];
+
+		for (p = 0; p < ops->n_params; p++) {
+			const struct gs_param_desc *d = &ops->params[p];
+
+			for (o = 0; o < G_N_ELEMENTS(owners); o++) {
+				const struct gs_param_desc *own =
+					gs_policy_param(owners[o], d->name);
+
+				if (!own || ops == owners[o])
+					continue;
+				shared++;
+				if (own->type != d->type || own->max != d->max)
+					fail_msg("%s.%s: max %llu, %s has %llu",
+						 ops->name, d->name,
+						 (unsigned long long)d->max,
+						 owners[o]->name,
+						 (unsigned long long)own->max);
+			}
+		}
+	}
+	/* hdfq shares dfq's and loga's; the check must have seen them */
+	assert_true(shared >= 10);
+	assert_int_equal(gs_policy_param(gs_policy_find("hdfq"),
+					 "free_run_factor")->max, 1000);
+	assert_int_equal(gs_policy_param(gs_policy_find("hdfq"),
+					 "event_X")->max, 1000);
+}
+
 /* Both ends of the seed range load as written. */
 static void test_seed_range_ends(void **state)
 {
@@ -1200,6 +1249,7 @@ int main(void)
 		cmocka_unit_test(test_name_from_file),
 		cmocka_unit_test(test_seed_range_ends),
 		cmocka_unit_test(test_set_through_short_forms),
+		cmocka_unit_test(test_shared_param_bounds),
 		cmocka_unit_test(test_policy_params_kept),
 		cmocka_unit_test(test_alone),
 		cmocka_unit_test(test_shipped_configs),

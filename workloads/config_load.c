@@ -255,8 +255,8 @@ static const struct cfg_override *override_of(struct cfg *c,
 	return ov;
 }
 
-static int load_param(struct cfg *c, const struct gs_policy_ops *ops,
-		      const struct gs_param_desc *d, const yaml_node_t *kn,
+static int load_param(struct cfg *c, const struct gs_param_desc *d,
+		      const yaml_node_t *kn,
 		      const yaml_node_t *v, struct gs_policy_param *out)
 {
 	const struct cfg_override *ov;
@@ -271,8 +271,7 @@ static int load_param(struct cfg *c, const struct gs_policy_ops *ops,
 				  CFG_MAX_DURATION, &t);
 		break;
 	case GS_PARAM_UINT:
-		rc = cfg_u64(c, v, d->name, 0,
-			     gs_policy_param_max(ops, d->name), &u);
+		rc = cfg_u64(c, v, d->name, 0, d->max, &u);
 		break;
 	case GS_PARAM_BOOL:
 		rc = cfg_bool(c, v, d->name, &b);
@@ -319,7 +318,7 @@ static int load_params(struct cfg *c, const struct gs_policy_ops *ops,
 		const struct gs_param_desc *d =
 			gs_policy_param(ops, cfg_text(kn));
 
-		if (load_param(c, ops, d, kn, cfg_node(c, p->value),
+		if (load_param(c, d, kn, cfg_node(c, p->value),
 			       &pc->params[pc->n_params]) < 0)
 			return -1;
 		pc->n_params++;
