@@ -9,6 +9,8 @@
 
 struct gs_scenario;
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
 /* Takes ownership of sc (may be NULL) and of *err. */
 void fuzz_check_outcome(struct gs_scenario *sc, GError **err);
 
