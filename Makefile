@@ -39,7 +39,7 @@ MOCK_HAL_OBJ := $(BUILD)/tests/support/mock_hal.o
 
 .SECONDARY:
 
-.PHONY: all run test asan fuzz bench golden reproduce clean install deps \
+.PHONY: all run test asan fuzz fuzz-replay bench golden reproduce clean install deps \
 	check-deps proptest
 
 all: $(BIN)
@@ -76,9 +76,9 @@ run: check-deps
 	./gpusim run configs/default.yaml --out results/default
 
 test: check-deps
-	$(MAKE) $(BIN) $(TEST_BINS) $(FUZZ_REPLAY) $(PROPTEST)
+	$(MAKE) $(BIN) $(TEST_BINS) $(FUZZ_REPLAYS) $(PROPTEST)
 	sh tests/check_policies.sh
-	$(FUZZ_REPLAY) $(FUZZ_INPUTS)
+	$(MAKE) fuzz-replay
 	sh tests/run_tests.sh $(BUILD)/tests ./$(BIN)
 	$(PROPTEST)
 
@@ -103,36 +103,61 @@ asan:
 reproduce: gpusim
 	./gpusim reproduce
 
-# Fuzzing the scenario loader (and a short run of what loads) with
-# libFuzzer; seeded from configs/, crashers kept in tests/fuzz/regressions/,
-# which `make test` replays without libFuzzer.
+# Fuzzing with libFuzzer: three targets, tests/fuzz/fuzz_TARGET.c --
+# config (the scenario loader, then a short run of what loads), set (--set
+# paths and values on a fixed scenario) and trace (the trace CSV reader).
+# Each is seeded from its inputs below; crashers land in
+# tests/fuzz/regressions/TARGET/, which `make test` replays (without
+# libFuzzer) with the seeds. FUZZ_SECONDS is per target.
 FUZZ_SECONDS ?= 600
+FUZZ_TARGETS := config set trace
 FUZZ_BUILD := build-fuzz
-FUZZ_REPLAY := $(BUILD)/tests/fuzz_replay
-FUZZ_INPUTS = $(wildcard tests/fuzz/regressions/*) \
-	      $(shell find configs -name '*.yaml' | sort)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_COMMON := tests/fuzz/fuzz_check.c
+FUZZ_SEEDS_config = $(shell find configs -name '*.yaml' | sort)
+FUZZ_SEEDS_set = $(sort $(wildcard tests/fuzz/seeds/set/*))
+FUZZ_SEEDS_trace = $(sort $(wildcard tests/fuzz/seeds/trace/*)) \
+		   configs/examples/trace.csv tests/golden/trace.csv
+FUZZ_INPUTS_OF = $(FUZZ_SEEDS_$(1)) \
+		 $(sort $(wildcard tests/fuzz/regressions/$(1)/*))
+FUZZ_REPLAYS := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz_replay_%)
 
-$(FUZZ_REPLAY): tests/fuzz/replay_main.c tests/fuzz/fuzz_config.c $(LIB)
+$(BUILD)/tests/fuzz_replay_%: tests/fuzz/replay_main.c tests/fuzz/fuzz_%.c \
+			       $(FUZZ_COMMON) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ tests/fuzz/replay_main.c \
-	      tests/fuzz/fuzz_config.c $(LIB) $(LDLIBS)
+	      tests/fuzz/fuzz_$*.c $(FUZZ_COMMON) $(LIB) $(LDLIBS)
+
+# Replays every target's seeds and regressions (part of `make test`).
+fuzz-replay: $(FUZZ_REPLAYS)
+	$(foreach t,$(FUZZ_TARGETS),\
+	  $(BUILD)/tests/fuzz_replay_$(t) $(call FUZZ_INPUTS_OF,$(t)) &&) true
 
 fuzz:
 	$(MAKE) CC=clang BUILD=$(FUZZ_BUILD) \
 		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
 		$(FUZZ_BUILD)/libgpusim.a
-	clang $(ALL_CFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) \
-	      -o $(FUZZ_BUILD)/fuzz_config tests/fuzz/fuzz_config.c \
-	      $(FUZZ_BUILD)/libgpusim.a $(LDLIBS)
-	mkdir -p $(FUZZ_BUILD)/corpus
-	# named by their paths: configs/paper/ and its sweeps/ share file names
-	for f in $(FUZZ_INPUTS); do \
-		cp "$$f" "$(FUZZ_BUILD)/corpus/$$(echo "$$f" | tr / _)"; \
+	set -e; for t in $(FUZZ_TARGETS); do \
+	  clang $(ALL_CFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) \
+	      -o $(FUZZ_BUILD)/fuzz_$$t \
+	      tests/fuzz/fuzz_$$t.c $(FUZZ_COMMON) \
+	      $(FUZZ_BUILD)/libgpusim.a $(LDLIBS); \
 	done
-	$(FUZZ_BUILD)/fuzz_config $(FUZZ_BUILD)/corpus -max_len=8192 \
+	$(foreach t,$(FUZZ_TARGETS),$(call FUZZ_RUN,$(t)))
+
+# One target: seed a corpus from its inputs (named by their paths:
+# configs/paper/ and its sweeps/ share file names), then fuzz it.
+define FUZZ_RUN
+	mkdir -p $(FUZZ_BUILD)/corpus_$(1) tests/fuzz/regressions/$(1)
+	for f in $(call FUZZ_INPUTS_OF,$(1)); do \
+		cp "$$f" "$(FUZZ_BUILD)/corpus_$(1)/$$(echo "$$f" | tr / _)"; \
+	done
+	$(FUZZ_BUILD)/fuzz_$(1) $(FUZZ_BUILD)/corpus_$(1) -max_len=8192 \
 		-timeout=10 -rss_limit_mb=4096 -max_total_time=$(FUZZ_SECONDS) \
-		-artifact_prefix=tests/fuzz/regressions/
+		-artifact_prefix=tests/fuzz/regressions/$(1)/ \
+		-print_final_stats=1
+
+endef
 
 # The paper figures (README, "Reproducing the papers"): the sweeps of
 # configs/paper/sweeps/ into results/sweeps/, then results/plots/*.png and

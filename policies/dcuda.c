@@ -48,14 +48,22 @@ struct dcuda {
 enum { TIMER_MONITOR = 0, TIMER_SLICE = 1 };
 
 static const struct gs_param_desc dcuda_params[] = {
-	{ "monitor", GS_PARAM_DURATION, "100ms", "monitor and scheduling period" },
-	{ "over", GS_PARAM_UINT, "100", "overloaded above this load, percent of one GPU" },
-	{ "under", GS_PARAM_UINT, "90", "underloaded below this load, percent" },
-	{ "compact", GS_PARAM_BOOL, "true", "energy compaction of underloaded GPUs" },
-	{ "compact_max", GS_PARAM_UINT, "100", "compaction only if the pair's load fits in this, percent" },
-	{ "fairness", GS_PARAM_BOOL, "true", "time slices for groups on an overloaded GPU" },
-	{ "slice", GS_PARAM_DURATION, "100ms", "fairness slice per group" },
-	{ "group_max", GS_PARAM_UINT, "110", "a group may fill the GPU up to this, percent" },
+	{ "monitor", GS_PARAM_DURATION, "100ms",
+	  "monitor and scheduling period", 0 },
+	{ "over", GS_PARAM_UINT, "100",
+	  "overloaded above this load, percent of one GPU", GS_PARAM_UINT_MAX },
+	{ "under", GS_PARAM_UINT, "90",
+	  "underloaded below this load, percent", GS_PARAM_UINT_MAX },
+	{ "compact", GS_PARAM_BOOL, "true",
+	  "energy compaction of underloaded GPUs", 0 },
+	{ "compact_max", GS_PARAM_UINT, "100",
+	  "compaction only if the pair's load fits in this, percent",
+	  GS_PARAM_UINT_MAX },
+	{ "fairness", GS_PARAM_BOOL, "true",
+	  "time slices for groups on an overloaded GPU", 0 },
+	{ "slice", GS_PARAM_DURATION, "100ms", "fairness slice per group", 0 },
+	{ "group_max", GS_PARAM_UINT, "110",
+	  "a group may fill the GPU up to this, percent", GS_PARAM_UINT_MAX },
 };
 
 static hal_u32 pct_param(struct hal_sched *s, const char *name)

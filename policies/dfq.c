@@ -969,20 +969,12 @@ void dfq_timer(struct hal_sched *s, hal_u32 id)
 		sample_over(s);
 }
 
-/* The sample count and the factor multiply durations. */
-static const struct gs_param_max dfq_param_max[] = {
-	{ "sample_requests", 1000000 },
-	{ "free_run_factor", 1000 },
-};
-
 const struct gs_policy_ops gs_policy_dfq = {
 	.name = "dfq",
 	.summary = "Disengaged Fair Queueing (NEON 3.3): drain, sample each "
 		   "task alone, free-run; deny tasks ahead in virtual time",
 	.params = dfq_params,
 	.n_params = sizeof(dfq_params) / sizeof(dfq_params[0]),
-	.param_max = dfq_param_max,
-	.n_param_max = sizeof(dfq_param_max) / sizeof(dfq_param_max[0]),
 	.priv_size = sizeof(struct dfq),
 	.init = dfq_init,
 	.fini = dfq_fini,

@@ -86,30 +86,32 @@ struct dfq {
 	hal_u8 charge_sample;
 };
 
-/* dfq's parameters, for a policy's gs_param_desc array. */
+/* dfq's parameters, for a policy's gs_param_desc array (dfq's and
+ * hdfq's). sample_requests and free_run_factor multiply durations, hence
+ * their bounds. */
 #define DFQ_PARAM_DESCS \
 	{ "poll", GS_PARAM_DURATION, "1ms", \
-	  "fence polling period while draining and sampling" }, \
+	  "fence polling period while draining and sampling", 0 }, \
 	{ "sample", GS_PARAM_DURATION, "5ms", \
-	  "sampling time per active task" }, \
+	  "sampling time per active task", 0 }, \
 	{ "sample_requests", GS_PARAM_UINT, "96", \
-	  "a task's sample ends early after this many requests" }, \
+	  "a task's sample ends early after this many requests", 1000000 }, \
 	{ "free_run_factor", GS_PARAM_UINT, "5", \
-	  "free run = factor x the engagement (nominal sampling time)" }, \
+	  "free run = factor x the engagement (nominal sampling time)", 1000 }, \
 	{ "measure_episode", GS_PARAM_BOOL, "false", \
-	  "base the free run on the measured episode (drain + sampling)" }, \
+	  "base the free run on the measured episode (drain + sampling)", 0 }, \
 	{ "check_chram", GS_PARAM_BOOL, "true", \
-	  "at a held submission, an idle channel (RAM status) is drained" }, \
+	  "at a held submission, an idle channel (RAM status) is drained", 0 }, \
 	{ "charge_by_count", GS_PARAM_BOOL, "true", \
 	  "charge requests run in the free run x average size (false: split " \
-	  "the free run by average request size)" }, \
+	  "the free run by average request size)", 0 }, \
 	{ "active_at_barrier", GS_PARAM_BOOL, "true", \
 	  "a task is active if it has work at the barrier (false: if it " \
-	  "submitted anything in the free run)" }, \
+	  "submitted anything in the free run)", 0 }, \
 	{ "account_only", GS_PARAM_BOOL, "false", \
-	  "keep sampling and accounting but never deny a task" }, \
+	  "keep sampling and accounting but never deny a task", 0 }, \
 	{ "kill_after", GS_PARAM_DURATION, "60s", \
-	  "kill a task whose request runs longer while the scheduler waits" },
+	  "kill a task whose request runs longer while the scheduler waits", 0 },
 
 /* Initialise the engine at the start of hal_priv. */
 int dfq_init(struct hal_sched *s);

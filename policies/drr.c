@@ -164,22 +164,23 @@ struct drr_state {
 
 static const struct gs_param_desc drr_params[] = {
 	{ "quantum", GS_PARAM_DURATION, "500us",
-	  "GPU time added to a task's deficit per visit (GERM_QUANTUM)" },
+	  "GPU time added to a task's deficit per visit (GERM_QUANTUM)", 0 },
 	{ "tick", GS_PARAM_DURATION, "1ms",
-	  "period of the timing thread that reads the fences" },
+	  "period of the timing thread that reads the fences", 0 },
 	{ "exclusive", GS_PARAM_BOOL, "true",
-	  "one task's forwarded work on the GPU at a time (exact timing)" },
+	  "one task's forwarded work on the GPU at a time (exact timing)", 0 },
 	{ "window", GS_PARAM_DURATION, "2ms",
-	  "with exclusive: false, estimated work kept forwarded" },
+	  "with exclusive: false, estimated work kept forwarded", 0 },
 	{ "early_probe", GS_PARAM_DURATION, "50us",
 	  "exclusive: probe this long after a batch's estimated end, and "
-	  "again while not seen done (0: only every tick)" },
+	  "again while not seen done (0: only every tick)", 0 },
 	{ "busy_clock", GS_PARAM_BOOL, "true",
-	  "measure with the GPU's busy counter; false: wall time (GERM)" },
+	  "measure with the GPU's busy counter; false: wall time (GERM)", 0 },
+	/* a shift count (drr_init refuses more than 16 too) */
 	{ "avg_shift", GS_PARAM_UINT, "3",
-	  "a measurement moves the class average by 1/2^avg_shift" },
+	  "a measurement moves the class average by 1/2^avg_shift", 16 },
 	{ "oracle", GS_PARAM_BOOL, "false",
-	  "estimate with the simulator's exact command length" },
+	  "estimate with the simulator's exact command length", 0 },
 };
 
 static struct drr_state *drr_state(struct hal_sched *s)
@@ -771,19 +772,12 @@ static void drr_trace_open(struct hal_sched *s)
 	}
 }
 
-/* A shift count; drr_init refuses more than 16 too. */
-static const struct gs_param_max drr_param_max[] = {
-	{ "avg_shift", 16 },
-};
-
 const struct gs_policy_ops gs_policy_drr = {
 	.name = "drr",
 	.summary = "GERM deficit round robin over per-task shadow queues, "
 		   "costs estimated per class and corrected from the fences",
 	.params = drr_params,
 	.n_params = sizeof(drr_params) / sizeof(drr_params[0]),
-	.param_max = drr_param_max,
-	.n_param_max = sizeof(drr_param_max) / sizeof(drr_param_max[0]),
 	.priv_size = sizeof(struct drr_state),
 	.init = drr_init,
 	.task_create = drr_task_create,

@@ -90,11 +90,11 @@ static const struct gs_param_desc hdfq_params[] = {
 	LOGA_METRIC_PARAM_DESCS
 	{ "loga", GS_PARAM_BOOL, "false",
 	  "account by polling the engine status register (LoGA, with the "
-	  "event_T/event_X phases) instead of DFQ's exclusive sampling" },
+	  "event_T/event_X phases) instead of DFQ's exclusive sampling", 0 },
 	{ "nested", GS_PARAM_BOOL, "false",
 	  "the host schedules each top-level VM as one entity, knowing "
 	  "nothing of its tasks; a VM's own scheduler (its `scheduler:`) "
-	  "shares the VM's part among them (Fleig 3.4)" },
+	  "shares the VM's part among them (Fleig 3.4)", 0 },
 };
 
 static struct hdfq *hdfq_of(struct hal_sched *s)

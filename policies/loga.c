@@ -103,7 +103,7 @@
 static const struct gs_param_desc loga_params[] = {
 	LOGA_PHASE_PARAM_DESCS
 	{ "account_only", GS_PARAM_BOOL, "false",
-	  "measure and keep virtual times but never deny a task" },
+	  "measure and keep virtual times but never deny a task", 0 },
 	LOGA_METRIC_PARAM_DESCS
 };
 
@@ -514,19 +514,12 @@ void loga_poll_end(struct hal_sched *s)
 		decide(s);
 }
 
-/* event_X multiplies the poll phase. */
-static const struct gs_param_max loga_param_max[] = {
-	{ "event_X", 1000 },
-};
-
 const struct gs_policy_ops gs_policy_loga = {
 	.name = "loga",
 	.summary = "LoGA (SYSTOR'17): account GPU time by polling the engine "
 		   "status register in short phases; DFQ vtime and deny rule",
 	.params = loga_params,
 	.n_params = sizeof(loga_params) / sizeof(loga_params[0]),
-	.param_max = loga_param_max,
-	.n_param_max = sizeof(loga_param_max) / sizeof(loga_param_max[0]),
 	.priv_size = sizeof(struct loga),
 	.init = loga_init,
 	.fini = loga_fini,

@@ -62,17 +62,19 @@ struct loga {
 	hal_u8 randomize, account_only, mean_segment;
 };
 
+/* loga's parameters (loga's and hdfq's tables); event_X multiplies the
+ * poll phase, hence its bound. */
 #define LOGA_PHASE_PARAM_DESCS \
 	{ "event_T", GS_PARAM_DURATION, "1ms", \
-	  "poll phase per occupied channel" }, \
+	  "poll phase per occupied channel", 0 }, \
 	{ "event_X", GS_PARAM_UINT, "5", \
-	  "non-poll phase = event_X x the poll phase (0: poll all the time)" }, \
+	  "non-poll phase = event_X x the poll phase (0: poll all the time)", 1000 }, \
 	{ "randomize", GS_PARAM_BOOL, "false", \
-	  "draw both phase lengths uniformly from [mean/2, 3 mean/2)" },
+	  "draw both phase lengths uniformly from [mean/2, 3 mean/2)", 0 },
 #define LOGA_METRIC_PARAM_DESCS \
 	{ "mean_segment", GS_PARAM_BOOL, "false", \
 	  "vtime by mean time between context switches (LoGA-CL) instead " \
-	  "of total time per poll phase" },
+	  "of total time per poll phase", 0 },
 
 int loga_init(struct hal_sched *s);
 void loga_fini(struct hal_sched *s);

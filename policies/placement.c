@@ -28,7 +28,7 @@ enum { TIMER_MONITOR = 0 };
 
 static const struct gs_param_desc placement_params[] = {
 	{ "monitor", GS_PARAM_DURATION, "100ms",
-	  "least-loaded: the utilisation window" },
+	  "least-loaded: the utilisation window", 0 },
 };
 
 static int init_common(struct hal_sched *s, hal_u8 least_loaded)

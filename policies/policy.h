@@ -12,25 +12,28 @@ enum gs_param_type {
 	GS_PARAM_BOOL = 2,
 };
 
+/* Every GS_PARAM_UINT parameter is at most 2^32 - 1 (GS_PARAM_UINT_MAX);
+ * a policy lowers that for the ones its arithmetic needs smaller (a shift
+ * count, a factor that multiplies durations). */
+#define GS_PARAM_UINT_MAX 0xffffffffULL
+
+/* One parameter, bounds included: the one place they are written. The
+ * YAML loader, `gpusim list` and the kernel module's params= parser all
+ * read `max` here, and a policy that shares another's parameters (hdfq:
+ * dfq's and loga's) shares their descriptors (DFQ_PARAM_DESCS, ...), so
+ * it cannot get other bounds. */
 struct gs_param_desc {
 	const char *name;
 	hal_u8 type;           /* enum gs_param_type */
 	const char *def;       /* default, as it would be written in YAML */
 	const char *help;
+	hal_u64 max;           /* GS_PARAM_UINT: largest value the policy
+				* takes (GS_PARAM_UINT_MAX when its
+				* arithmetic has no lower limit); 0 for the
+				* other types */
 };
 
 #define GS_MAX_PARAMS 24
-
-/* Every GS_PARAM_UINT parameter is at most 2^32 - 1 (GS_PARAM_UINT_MAX);
- * a policy lowers that for the ones its arithmetic needs smaller (a shift
- * count, a factor that multiplies durations). The loader rejects larger
- * values with their position. */
-#define GS_PARAM_UINT_MAX 0xffffffffULL
-
-struct gs_param_max {
-	const char *name;
-	hal_u64 max;
-};
 
 /* What a trapped doorbell write does. */
 enum gs_submit_verdict {
@@ -43,8 +46,6 @@ struct gs_policy_ops {
 	const char *summary;
 	const struct gs_param_desc *params; /* n_params entries */
 	hal_u32 n_params;
-	const struct gs_param_max *param_max; /* n_param_max entries */
-	hal_u32 n_param_max;
 	hal_u32 priv_size;
 	/* Places or moves tasks between the node's GPUs (hal_task_migrate):
 	 * only the host runs it, never a VM's own scheduler. */
@@ -81,9 +82,6 @@ extern const struct gs_policy_ops *const gs_policy_registry[];
 const struct gs_policy_ops *gs_policy_find(const char *name);
 const struct gs_param_desc *gs_policy_param(const struct gs_policy_ops *ops,
 					    const char *name);
-/* The largest value an integer parameter takes. */
-hal_u64 gs_policy_param_max(const struct gs_policy_ops *ops,
-			    const char *name);
 /* Index of a parameter in ops->params, or -1. */
 int gs_policy_param_index(const struct gs_policy_ops *ops, const char *name);
 

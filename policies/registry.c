@@ -53,13 +53,3 @@ const struct gs_param_desc *gs_policy_param(const struct gs_policy_ops *ops,
 
 	return i < 0 ? 0 : &ops->params[i];
 }
-
-hal_u64 gs_policy_param_max(const struct gs_policy_ops *ops, const char *name)
-{
-	hal_u32 i;
-
-	for (i = 0; i < ops->n_param_max; i++)
-		if (pstr_eq(ops->param_max[i].name, name))
-			return ops->param_max[i].max;
-	return GS_PARAM_UINT_MAX;
-}

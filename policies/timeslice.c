@@ -105,15 +105,15 @@ struct ts_state {
 
 static const struct gs_param_desc ts_params[] = {
 	{ "slice", GS_PARAM_DURATION, "30ms",
-	  "time the token holder has the GPU to itself" },
+	  "time the token holder has the GPU to itself", 0 },
 	{ "engaged", GS_PARAM_BOOL, "false",
-	  "trap every submission (Timeslice); false: Disengaged Timeslice" },
+	  "trap every submission (Timeslice); false: Disengaged Timeslice", 0 },
 	{ "poll", GS_PARAM_DURATION, "1ms",
-	  "period of the polling thread that reads the fences" },
+	  "period of the polling thread that reads the fences", 0 },
 	{ "kill_after", GS_PARAM_DURATION, "60s",
-	  "kill a task whose request shows no progress this long (0: never)" },
+	  "kill a task whose request shows no progress this long (0: never)", 0 },
 	{ "skip_idle", GS_PARAM_BOOL, "true",
-	  "pass the token over tasks with no outstanding or held work" },
+	  "pass the token over tasks with no outstanding or held work", 0 },
 };
 
 static struct ts_state *ts_state(struct hal_sched *s)

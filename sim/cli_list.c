@@ -22,13 +22,11 @@ static void list_policies(void)
 		for (p = 0; p < ops->n_params; p++) {
 			const struct gs_param_desc *d = &ops->params[p];
 
-			hal_u64 max = gs_policy_param_max(ops, d->name);
-
 			printf("      %-18s %-8s default %-8s %s", d->name,
 			       param_types[d->type], d->def, d->help);
 			if (d->type == GS_PARAM_UINT)
 				printf(" (at most %llu)",
-				       (unsigned long long)max);
+				       (unsigned long long)d->max);
 			printf("\n");
 		}
 	}

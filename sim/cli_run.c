@@ -86,19 +86,20 @@ static bool is_config_error(const GError *err)
 }
 
 /* --seed N as a `seed=N` override, so what the loader draws from the seed
- * (a shuffled arrival order) follows it too. */
+ * (a shuffled arrival order) follows it too. Only decimal 0..GS_SEED_MAX:
+ * strtoull would take "-1" as 2^64-1 and saturate 2^64, silently. */
 static bool add_seed_override(struct run_args *a)
 {
-	char *end = NULL;
+	g_autoptr(GError) err = NULL;
 	guint64 seed;
 	guint n = a->sets ? g_strv_length(a->sets) : 0;
 
 	if (!a->seed)
 		return true;
-	seed = g_ascii_strtoull(a->seed, &end, 0);
-	if (!*a->seed || *end) {
-		fprintf(stderr, "gpusim: --seed expects an integer, got '%s'\n",
-			a->seed);
+	if (!g_ascii_string_to_unsigned(a->seed, 10, 0, GS_SEED_MAX, &seed,
+					&err)) {
+		fprintf(stderr, "gpusim: --seed expects an integer from 0 to %"
+			G_GUINT64_FORMAT ", got '%s'\n", GS_SEED_MAX, a->seed);
 		return false;
 	}
 	a->sets = g_renew(char *, a->sets, n + 2);

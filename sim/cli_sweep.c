@@ -129,12 +129,12 @@ static int load(struct gs_sweep_job *job, const char *file, char **sets)
 {
 	g_autoptr(GError) err = NULL;
 	g_autofree char *data = NULL;
-	gsize len;
+	size_t len;
 	struct gs_scenario *sc;
 
-	if (!g_file_get_contents(file, &data, &len, &err)) {
-		fprintf(stderr, "gpusim: %s: cannot read the scenario: %s\n",
-			file, err->message);
+	data = gs_scenario_read_file(file, &len, &err);
+	if (!data) {
+		fprintf(stderr, "gpusim: %s\n", err->message);
 		return GS_EXIT_USAGE;
 	}
 	sc = gs_scenario_load_data(file, data, len, (const char *const *)sets,

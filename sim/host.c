@@ -550,6 +550,7 @@ gs_time_t gs_task_gpu_time_now(const struct gs_task *t)
 {
 	gs_time_t total = t->gpu_time;
 	const struct gs_gpu *gpu;
+	uint32_t i;
 	uint8_t k;
 
 	if (t->state == GS_TASK_NOT_STARTED)
@@ -566,8 +567,9 @@ gs_time_t gs_task_gpu_time_now(const struct gs_task *t)
 			total += gpu->q->now - eng->run_start;
 	}
 	/* shared kernels running now (their finished parts are in gpu_time) */
-	for (k = 0; t->channels_open && k < t->cfg->channels; k++)
-		if (t->chans[k].ch->occupancy_pm)
-			total += gs_shared_work_now(gpu, t->chans[k].ch);
+	/* a task may have more than 255 channels: not an engine-kind index */
+	for (i = 0; t->channels_open && i < t->cfg->channels; i++)
+		if (t->chans[i].ch->occupancy_pm)
+			total += gs_shared_work_now(gpu, t->chans[i].ch);
 	return total;
 }

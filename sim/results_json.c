@@ -148,6 +148,9 @@ static JsonNode *build_summary(const struct gs_results *r)
 	add_string(b, "policy", r->policy);
 	add_uint(b, "sim_time_ns", r->sim_time_ns);
 	add_uint(b, "events", r->events);
+	/* stopped by max_events before `duration`: the figures cover only
+	 * sim_time_ns, which a reader must know without the stderr warning */
+	add_bool(b, "capped", r->event_capped);
 	add_string(b, "event_checksum", checksum);
 	add_string(b, "invariants", r->invariant_violation ? "violated" : "ok");
 	if (r->invariant_violation)

@@ -11,6 +11,7 @@
 #include "sim/results_dir.h"
 #include "sim/results_priv.h"
 #include "sim/sweep.h"
+#include "workloads/file_read.h"
 
 #ifndef GS_COMMIT
 #define GS_COMMIT ""
@@ -167,12 +168,15 @@ struct gs_point_record *gs_sweep_read_point(const struct gs_sweep_job *job,
 	g_autofree char *path = g_build_filename(dir, POINT_FILE, NULL);
 	g_autofree char *want = gs_sweep_point_hash(job, p);
 	g_autoptr(JsonParser) parser = json_parser_new();
+	g_autofree char *text = NULL;
 	struct gs_point_record *rec;
+	size_t len;
 	JsonObject *o;
 	JsonNode *root;
 
-	if (!g_file_test(path, G_FILE_TEST_IS_REGULAR) ||
-	    !json_parser_load_from_file(parser, path, NULL))
+	text = gs_read_file_bounded(path, GS_MAX_INPUT_BYTES, &len, NULL);
+	if (!text || !json_parser_load_from_data(parser, text, (gssize)len,
+						 NULL))
 		return NULL;
 	root = json_parser_get_root(parser);
 	if (!root || !JSON_NODE_HOLDS_OBJECT(root))

@@ -208,6 +208,21 @@ check "run of two scenarios with one name: exit 2, nothing written" sh -c \
 check "validate of several files checks each and exits 2 on a bad one" sh -c \
 	"$GPUSIM validate configs/default.yaml $tmp/bad.yaml configs/examples/vms.yaml >$tmp/vout 2>$tmp/err;
 	 test \$? -eq 2 && test \$(grep -c ': ok:' $tmp/vout) -eq 2 && grep -q 'bad.yaml:5:' $tmp/err"
+# A parameter's bounds are the same in every policy that has it, and in list.
+check "hdfq refuses free_run_factor over dfq's bound" sh -c \
+	"$GPUSIM validate configs/examples/vms.yaml --set policy.params.free_run_factor=4000000000 2>$tmp/err;
+	 test \$? -eq 2 && grep -q 'free_run_factor must be between 0 and 1000' $tmp/err"
+check "list shows hdfq's bounds" sh -c \
+	"$GPUSIM list | sed -n '/^  hdfq /,/^  [a-z]/p' > $tmp/hdfq_list &&
+	 grep -q 'free_run_factor .*(at most 1000)' $tmp/hdfq_list &&
+	 grep -q 'event_X .*(at most 1000)' $tmp/hdfq_list"
+
+# A run stopped by max_events says so in summary.json, not only on stderr.
+check "summary.json records capped: true at max_events, false otherwise" sh -c \
+	"$GPUSIM run configs/default.yaml --set max_events=500 --out $tmp/cap -q --no-timeline --no-standalone &&
+	 grep -q '\"capped\" : true,' $tmp/cap/summary.json &&
+	 $GPUSIM run configs/default.yaml --out $tmp/nocap -q --no-timeline --no-standalone &&
+	 grep -q '\"capped\" : false,' $tmp/nocap/summary.json"
 
 # volta: a channel with two queued 50 ms commands, preempted again and
 # again beside a throttle, completes its rounds (a single saved command

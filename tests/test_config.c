@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "gpu_model/gpu.h"
+#include "policies/policy.h"
 #include "workloads/apps.h"
 #include "workloads/config_load.h"
 
@@ -342,6 +343,64 @@ static const struct bad_case bad_cases[] = {
 	  HEAD THROTTLE_TASK "expect:\n  - {id: R9, quantity: q, max: 1,"
 	  " value: tasks.a.slowdown, set: [duration]}\n", { NULL },
 	  "bad.yaml:", "set: expected KEY.PATH=VALUE" },
+	{ "name '..' would leave the output folder",
+	  "name: ..\n" HEAD THROTTLE_TASK, { NULL }, "bad.yaml:1:7: ",
+	  "name '..' starts with '.', so it cannot name a results folder" },
+	{ "name '.' is the output folder itself",
+	  "name: .\n" HEAD THROTTLE_TASK, { NULL }, "bad.yaml:1:7: ",
+	  "name '.' starts with '.'" },
+	{ "a hidden name",
+	  "name: .x\n" HEAD THROTTLE_TASK, { NULL }, "bad.yaml:1:7: ",
+	  "name '.x' starts with '.'" },
+	{ "an empty name",
+	  "name: ''\n" HEAD THROTTLE_TASK, { NULL }, "bad.yaml:1:7: ",
+	  "name '' is empty" },
+	{ "name '..' through --set",
+	  HEAD THROTTLE_TASK, { "name=..", NULL }, "--set name=..: ",
+	  "name '..' starts with '.'" },
+	{ "name with '/' through --set",
+	  HEAD THROTTLE_TASK, { "name=../x", NULL }, "--set name=../x: ",
+	  "may only contain letters" },
+	{ "seed above what summary.json can record",
+	  "seed: 9223372036854775808\n" HEAD THROTTLE_TASK, { NULL },
+	  "bad.yaml:1:7: ",
+	  "seed must be between 0 and 9223372036854775807, got 9223372036854775808" },
+	{ "seed 2^64 is too large, not saturated",
+	  "seed: 18446744073709551616\n" HEAD THROTTLE_TASK, { NULL },
+	  "bad.yaml:1:7: ", "is too large (at most 9223372036854775807)" },
+	{ "negative seed",
+	  "seed: -1\n" HEAD THROTTLE_TASK, { NULL }, "bad.yaml:1:7: ",
+	  "seed must be between 0 and 9223372036854775807, got -1" },
+	{ "sweep seed above the range",
+	  HEAD THROTTLE_TASK "sweep: {seeds: [1, 9223372036854775808]}\n",
+	  { NULL }, "bad.yaml:",
+	  "sweep.seeds must be between 0 and 9223372036854775807" },
+	{ "bad migration bandwidth through --set names the --set",
+	  HEAD "node: {gpus: 2, migration: {}}\n" THROTTLE_TASK,
+	  { "node.migration.bandwidth=abc/s", NULL },
+	  "--set node.migration.bandwidth=abc/s: ",
+	  "bandwidth: expected a size such as 512MiB or 2GiB, got 'abc'" },
+	{ "bad migration bandwidth unit in the file is at its position",
+	  HEAD "node: {gpus: 2, migration: {bandwidth: 3XB/s}}\n"
+	  THROTTLE_TASK, { NULL }, "bad.yaml:2:40: ", "unknown unit in '3XB'" },
+	{ "a --set through the short form keeps the name's position",
+	  HEAD "policy: dfqq\n" THROTTLE_TASK,
+	  { "policy.params.free_run_factor=4", NULL }, "bad.yaml:2:9: ",
+	  "unknown policy 'dfqq'" },
+	{ "a bad parameter through the short form names the --set",
+	  HEAD "policy: dfq\n" THROTTLE_TASK,
+	  { "policy.params.free_run_factor=4000", NULL },
+	  "--set policy.params.free_run_factor=4000: ",
+	  "free_run_factor must be between 0 and 1000" },
+	{ "hdfq inherits dfq's bound on free_run_factor",
+	  HEAD "policy: hdfq\n" THROTTLE_TASK,
+	  { "policy.params.free_run_factor=4000000000", NULL },
+	  "--set policy.params.free_run_factor=4000000000: ",
+	  "free_run_factor must be between 0 and 1000, got 4000000000" },
+	{ "hdfq inherits loga's bound on event_X",
+	  HEAD "policy: {name: hdfq, params: {loga: true, event_X: 1001}}\n"
+	  THROTTLE_TASK, { NULL }, "bad.yaml:2:52: ",
+	  "event_X must be between 0 and 1000, got 1001" },
 	{ "expect min above max",
 	  HEAD THROTTLE_TASK "expect:\n  - {id: R9, quantity: q, min: 2,"
 	  " max: 1, value: tasks.a.slowdown}\n", { NULL },
@@ -1050,6 +1109,120 @@ static void test_shipped_configs(void **state)
 	assert_true(loaded >= 8);
 }
 
+/* A scenario without `name` is named after its file; a file name that
+ * would not stay inside the output folder is refused at the document. */
+static void test_name_from_file(void **state)
+{
+	static const char *const bad[] = { "..yaml", "dir/..yaml", ".yaml",
+					   ".hidden.yml" };
+	const char *yaml = HEAD THROTTLE_TASK;
+	g_autoptr(GError) err = NULL;
+	struct gs_scenario *sc;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < G_N_ELEMENTS(bad); i++) {
+		sc = gs_scenario_load_data(bad[i], yaml, strlen(yaml), NULL,
+					   0, &err);
+		if (sc)
+			fail_msg("%s: loaded as '%s'", bad[i], sc->name);
+		assert_true(g_str_has_prefix(err->message, bad[i]));
+		assert_non_null(strstr(err->message,
+				       ":1:1: the scenario's name '"));
+		assert_non_null(strstr(err->message, "give a 'name:'"));
+		g_clear_error(&err);
+	}
+	sc = gs_scenario_load_data("dir/my.run.yaml", yaml, strlen(yaml),
+				   NULL, 0, &err);
+	assert_non_null(sc);
+	assert_string_equal(sc->name, "my.run");
+	gs_scenario_free(sc);
+}
+
+/* A --set path through a short form (`policy: dfq`, a VM's `scheduler:
+ * NAME`, `trace: FILE`, `app: NAME`) reaches the mapping it stands for. */
+static void test_set_through_short_forms(void **state)
+{
+	static const char *const sets[] = {
+		"policy.params.free_run_factor=4",
+		"vms.0.scheduler.params.free_run_factor=7",
+		"tasks.1.behavior.app.sync=round",
+	};
+	struct gs_scenario *sc;
+
+	(void)state;
+	sc = load_ok(HEAD "policy: dfq\nvms: [{name: v, scheduler: dfq}]\n"
+		     THROTTLE_TASK
+		     "  - name: b\n    vm: v\n    behavior: {app: DCT}\n",
+		     sets, G_N_ELEMENTS(sets));
+	assert_string_equal(sc->policy.name, "dfq");
+	assert_int_equal(sc->policy.n_params, 1);
+	assert_string_equal(sc->policy.params[0].key, "free_run_factor");
+	assert_string_equal(sc->policy.params[0].value, "4");
+	assert_string_equal(sc->vms[0].scheduler.name, "dfq");
+	assert_int_equal(sc->vms[0].scheduler.n_params, 1);
+	assert_string_equal(sc->vms[0].scheduler.params[0].value, "7");
+	gs_scenario_free(sc);
+}
+
+/* A parameter has one set of bounds: every policy that has a parameter
+ * of dfq or loga (hdfq has both's) has it with the same type and max. */
+static void test_shared_param_bounds(void **state)
+{
+	const struct gs_policy_ops *owners[] = { gs_policy_find("dfq"),
+						 gs_policy_find("loga") };
+	size_t i, o, p, shared = 0;
+
+	(void)state;
+	for (i = 0; gs_policy_registry[i]; i++) {
+		const struct gs_policy_ops *ops = gs_policy_registry[i];
+
+		for (p = 0; p < ops->n_params; p++) {
+			const struct gs_param_desc *d = &ops->params[p];
+
+			for (o = 0; o < G_N_ELEMENTS(owners); o++) {
+				const struct gs_param_desc *own =
+					gs_policy_param(owners[o], d->name);
+
+				if (!own || ops == owners[o])
+					continue;
+				shared++;
+				if (own->type != d->type || own->max != d->max)
+					fail_msg("%s.%s: max %llu, %s has %llu",
+						 ops->name, d->name,
+						 (unsigned long long)d->max,
+						 owners[o]->name,
+						 (unsigned long long)own->max);
+			}
+		}
+	}
+	/* hdfq shares dfq's and loga's; the check must have seen them */
+	assert_true(shared >= 10);
+	assert_int_equal(gs_policy_param(gs_policy_find("hdfq"),
+					 "free_run_factor")->max, 1000);
+	assert_int_equal(gs_policy_param(gs_policy_find("hdfq"),
+					 "event_X")->max, 1000);
+}
+
+/* Both ends of the seed range load as written. */
+static void test_seed_range_ends(void **state)
+{
+	static const char *const set_max[] = { "seed=9223372036854775807" };
+	static const char *const set_min[] = { "seed=0" };
+	struct gs_scenario *sc;
+
+	(void)state;
+	sc = load_ok("seed: 9223372036854775807\n" HEAD THROTTLE_TASK, NULL, 0);
+	assert_true(sc->seed == GS_SEED_MAX);
+	gs_scenario_free(sc);
+	sc = load_ok(HEAD THROTTLE_TASK, set_max, 1);
+	assert_true(sc->seed == (uint64_t)9223372036854775807u);
+	gs_scenario_free(sc);
+	sc = load_ok("seed: 5\n" HEAD THROTTLE_TASK, set_min, 1);
+	assert_true(sc->seed == 0);
+	gs_scenario_free(sc);
+}
+
 static void test_io_errors(void **state)
 {
 	g_autoptr(GError) err = NULL;
@@ -1071,7 +1244,7 @@ static void test_io_errors(void **state)
 		assert_true(g_error_matches(err, GS_CONFIG_ERROR,
 					    GS_CONFIG_ERROR_IO));
 		assert_string_equal(err->message,
-				    "big.yaml: the file is larger than 16 MiB");
+				    "big.yaml: larger than 16777216 bytes");
 	}
 	/* a NULL error pointer is allowed */
 	assert_null(load("duration: x\n", NULL, 0, NULL));
@@ -1095,6 +1268,10 @@ int main(void)
 		cmocka_unit_test(test_vm_hints_and_costs),
 		cmocka_unit_test(test_set_overrides),
 		cmocka_unit_test(test_set_into_policy_shorthand),
+		cmocka_unit_test(test_name_from_file),
+		cmocka_unit_test(test_seed_range_ends),
+		cmocka_unit_test(test_set_through_short_forms),
+		cmocka_unit_test(test_shared_param_bounds),
 		cmocka_unit_test(test_policy_params_kept),
 		cmocka_unit_test(test_alone),
 		cmocka_unit_test(test_shipped_configs),

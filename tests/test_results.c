@@ -346,7 +346,7 @@ static void test_summary_keys_nulls(void **state)
 {
 	static const char *const top[] = {
 		"config", "name", "seed", "policy", "sim_time_ns", "events",
-		"event_checksum", "invariants", "tasks", "metrics", NULL,
+		"capped", "event_checksum", "invariants", "tasks", "metrics", NULL,
 	};
 	static const char *const task[] = {
 		"name", "vm", "weight", "gpu", "rounds", "round_mean_ns",

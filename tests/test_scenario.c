@@ -10,6 +10,7 @@
 #include <glib.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sim/sim.h"
 #include "workloads/config_load.h"
@@ -166,6 +167,27 @@ static void test_round_limit_ends_the_run(void **state)
 	/* alone and shared are the same run: slowdown 1 */
 	assert_true(fabs(r.tasks[0].slowdown - 1.0) < 1e-9);
 	assert_true(fabs(r.metrics.jain_index - 1.0) < 1e-9);
+	gs_results_clear(&r);
+}
+
+/* Found by fuzzing the --set paths: the series sampler summed a task's
+ * channels with an 8-bit index, so a task with more than 255 channels
+ * looped forever at the first sample. The alarm turns a hang into a
+ * failure (it is a watchdog, not a speed limit). */
+static void test_task_with_many_channels_is_sampled(void **state)
+{
+	const char *y =
+		"duration: 5ms\noutput: {series_interval: 1ms}\ntasks:\n"
+		"  - name: wide\n    channels: 300\n"
+		"    behavior: {throttle: {kernel: 100us}}\n";
+	struct gs_results r;
+	(void)state;
+
+	alarm(60);
+	run(y, false, &r);
+	alarm(0);
+	assert_true(r.sim_time_ns >= 5 * GS_NS_PER_MS);
+	assert_true(r.tasks[0].gpu_time_ns > 4 * GS_NS_PER_MS);
 	gs_results_clear(&r);
 }
 
@@ -420,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_adding_a_task_keeps_other_streams),
 		cmocka_unit_test(test_full_ring_blocks_the_task),
 		cmocka_unit_test(test_round_limit_ends_the_run),
+		cmocka_unit_test(test_task_with_many_channels_is_sampled),
 		cmocka_unit_test(test_tasks_spread_over_gpus),
 		cmocka_unit_test(test_gpu_time_adds_up_to_busy_time),
 		cmocka_unit_test(test_app_against_long_throttle),

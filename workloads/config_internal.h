@@ -12,8 +12,8 @@
 #include <yaml.h>
 
 #include "workloads/config_load.h"
+#include "workloads/file_read.h"
 
-#define CFG_MAX_FILE_SIZE (16u << 20)   /* bytes of YAML or CSV */
 #define CFG_MAX_DEPTH 64                /* YAML nesting */
 #define CFG_MAX_NODES (1u << 20)        /* YAML nodes in one document */
 #define CFG_MAX_DURATION (86400ULL * GS_NS_PER_S) /* any duration: 1 day */

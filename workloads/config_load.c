@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "policies/policy.h"
+#include "workloads/file_read.h"
 
 /* --- gpu --- */
 
@@ -254,8 +255,8 @@ static const struct cfg_override *override_of(struct cfg *c,
 	return ov;
 }
 
-static int load_param(struct cfg *c, const struct gs_policy_ops *ops,
-		      const struct gs_param_desc *d, const yaml_node_t *kn,
+static int load_param(struct cfg *c, const struct gs_param_desc *d,
+		      const yaml_node_t *kn,
 		      const yaml_node_t *v, struct gs_policy_param *out)
 {
 	const struct cfg_override *ov;
@@ -270,8 +271,7 @@ static int load_param(struct cfg *c, const struct gs_policy_ops *ops,
 				  CFG_MAX_DURATION, &t);
 		break;
 	case GS_PARAM_UINT:
-		rc = cfg_u64(c, v, d->name, 0,
-			     gs_policy_param_max(ops, d->name), &u);
+		rc = cfg_u64(c, v, d->name, 0, d->max, &u);
 		break;
 	case GS_PARAM_BOOL:
 		rc = cfg_bool(c, v, d->name, &b);
@@ -318,7 +318,7 @@ static int load_params(struct cfg *c, const struct gs_policy_ops *ops,
 		const struct gs_param_desc *d =
 			gs_policy_param(ops, cfg_text(kn));
 
-		if (load_param(c, ops, d, kn, cfg_node(c, p->value),
+		if (load_param(c, d, kn, cfg_node(c, p->value),
 			       &pc->params[pc->n_params]) < 0)
 			return -1;
 		pc->n_params++;
@@ -506,6 +506,33 @@ static char *default_name(const char *file)
 	return base;
 }
 
+/* The name is the results folder under the output folder (results/NAME,
+ * DIR/NAME for several files, a sweep's folder): it must be one path
+ * component that stays inside. cfg_string already refuses '/' in a `name`
+ * key, but a name taken from the file name may hold anything. Refused:
+ * empty, '/', and a leading '.' (".", ".." and hidden folders). */
+static int check_folder_name(struct cfg *c, const yaml_node_t *n,
+			     const char *name, bool from_file)
+{
+	const char *why = NULL;
+
+	if (!name[0])
+		why = "is empty";
+	else if (name[0] == '.')
+		why = "starts with '.'";
+	else if (strchr(name, '/'))
+		why = "contains '/'";
+	if (!why)
+		return 0;
+	if (from_file)
+		return cfg_error(c, n,
+				 "the scenario's name '%s' (its file name) %s, so it cannot name a results folder; give a 'name:'",
+				 name, why);
+	return cfg_error(c, n,
+			 "name '%s' %s, so it cannot name a results folder (a name is one folder inside the output folder)",
+			 name, why);
+}
+
 /* The scenario's top-level keys (sweeps check their key paths too). */
 const char *const cfg_scenario_keys[] = {
 	"name", "seed", "duration", "max_events", "gpu", "node", "host",
@@ -543,9 +570,11 @@ static int load_scenario(struct cfg *c, const yaml_node_t *root)
 		return -1;
 	if (!sc->name)
 		sc->name = default_name(c->file);
+	if (check_folder_name(c, v ? v : root, sc->name, !v) < 0)
+		return -1;
 	sc->seed = 1;
 	v = cfg_map_get(c, root, "seed");
-	if (v && cfg_u64(c, v, "seed", 0, UINT64_MAX, &sc->seed) < 0)
+	if (v && cfg_u64(c, v, "seed", 0, GS_SEED_MAX, &sc->seed) < 0)
 		return -1;
 	v = cfg_map_get(c, root, "duration");
 	if (!v)
@@ -631,28 +660,22 @@ struct gs_scenario *gs_scenario_load_file(const char *path,
 					  size_t n_overrides, GError **error)
 {
 	g_autofree char *data = NULL;
-	g_autoptr(GError) err = NULL;
-	GStatBuf st;
-	gsize len;
+	size_t len;
 
-	if (g_stat(path, &st) != 0) {
-		g_set_error(error, GS_CONFIG_ERROR, GS_CONFIG_ERROR_IO,
-			    "%s: cannot read the scenario: %s", path,
-			    g_strerror(errno));
+	data = gs_scenario_read_file(path, &len, error);
+	if (!data)
 		return NULL;
-	}
-	if (st.st_size > (goffset)CFG_MAX_FILE_SIZE) {
-		g_set_error(error, GS_CONFIG_ERROR, GS_CONFIG_ERROR_IO,
-			    "%s: the file is larger than %u MiB", path,
-			    CFG_MAX_FILE_SIZE >> 20);
-		return NULL;
-	}
-	if (!g_file_get_contents(path, &data, &len, &err)) {
-		g_set_error(error, GS_CONFIG_ERROR, GS_CONFIG_ERROR_IO,
-			    "%s: cannot read the scenario: %s", path,
-			    err->message);
-		return NULL;
-	}
 	return gs_scenario_load_data(path, data, len, overrides, n_overrides,
 				     error);
+}
+
+char *gs_scenario_read_file(const char *path, size_t *len, GError **error)
+{
+	g_autoptr(GError) err = NULL;
+	char *data = gs_read_file_bounded(path, GS_MAX_INPUT_BYTES, len, &err);
+
+	if (!data)
+		g_set_error_literal(error, GS_CONFIG_ERROR,
+				    GS_CONFIG_ERROR_IO, err->message);
+	return data;
 }

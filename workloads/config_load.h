@@ -25,7 +25,11 @@ enum gs_config_error_code {
 struct gs_scenario *gs_scenario_load_file(const char *path,
 					  const char *const *overrides,
 					  size_t n_overrides, GError **error);
-/* Same, from memory; `name` stands for the file name in messages and in
+/* The scenario file's bytes, through the bounded reader (an I/O error or
+ * a file over GS_MAX_INPUT_BYTES is GS_CONFIG_ERROR_IO, "PATH: ..."); for
+ * callers that keep the text, as sweeps do. */
+char *gs_scenario_read_file(const char *path, size_t *len, GError **error);
+/* Same as gs_scenario_load_file, from memory; `name` stands for the file name in messages and in
  * relative paths (trace files are resolved against its directory). */
 struct gs_scenario *gs_scenario_load_data(const char *name, const char *data,
 					  size_t len,

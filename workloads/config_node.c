@@ -8,23 +8,21 @@
 #include "sim/rng.h"
 
 /* "512MiB", "2GiB", "1.5GB", "4096" (bytes). KB/MB/GB are taken as the
- * binary units too: footprints are what matters, not the convention. */
-int cfg_bytes(struct cfg *c, const yaml_node_t *n, const char *what,
-	      uint64_t *out)
+ * binary units too: footprints are what matters, not the convention.
+ * `s` is n's text or a part of it; errors are reported at n (which knows
+ * its position, or the --set it came from). */
+static int parse_bytes(struct cfg *c, const yaml_node_t *n, const char *s,
+		       const char *what, uint64_t *out)
 {
 	static const struct { const char *unit; uint64_t mul; } units[] = {
 		{ "KiB", 1ULL << 10 }, { "MiB", 1ULL << 20 },
 		{ "GiB", 1ULL << 30 }, { "KB", 1ULL << 10 },
 		{ "MB", 1ULL << 20 }, { "GB", 1ULL << 30 }, { "B", 1 },
 	};
-	const char *s = cfg_text(n);
 	char *end = NULL;
 	double v;
 	size_t i;
 
-	if (!s || cfg_is_null(n))
-		return cfg_error(c, n, "%s: expected a size such as 512MiB or 2GiB",
-				 what);
 	v = g_ascii_strtod(s, &end);
 	if (end == s || !(v >= 0) || v > 1e15)
 		return cfg_error(c, n, "%s: expected a size such as 512MiB or 2GiB, got '%s'",
@@ -41,6 +39,17 @@ int cfg_bytes(struct cfg *c, const yaml_node_t *n, const char *what,
 	}
 	return cfg_error(c, n, "%s: unknown unit in '%s' (use B, KiB, MiB or GiB)",
 			 what, s);
+}
+
+int cfg_bytes(struct cfg *c, const yaml_node_t *n, const char *what,
+	      uint64_t *out)
+{
+	const char *s = cfg_text(n);
+
+	if (!s || cfg_is_null(n))
+		return cfg_error(c, n, "%s: expected a size such as 512MiB or 2GiB",
+				 what);
+	return parse_bytes(c, n, s, what, out);
 }
 
 /* "40%" or 0.4, as per-mille in [min_pm, max_pm]. */
@@ -127,15 +136,11 @@ int cfg_load_migration(struct cfg *c, const yaml_node_t *map)
 		if (!s || !g_str_has_suffix(s, "/s"))
 			return cfg_error(c, v,
 					 "bandwidth: expected bytes per second such as 12GiB/s");
+		/* the number and unit before "/s", errors at v itself (a
+		 * copy of the node would lose the --set it came from) */
 		text = g_strndup(s, strlen(s) - 2);
-		{
-			yaml_node_t copy = *v;
-
-			copy.data.scalar.value = (yaml_char_t *)text;
-			copy.data.scalar.length = strlen(text);
-			if (cfg_bytes(c, &copy, "bandwidth", &m->bandwidth) < 0)
-				return -1;
-		}
+		if (parse_bytes(c, v, text, "bandwidth", &m->bandwidth) < 0)
+			return -1;
 		if (!m->bandwidth)
 			return cfg_error(c, v, "bandwidth must be above 0");
 	}

@@ -471,8 +471,7 @@ int cfg_compile_trace(struct cfg *c, const yaml_node_t *n,
 	struct csv x = { .c = c };
 	struct gs_step s;
 	int mode = GS_WAIT_SPIN;
-	GStatBuf st;
-	gsize len;
+	size_t len;
 
 	if (n->type == YAML_MAPPING_NODE) {
 		if (cfg_map_check(c, n, "trace", keys) < 0)
@@ -487,14 +486,9 @@ int cfg_compile_trace(struct cfg *c, const yaml_node_t *n,
 	if (cfg_string(c, file, "trace file", false, &name) < 0)
 		return -1;
 	path = trace_path(c, name);
-	if (g_stat(path, &st) != 0)
-		return cfg_error(c, file, "cannot read trace file %s: %s", path,
-				 g_strerror(errno));
-	if (st.st_size > (goffset)CFG_MAX_FILE_SIZE)
-		return cfg_error(c, file, "trace file %s is larger than %u MiB",
-				 path, CFG_MAX_FILE_SIZE >> 20);
-	if (!g_file_get_contents(path, &data, &len, &err))
-		return cfg_error(c, file, "cannot read trace file: %s",
+	data = gs_read_file_bounded(path, GS_MAX_INPUT_BYTES, &len, &err);
+	if (!data)
+		return cfg_error(c, file, "cannot read trace file %s",
 				 err->message);
 	if (strlen(data) != len)
 		return cfg_error(c, file, "trace file %s contains NUL bytes",

@@ -59,6 +59,52 @@ static int make_value(struct cfg *c, const char *text, const char *value)
 	return add_scalar(c, value);
 }
 
+/* Keys whose value may be written short, as one name that stands for a
+ * mapping with that name under `full` (`policy: dfq` is
+ * `policy: {name: dfq}`); a --set path through one expands it. */
+static const struct {
+	const char *key, *full;
+} short_forms[] = {
+	{ "policy", "name" }, { "scheduler", "name" },
+	{ "app", "name" }, { "trace", "file" },
+};
+
+static const char *short_form_full_key(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < G_N_ELEMENTS(short_forms); i++)
+		if (!strcmp(short_forms[i].key, key))
+			return short_forms[i].full;
+	return NULL;
+}
+
+/* Replaces the short form under `key` of mapping `parent` by the mapping
+ * it stands for. The name keeps its node, so an error in it still points
+ * at the file. Returns the new mapping's index or 0. */
+static int expand_short_form(struct cfg *c, const char *text, int parent,
+			     const char *key, const char *full)
+{
+	int map = yaml_document_add_mapping(&c->doc, NULL,
+					    YAML_BLOCK_MAPPING_STYLE);
+	int k = map ? add_scalar(c, full) : 0;
+	yaml_node_pair_t *p;
+
+	if (!k) {
+		set_error(c, text, "out of memory");
+		return 0;
+	}
+	/* adding nodes may have moved the node array */
+	p = cfg_map_find_pair(c, cfg_node(c, parent), key);
+	if (!yaml_document_append_mapping_pair(&c->doc, map, k, p->value)) {
+		set_error(c, text, "out of memory");
+		return 0;
+	}
+	p = cfg_map_find_pair(c, cfg_node(c, parent), key);
+	p->value = map;
+	return map;
+}
+
 /* Sets component `key` of the node at index `parent` (whose path so far
  * is `where`) to node `value`, or, if value is 0, finds it (creating an
  * empty mapping where nothing is). Returns the child's index or 0. */
@@ -88,8 +134,13 @@ static int step(struct cfg *c, const char *text, int parent,
 	}
 	if (n->type == YAML_MAPPING_NODE) {
 		yaml_node_pair_t *p = cfg_map_find_pair(c, n, key);
+		const char *full = short_form_full_key(key);
 		int k;
 
+		if (p && !value && full &&
+		    cfg_node(c, p->value)->type == YAML_SCALAR_NODE &&
+		    !cfg_is_null(cfg_node(c, p->value)))
+			return expand_short_form(c, text, parent, key, full);
 		if (p && !value && !cfg_is_null(cfg_node(c, p->value)))
 			return p->value;
 		if (!value)
@@ -116,31 +167,6 @@ static int step(struct cfg *c, const char *text, int parent,
 	}
 	set_error(c, text, "%s is a single value, not a mapping", where);
 	return 0;
-}
-
-/* `policy: dfq` (and a VM's `scheduler: dfq`) is short for
- * `{name: dfq}`: before a path goes on into one, the scalar becomes that
- * mapping, so `--set policy.name=...` works on either form. Returns the
- * node to go on from (child itself when nothing was to expand), 0 when
- * out of memory. */
-static int expand_shorthand(struct cfg *c, int parent, const char *key,
-			    int child)
-{
-	yaml_node_pair_t *p;
-	int map, k;
-
-	if (cfg_node(c, child)->type != YAML_SCALAR_NODE ||
-	    cfg_is_null(cfg_node(c, child)) ||
-	    (strcmp(key, "policy") && strcmp(key, "scheduler")))
-		return child;
-	map = yaml_document_add_mapping(&c->doc, NULL,
-					YAML_FLOW_MAPPING_STYLE);
-	k = map ? add_scalar(c, "name") : 0;
-	if (!k || !yaml_document_append_mapping_pair(&c->doc, map, k, child))
-		return 0;
-	p = cfg_map_find_pair(c, cfg_node(c, parent), key);
-	p->value = map;
-	return map;
 }
 
 static int apply_one(struct cfg *c, const char *text)
@@ -170,14 +196,8 @@ static int apply_one(struct cfg *c, const char *text)
 	node = 1; /* the root mapping */
 	where = g_string_new(NULL);
 	for (i = 0; node && i < n; i++) {
-		int parent = node;
-
 		node = step(c, text, node, i ? where->str : "the scenario",
 			    parts[i], i + 1 == n ? value : 0);
-		if (node && i + 1 < n &&
-		    cfg_node(c, parent)->type == YAML_MAPPING_NODE &&
-		    !(node = expand_shorthand(c, parent, parts[i], node)))
-			set_error(c, text, "out of memory");
 		g_string_append_printf(where, "%s%s", i ? "." : "", parts[i]);
 	}
 	g_string_free(where, TRUE);

@@ -134,7 +134,7 @@ static int load_seeds(struct cfg *c, const yaml_node_t *list)
 	for (i = 0; i < len; i++) {
 		const yaml_node_t *item = cfg_seq_item(c, list, i);
 
-		if (cfg_u64(c, item, "sweep.seeds", 0, UINT64_MAX,
+		if (cfg_u64(c, item, "sweep.seeds", 0, GS_SEED_MAX,
 			    &sw->seeds[i]) < 0)
 			return -1;
 		for (j = 0; j < i; j++)

@@ -262,10 +262,10 @@ int cfg_yaml_load(struct cfg *c, const char *data, size_t len)
 {
 	yaml_node_t *root;
 
-	if (len > CFG_MAX_FILE_SIZE) {
+	if (len > GS_MAX_INPUT_BYTES) {
 		g_set_error(c->error, GS_CONFIG_ERROR, GS_CONFIG_ERROR_IO,
-			    "%s: the file is larger than %u MiB", c->file,
-			    CFG_MAX_FILE_SIZE >> 20);
+			    "%s: larger than %zu bytes", c->file,
+			    GS_MAX_INPUT_BYTES);
 		return -1;
 	}
 	if (load_document(&c->doc, c->file, data, len, c->error) < 0)

@@ -127,6 +127,11 @@ enum gs_expect_compare {
 };
 
 /* One paper target this scenario reproduces (`gpusim reproduce`). */
+/* The largest seed: results record seeds as JSON integers, which
+ * json-glib (and most readers) hold as signed 64-bit, so a seed above this
+ * could not be read back from summary.json to replay the run. */
+#define GS_SEED_MAX ((uint64_t)INT64_MAX)
+
 struct gs_expect {
 	char *id;          /* "R2" */
 	char *figure;      /* "NEON Fig. 5" */

@@ -151,8 +151,9 @@ int gs_linux_parse_params(const struct gs_policy_ops *ops, const char *text,
 			       ops->name, val, name);
 			err = -EINVAL;
 		} else if (ops->params[idx].type == GS_PARAM_UINT &&
-			   out[idx] > gs_policy_param_max(ops, name)) {
-			unsigned long long max = gs_policy_param_max(ops, name);
+			   out[idx] > ops->params[idx].max) {
+			/* the bound of the params table, as the loader's */
+			unsigned long long max = ops->params[idx].max;
 
 			pr_err("gpusim: %s: params: '%s' is at most %llu\n",
 			       ops->name, name, max);

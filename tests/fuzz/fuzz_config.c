@@ -7,15 +7,12 @@
 #include <glib.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
-#include "sim/sim.h"
+#include "tests/fuzz/fuzz_check.h"
 #include "workloads/config_load.h"
 
 #define MAX_SETS 4
-/* keep each run short: validation allows a day of simulated time */
-#define FUZZ_MAX_EVENTS 20000
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -38,26 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	sc = gs_scenario_load_data("fuzz.yaml", p, size - (size_t)(p - text),
 				   (const char *const *)sets, n_sets, &err);
-	if (sc) {
-		struct gs_sim_options opt = { .timeline = true,
-					      .check_invariants = true };
-		struct gs_results r;
-
-		sc->max_events = FUZZ_MAX_EVENTS;
-		gs_results_init(&r);
-		if (!gs_run_scenario(sc, &opt, &r, &err)) {
-			/* only a broken invariant can fail a run */
-			fprintf(stderr, "%s\n", err->message);
-			__builtin_trap();
-		}
-		gs_results_clear(&r);
-		gs_scenario_free(sc);
-	} else {
-		/* every rejection says where, or names the --set at fault */
-		if (!err || !err->message || !err->message[0])
-			__builtin_trap();
-		g_clear_error(&err);
-	}
+	fuzz_check_outcome(sc, &err);
 	for (i = 0; i < n_sets; i++)
 		g_free(sets[i]);
 	g_free(text);
