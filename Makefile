@@ -16,17 +16,17 @@ CMOCKA_LIBS   := $(shell pkg-config --libs cmocka 2>/dev/null)
 # -ffp-contract=off: no fused multiply-add, so metrics are the same bits on
 # every machine and compiler.
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(WARN) $(CFLAGS) \
-	     -I. -Isim/hal $(PKG_CFLAGS) -MMD -MP
+	     -I. -Isim/host/hal $(PKG_CFLAGS) -MMD -MP
 LDLIBS   = $(PKG_LIBS) -lm
 
 BUILD    ?= build
 BIN      ?= gpusim
 PREFIX   ?= /usr/local
 
-LIB_SRCS := $(sort $(wildcard sim/*.c gpu_model/*.c workloads/*.c policies/*.c))
-LIB_SRCS := $(filter-out sim/main.c,$(LIB_SRCS))
+LIB_SRCS := $(sort $(wildcard base/*.c sim/*/*.c gpu_model/*.c workloads/*.c policies/*.c))
+LIB_SRCS := $(filter-out sim/cli/main.c,$(LIB_SRCS))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
-MAIN_OBJ := $(BUILD)/sim/main.o
+MAIN_OBJ := $(BUILD)/sim/cli/main.o
 LIB      := $(BUILD)/libgpusim.a
 
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
@@ -192,15 +192,15 @@ clean:
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # The commit a sweep's manifest records: regenerated on every build but
-# rewritten only when it changes, so only sim/sweep_files.o rebuilds.
+# rewritten only when it changes, so only sim/cli/sweep_files.o rebuilds.
 GS_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null)
 .PHONY: FORCE
 $(BUILD)/gs_commit.h: FORCE
 	@mkdir -p $(BUILD)
 	@echo '#define GS_COMMIT "$(GS_COMMIT)"' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
-$(BUILD)/sim/sweep_files.o: $(BUILD)/gs_commit.h
-$(BUILD)/sim/sweep_files.o: ALL_CFLAGS += -include $(BUILD)/gs_commit.h
+$(BUILD)/sim/cli/sweep_files.o: $(BUILD)/gs_commit.h
+$(BUILD)/sim/cli/sweep_files.o: ALL_CFLAGS += -include $(BUILD)/gs_commit.h
 
 # Kernel module and kernel rules
 #

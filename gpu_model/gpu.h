@@ -16,7 +16,7 @@
 
 #include "gpu_model/fifo.h"
 #include "gpu_model/gpu_config.h"
-#include "sim/event.h"
+#include "base/event.h"
 
 #define GS_CHAN_NONE UINT32_MAX
 

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sim/event.h"
+#include "base/event.h"
 
 enum gs_engine_kind {
 	GS_ENGINE_COMPUTE = 0,

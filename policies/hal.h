@@ -2,7 +2,7 @@
  *
  * Policy files include only this header and policy.h (and the policies'
  * own shared helpers). What stands behind it is chosen by the include path:
- * sim/hal/hal_impl.h in the simulator, policies/linux/hal_impl.h in the
+ * sim/host/hal/hal_impl.h in the simulator, policies/linux/hal_impl.h in the
  * kernel module, tests/freestanding/hal_impl.h for the freestanding check.
  * hal_impl.h provides the integer types and the math helpers hal_div64
  * and hal_mul_div64 (inline or not, as the environment needs); everything

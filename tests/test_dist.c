@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "workloads/dist.h"
+#include "base/dist.h"
 
 #define DRAWS 100000
 #define US GS_NS_PER_US

@@ -10,8 +10,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/event.h"
-#include "sim/rng.h"
+#include "base/event.h"
+#include "base/rng.h"
 
 struct probe {
 	struct gs_event ev;

@@ -12,7 +12,7 @@
 #include <glib.h>
 #include <string.h>
 
-#include "sim/sim_internal.h"
+#include "sim/host/sim_internal.h"
 #include "workloads/config_load.h"
 
 static struct gs_scenario *load(const char *yaml)

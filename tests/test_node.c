@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/sim.h"
+#include "sim/run/sim.h"
 #include "workloads/config_load.h"
 
 static struct gs_scenario *load_text(const char *yaml, GError **err)

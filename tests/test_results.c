@@ -13,8 +13,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/results.h"
-#include "sim/results_priv.h"
+#include "sim/host/results.h"
+#include "sim/results/results_priv.h"
 #include "tests/support/test_dirs.h"
 
 struct fixture {

@@ -1,4 +1,4 @@
-/* Result folders published whole (sim/results_dir.h): after a failed
+/* Result folders published whole (sim/results/results_dir.h): after a failed
  * write the old files are all there and unchanged, after a good one only
  * the new ones are, and no temporary folder is left either way. Signals
  * are tested on the real binary (tests/interrupt_test.sh). */
@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/results.h"
-#include "sim/results_dir.h"
-#include "sim/results_priv.h"
+#include "sim/host/results.h"
+#include "sim/results/results_dir.h"
+#include "sim/results/results_priv.h"
 #include "tests/support/test_dirs.h"
 
 struct fixture {

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/sim.h"
+#include "sim/run/sim.h"
 #include "workloads/config_load.h"
 
 static struct gs_scenario *load(const char *yaml)

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "sim/event.h"
+#include "base/event.h"
 
 struct gs_app_desc {
 	const char *name;

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "sim/rng.h"
+#include "base/rng.h"
 
 /* "512MiB", "2GiB", "1.5GB", "4096" (bytes). KB/MB/GB are taken as the
  * binary units too: footprints are what matters, not the convention.

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "sim/event.h"
+#include "base/event.h"
 
 struct gs_job_desc {
 	const char *name;

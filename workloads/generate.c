@@ -9,7 +9,7 @@
 
 #include "gpu_model/gpu_config.h"
 #include "policies/policy.h"
-#include "sim/rng.h"
+#include "base/rng.h"
 #include "workloads/apps.h"
 #include "workloads/config_load.h"
 

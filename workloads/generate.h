@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sim/event.h"
+#include "base/event.h"
 
 #define GS_GEN_MAX_TASKS 24  /* 20 drawn, room for added ones */
 #define GS_GEN_MAX_STEPS 16

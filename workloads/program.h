@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "workloads/dist.h"
+#include "base/dist.h"
 
 #define GS_ALL_CHANNELS UINT16_MAX
 #define GS_MAX_LOOP_DEPTH 8

@@ -1,7 +1,7 @@
 /* See fuzz_check.h. */
 #include <stdio.h>
 
-#include "sim/sim.h"
+#include "sim/run/sim.h"
 #include "tests/fuzz/fuzz_check.h"
 #include "workloads/scenario.h"
 

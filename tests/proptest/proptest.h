@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "sim/results.h"
+#include "sim/host/results.h"
 #include "workloads/generate.h"
 
 /* One case: a generated scenario and where its failures are counted. */

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/rng.h"
+#include "base/rng.h"
 
 #define US 1000ULL
 

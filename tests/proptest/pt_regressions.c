@@ -38,7 +38,7 @@ const struct pt_regression pt_regressions[] = {
 	{ 27, "dcuda", "kepler",
 	  "lone-task: 4% less GPU time than under direct: dcuda's launch "
 	  "interception was charged a kernel trap; DCUDA's wrapper library "
-	  "intercepts in user space (sim/host.c)" },
+	  "intercepts in user space (sim/host/host.c)" },
 };
 
 const size_t pt_n_regressions = G_N_ELEMENTS(pt_regressions);

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/results_priv.h"
-#include "sim/sim.h"
+#include "sim/results/results_priv.h"
+#include "sim/run/sim.h"
 #include "workloads/config_load.h"
 
 /* One scratch folder per process for the trace CSVs, removed at exit. */

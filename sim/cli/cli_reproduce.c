@@ -1,0 +1,617 @@
+/* gpusim reproduce: run the paper scenarios and print one row per target
+ * (DESIGN section 9): id, figure, quantity, paper value, gpusim value, the
+ * pass range and the verdict. Runs are cached by (file, overrides), so a
+ * reference run under `direct` is made once however many targets use it.
+ * Scenarios in a folder named `beyond` (configs/beyond/: what the papers do
+ * not measure, checked against the algorithms' guarantees) are printed in
+ * a table of their own after the paper rows. */
+#include <glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/cli/cli.h"
+#include "sim/run/sim.h"
+#include "workloads/config_load.h"
+
+struct row {
+	char *id, *figure, *quantity, *paper, *value, *range;
+	bool pass;
+	bool beyond; /* from configs/beyond/: the second table */
+	guint order; /* file order, to keep rows of one id in place */
+};
+
+struct repro {
+	GHashTable *runs; /* "file\nset\nset..." -> struct gs_results * */
+	GArray *rows;     /* struct row */
+	bool failed_to_run;
+};
+
+static void free_results(gpointer p)
+{
+	gs_results_clear(p);
+	g_free(p);
+}
+
+static char *run_key(const char *file, char **set)
+{
+	g_autofree char *joined = set ? g_strjoinv("\n", set) : g_strdup("");
+
+	return g_strdup_printf("%s\n%s", file, joined);
+}
+
+/* Run (or reuse) the scenario with these overrides. */
+static const struct gs_results *run_cached(struct repro *rp, const char *file,
+					   char **set)
+{
+	g_autofree char *key = run_key(file, set);
+	struct gs_results *r = g_hash_table_lookup(rp->runs, key);
+	struct gs_sim_options opt = { .standalone_runs = true };
+	g_autoptr(GError) err = NULL;
+	struct gs_scenario *sc;
+
+	if (r)
+		return r;
+	sc = gs_scenario_load_file(file, (const char *const *)set,
+				   set ? g_strv_length(set) : 0, &err);
+	if (!sc) {
+		fprintf(stderr, "%s\n", err->message);
+		return NULL;
+	}
+	r = g_new0(struct gs_results, 1);
+	gs_results_init(r);
+	if (!gs_run_scenario(sc, &opt, r, &err)) {
+		fprintf(stderr, "gpusim: %s: %s\n", file, err->message);
+		free_results(r);
+		gs_scenario_free(sc);
+		return NULL;
+	}
+	gs_scenario_free(sc);
+	/* its rows are still judged; the command fails */
+	if (r->invariant_violation) {
+		fprintf(stderr, "gpusim: %s: %s\n", file,
+			r->invariant_violation);
+		rp->failed_to_run = true;
+	}
+	g_hash_table_insert(rp->runs, g_steal_pointer(&key), r);
+	return r;
+}
+
+static double task_field(const struct gs_task_result *t, const char *field)
+{
+	if (!strcmp(field, "gpu_share"))
+		return t->gpu_share;
+	if (!strcmp(field, "slowdown"))
+		return t->slowdown;
+	if (!strcmp(field, "round_mean_ns"))
+		return t->round_mean_ns;
+	if (!strcmp(field, "gpu_time_ns"))
+		return (double)t->gpu_time_ns;
+	if (!strcmp(field, "accounted_gpu_time_ns"))
+		return t->has_accounted ? (double)t->accounted_gpu_time_ns : NAN;
+	return (double)t->rounds;
+}
+
+static double metric_field(const struct gs_metrics *m, const char *field)
+{
+	if (!strcmp(field, "jain_index"))
+		return m->jain_index;
+	if (!strcmp(field, "concurrency_efficiency"))
+		return m->concurrency_efficiency;
+	if (!strcmp(field, "gpu_utilization"))
+		return m->gpu_utilization;
+	if (!strcmp(field, "policy_cpu_overhead"))
+		return m->policy_cpu_overhead;
+	if (!strcmp(field, "ctx_switches"))
+		return (double)m->ctx_switches;
+	if (!strcmp(field, "accounting_error"))
+		return m->accounting_error;
+	if (!strcmp(field, "overloaded_time"))
+		return m->overloaded_time;
+	if (!strcmp(field, "mean_normalized_time"))
+		return m->mean_normalized_time;
+	if (!strcmp(field, "qos"))
+		return m->qos;
+	if (!strcmp(field, "migrations"))
+		return (double)m->migrations;
+	return m->energy_j;
+}
+
+static double vm_field(const struct gs_vm_result *v, const char *field)
+{
+	if (!strcmp(field, "gpu_share"))
+		return v->gpu_share;
+	if (!strcmp(field, "scheduler_cpu_overhead"))
+		return v->scheduler_cpu;
+	if (!strcmp(field, "accounting_error"))
+		return v->accounting_error;
+	return v->host_shadowed;
+}
+
+/* Whether `name` is the first `len` characters of path + `at`. */
+static bool names(const char *path, size_t at, size_t len, const char *name)
+{
+	return strlen(name) == len && !strncmp(name, path + at, len);
+}
+
+/* Whether task `task` is the `len` characters at `name`, or one of its
+ * copies (a task with `count: N` runs as NAME#0 .. NAME#N-1). */
+static bool task_named(const char *task, const char *name, size_t len)
+{
+	if (strncmp(task, name, len))
+		return false;
+	if (!task[len])
+		return true;
+	if (task[len] != '#' || !task[len + 1])
+		return false;
+	for (task += len + 1; *task; task++)
+		if (!g_ascii_isdigit(*task))
+			return false;
+	return true;
+}
+
+/* The values a path selects: one, or one per task for tasks.*.FIELD and
+ * for a task with copies (every one must pass).
+ * The loader checked the path's form. */
+static GArray *select_values(const struct gs_results *r, const char *path)
+{
+	GArray *out = g_array_new(FALSE, FALSE, sizeof(double));
+	const char *field = strrchr(path, '.') + 1;
+	uint32_t i;
+	double v;
+
+	if (!strncmp(path, "metrics.", 8)) {
+		v = metric_field(&r->metrics, field);
+		g_array_append_val(out, v);
+		return out;
+	}
+	if (!strncmp(path, "vms.", 4)) {
+		for (i = 0; i < r->n_vms; i++) {
+			if (!names(path, 4, (size_t)(field - 1 - (path + 4)),
+				   r->vms[i].name))
+				continue;
+			v = vm_field(&r->vms[i], field);
+			g_array_append_val(out, v);
+		}
+		return out;
+	}
+	for (i = 0; i < r->n_tasks; i++) {
+		size_t name_len = (size_t)(field - 1 - (path + 6));
+		bool all = name_len == 1 && path[6] == '*';
+
+		if (all || task_named(r->tasks[i].name, path + 6, name_len)) {
+			v = task_field(&r->tasks[i], field);
+			g_array_append_val(out, v);
+		}
+	}
+	return out;
+}
+
+/* The overrides plus `extra` (NULL: none) and, with a policy, one that
+ * replaces the scenario's policy by it. */
+static char **with_overrides(char **set, const char *extra,
+			     const char *policy)
+{
+	guint n = set ? g_strv_length(set) : 0, i, k;
+	char **out = g_new0(char *, n + 3);
+
+	for (i = 0; i < n; i++)
+		out[i] = g_strdup(set[i]);
+	k = n;
+	if (extra)
+		out[k++] = g_strdup(extra);
+	if (policy)
+		out[k++] = g_strdup_printf("policy={name: %s}", policy);
+	return out;
+}
+
+static char **with_direct(char **set)
+{
+	return with_overrides(set, NULL, "direct");
+}
+
+/* Node rows (seeds, baseline, sweep): the row's metric averaged over its
+ * seeds, under `set` plus `point`, for `policy` (NULL: the scenario's).
+ * NAN if a run failed. */
+static double seed_mean(struct repro *rp, const char *file,
+			const struct gs_expect *e, uint64_t base_seed,
+			const char *point, const char *policy)
+{
+	uint32_t n = e->seeds ? e->seeds : 1, k;
+	double sum = 0;
+
+	for (k = 0; k < n; k++) {
+		g_autofree char *seed = g_strdup_printf(
+			"seed=%" G_GUINT64_FORMAT, base_seed + k);
+		char **tmp = with_overrides(e->set, point, NULL);
+		char **set = with_overrides(tmp, seed, policy);
+		const struct gs_results *r = run_cached(rp, file, set);
+		GArray *v;
+
+		g_strfreev(tmp);
+		g_strfreev(set);
+		if (!r)
+			return NAN;
+		v = select_values(r, e->value);
+		sum += g_array_index(v, double, 0);
+		g_array_free(v, TRUE);
+	}
+	return sum / n;
+}
+
+/* The row's value at one point: the mean, or its change against the
+ * baseline policy's mean. */
+static double point_value(struct repro *rp, const char *file,
+			  const struct gs_expect *e, uint64_t base_seed,
+			  const char *point)
+{
+	double v = seed_mean(rp, file, e, base_seed, point, NULL), b;
+
+	if (e->compare != GS_COMPARE_REDUCTION_VS_BASELINE &&
+	    e->compare != GS_COMPARE_INCREASE_VS_BASELINE)
+		return v;
+	b = seed_mean(rp, file, e, base_seed, point, e->baseline);
+	return e->compare == GS_COMPARE_REDUCTION_VS_BASELINE ? (b - v) / b
+							       : (v - b) / b;
+}
+
+/* seeds/baseline/sweep rows: one value; a sweep's is how far its peak
+ * point lies above the largest of the others. */
+static GArray *node_values(struct repro *rp, const char *file,
+			   const struct gs_expect *e, uint64_t base_seed)
+{
+	GArray *out = g_array_new(FALSE, FALSE, sizeof(double));
+	double v, others = -INFINITY;
+	guint i;
+
+	if (!e->sweep) {
+		v = point_value(rp, file, e, base_seed, NULL);
+	} else {
+		for (i = 0; e->sweep[i]; i++) {
+			double p = point_value(rp, file, e, base_seed,
+					       e->sweep[i]);
+
+			if (i == e->peak)
+				v = p;
+			else
+				others = fmax(others, p);
+		}
+		v -= others;
+	}
+	if (!isnan(v))
+		g_array_append_val(out, v);
+	else
+		rp->failed_to_run = true;
+	return out;
+}
+
+static bool node_row(const struct gs_expect *e)
+{
+	return e->seeds || e->baseline || e->sweep;
+}
+
+static bool in_range(const struct gs_expect *e, double v)
+{
+	if (isnan(v))
+		return false;
+	return (!e->has_min || v >= e->min) && (!e->has_max || v <= e->max);
+}
+
+static char *format_range(const struct gs_expect *e)
+{
+	if (e->has_min && e->has_max)
+		return g_strdup_printf("[%g, %g]", e->min, e->max);
+	if (e->has_min)
+		return g_strdup_printf(">= %g", e->min);
+	return g_strdup_printf("<= %g", e->max);
+}
+
+static void check(struct repro *rp, const char *file, const struct gs_expect *e,
+		  uint64_t base_seed, bool beyond)
+{
+	const struct gs_results *r = node_row(e) ? NULL
+						 : run_cached(rp, file, e->set);
+	struct row row = { 0 };
+	GArray *vals;
+	double lo = INFINITY, hi = -INFINITY;
+	guint i;
+
+	row.order = rp->rows->len;
+	row.beyond = beyond;
+	row.id = g_strdup(e->id);
+	row.figure = g_strdup(e->figure ? e->figure : "");
+	row.quantity = g_strdup(e->quantity);
+	row.paper = g_strdup(e->paper ? e->paper : "");
+	row.range = format_range(e);
+	if (node_row(e)) {
+		vals = node_values(rp, file, e, base_seed);
+		goto judge;
+	}
+	if (!r) {
+		rp->failed_to_run = true;
+		row.value = g_strdup("error");
+		g_array_append_val(rp->rows, row);
+		return;
+	}
+	vals = select_values(r, e->value);
+	if (e->compare != GS_COMPARE_NONE) {
+		char **ref_set = with_direct(e->set);
+		const struct gs_results *ref;
+		GArray *ref_vals;
+
+		ref = run_cached(rp, file, ref_set);
+		g_strfreev(ref_set);
+		if (!ref) {
+			rp->failed_to_run = true;
+			g_array_set_size(vals, 0);
+		} else {
+			ref_vals = select_values(ref, e->value);
+			for (i = 0; i < vals->len; i++) {
+				double *v = &g_array_index(vals, double, i);
+				double d = g_array_index(ref_vals, double, i);
+
+				*v = e->compare == GS_COMPARE_LOSS_VS_DIRECT
+					     ? (d - *v) / d : (*v - d) / d;
+			}
+			g_array_free(ref_vals, TRUE);
+		}
+	}
+judge:
+	row.pass = vals->len > 0;
+	for (i = 0; i < vals->len; i++) {
+		double v = g_array_index(vals, double, i);
+
+		row.pass = row.pass && in_range(e, v);
+		lo = fmin(lo, v);
+		hi = fmax(hi, v);
+	}
+	if (!vals->len)
+		row.value = g_strdup("none");
+	else if (lo == hi || vals->len == 1)
+		row.value = g_strdup_printf("%.4g", lo);
+	else
+		row.value = g_strdup_printf("%.4g..%.4g", lo, hi);
+	g_array_free(vals, TRUE);
+	g_array_append_val(rp->rows, row);
+}
+
+static int widest(GArray *rows, size_t offset, const char *title)
+{
+	int w = (int)strlen(title);
+	guint i;
+
+	for (i = 0; i < rows->len; i++) {
+		const char *s = *(char **)((char *)&g_array_index(rows,
+						struct row, i) + offset);
+		int len = (int)g_utf8_strlen(s, -1);
+
+		w = len > w ? len : w;
+	}
+	return w;
+}
+
+#define COL(field) offsetof(struct row, field)
+
+/* One table: the rows of one section (paper, or beyond the papers), with
+ * the column widths of all rows so the two tables line up. */
+static guint print_section(GArray *rows, bool beyond)
+{
+	int wi = widest(rows, COL(id), "id"), wf = widest(rows, COL(figure), "figure"),
+	    wq = widest(rows, COL(quantity), "quantity"),
+	    wp = widest(rows, COL(paper), "paper"),
+	    wv = widest(rows, COL(value), "gpusim"),
+	    wr = widest(rows, COL(range), "pass range");
+	guint i, passed = 0;
+
+	printf("%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wi, "id", wf,
+	       beyond ? "source" : "figure", wq, "quantity", wp,
+	       beyond ? "expected" : "paper", wv, "gpusim", wr, "pass range",
+	       "verdict");
+	for (i = 0; i < rows->len; i++) {
+		struct row *r = &g_array_index(rows, struct row, i);
+
+		if (r->beyond != beyond)
+			continue;
+		printf("%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wi, r->id, wf,
+		       r->figure, wq, r->quantity, wp, r->paper, wv, r->value,
+		       wr, r->range, r->pass ? "pass" : "FAIL");
+		passed += r->pass;
+	}
+	return passed;
+}
+
+static void print_table(GArray *rows)
+{
+	guint i, passed, n_beyond = 0;
+
+	for (i = 0; i < rows->len; i++)
+		n_beyond += g_array_index(rows, struct row, i).beyond;
+	passed = n_beyond < rows->len ? print_section(rows, false) : 0;
+	if (n_beyond) {
+		printf("%sbeyond the papers (the algorithms' own guarantees, "
+		       "configs/beyond/)\n\n", n_beyond < rows->len ? "\n" : "");
+		passed += print_section(rows, true);
+	}
+	printf("\nreproduce: %u passed, %u failed\n", passed,
+	       rows->len - passed);
+}
+
+/* R1 before R2 ... R10; rows of one target keep their file order. */
+static gint row_cmp(gconstpointer a, gconstpointer b)
+{
+	const struct row *x = a, *y = b;
+	size_t lx = strlen(x->id), ly = strlen(y->id);
+	int c = lx != ly ? (lx < ly ? -1 : 1) : strcmp(x->id, y->id);
+
+	if (x->beyond != y->beyond)
+		return x->beyond ? 1 : -1;
+	if (c)
+		return c;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int sort_paths(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The .yaml files of `dir`, sorted, appended to `files`. */
+static void add_folder(GPtrArray *files, const char *dir)
+{
+	g_autoptr(GPtrArray) found = g_ptr_array_new();
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const char *name;
+	guint i;
+
+	while (d && (name = g_dir_read_name(d)))
+		if (g_str_has_suffix(name, ".yaml"))
+			g_ptr_array_add(found, g_build_filename(dir, name,
+								NULL));
+	g_ptr_array_sort(found, sort_paths);
+	for (i = 0; i < found->len; i++)
+		g_ptr_array_add(files, g_ptr_array_index(found, i));
+}
+
+/* Where the shipped scenarios are: installed beside the executable
+ * (PREFIX/bin/gpusim -> PREFIX/share/gpusim/configs, as `make install`
+ * puts them), in the source tree the executable was built in (./gpusim
+ * -> ./configs), or in ./configs (a build elsewhere, run from the source
+ * tree). The first candidate that has a paper/ folder; NULL if none, with
+ * the places looked at in `tried`. */
+static char *configs_dir(GString *tried)
+{
+	g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+	g_autofree char *bin = exe ? g_path_get_dirname(exe) : NULL;
+	char *cand[3] = {
+		bin ? g_build_filename(bin, "..", "share", "gpusim", "configs",
+				       NULL) : NULL,
+		bin ? g_build_filename(bin, "configs", NULL) : NULL,
+		g_strdup("configs"),
+	};
+	char *found = NULL;
+	guint i;
+
+	for (i = 0; i < G_N_ELEMENTS(cand); i++) {
+		g_autofree char *paper = cand[i] ? g_build_filename(cand[i],
+							"paper", NULL) : NULL;
+
+		if (!cand[i])
+			continue;
+		if (!found && g_file_test(paper, G_FILE_TEST_IS_DIR))
+			found = g_strdup(cand[i]);
+		g_string_append_printf(tried, "%s%s", tried->len ? ", " : "",
+				       cand[i]);
+		g_free(cand[i]);
+	}
+	return found;
+}
+
+/* The paper scenarios, then those beyond the papers; NULL if the shipped
+ * scenarios are nowhere to be found (reported). */
+static GPtrArray *default_files(void)
+{
+	g_autoptr(GString) tried = g_string_new("");
+	g_autofree char *dir = configs_dir(tried);
+	g_autofree char *paper = NULL, *beyond = NULL;
+	GPtrArray *files;
+
+	if (!dir) {
+		fprintf(stderr,
+			"gpusim: reproduce: no scenario folder found (looked "
+			"for paper/ in %s); name the files: gpusim reproduce "
+			"FILE...\n", tried->str);
+		return NULL;
+	}
+	files = g_ptr_array_new_with_free_func(g_free);
+	paper = g_build_filename(dir, "paper", NULL);
+	beyond = g_build_filename(dir, "beyond", NULL);
+	add_folder(files, paper);
+	add_folder(files, beyond);
+	return files;
+}
+
+/* Rows of a scenario in a folder named `beyond` go to the second table. */
+static bool beyond_file(const char *file)
+{
+	g_autofree char *dir = g_path_get_dirname(file);
+	g_autofree char *base = g_path_get_basename(dir);
+
+	return !strcmp(base, "beyond");
+}
+
+int gs_cmd_reproduce(int argc, char **argv)
+{
+	g_auto(GStrv) args = NULL;
+	GOptionEntry entries[] = {
+		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args,
+		  NULL, NULL },
+		G_OPTION_ENTRY_NULL
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new(
+		"[FILE...] - check the paper targets (default: configs/paper/*.yaml, then configs/beyond/*.yaml)");
+	g_autoptr(GError) err = NULL;
+	g_autoptr(GPtrArray) files = NULL;
+	struct repro rp;
+	guint f, i, failed = 0;
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_set_summary(ctx,
+		"Runs every scenario with an `expect:` block and prints one row "
+		"per target.\nExit status: 0 all pass, 1 a target fails or a "
+		"run fails, 2 bad usage or config.");
+	gs_cli_help(ctx, "reproduce");
+	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+		fprintf(stderr, "gpusim: %s\n", err->message);
+		return GS_EXIT_USAGE;
+	}
+	if (args && args[0]) {
+		files = g_ptr_array_new_with_free_func(g_free);
+		for (i = 0; args[i]; i++)
+			g_ptr_array_add(files, g_strdup(args[i]));
+	} else if (!(files = default_files())) {
+		return GS_EXIT_USAGE;
+	}
+	rp.runs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					free_results);
+	rp.rows = g_array_new(FALSE, TRUE, sizeof(struct row));
+	rp.failed_to_run = false;
+	for (f = 0; f < files->len; f++) {
+		const char *file = g_ptr_array_index(files, f);
+		struct gs_scenario *sc = gs_scenario_load_file(file, NULL, 0,
+							       &err);
+
+		if (!sc) {
+			fprintf(stderr, "%s\n", err->message);
+			g_hash_table_destroy(rp.runs);
+			return GS_EXIT_USAGE;
+		}
+		for (i = 0; i < sc->n_expect; i++)
+			check(&rp, file, &sc->expect[i], sc->seed,
+			      beyond_file(file));
+		gs_scenario_free(sc);
+	}
+	g_array_sort(rp.rows, row_cmp);
+	if (!rp.rows->len) {
+		/* nothing checked is not a pass */
+		fprintf(stderr, "gpusim: reproduce: no expect rows in the %u "
+			"file(s) given\n", files->len);
+		g_array_free(rp.rows, TRUE);
+		g_hash_table_destroy(rp.runs);
+		return GS_EXIT_FAILURE;
+	}
+	print_table(rp.rows);
+	for (i = 0; i < rp.rows->len; i++) {
+		struct row *r = &g_array_index(rp.rows, struct row, i);
+
+		failed += !r->pass;
+		g_free(r->id);
+		g_free(r->figure);
+		g_free(r->quantity);
+		g_free(r->paper);
+		g_free(r->value);
+		g_free(r->range);
+	}
+	g_array_free(rp.rows, TRUE);
+	g_hash_table_destroy(rp.runs);
+	return failed || rp.failed_to_run ? GS_EXIT_FAILURE : GS_EXIT_OK;
+}

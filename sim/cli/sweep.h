@@ -1,0 +1,78 @@
+/* Running a sweep (`gpusim sweep`): the points of a scenario's grid, each
+ * in its own folder DIR/points/ID with the usual run outputs and a
+ * point.json written last, then DIR/sweep.csv and DIR/manifest.json.
+ *
+ * A point is finished when its point.json exists and records the hash of
+ * the configuration it was run from (the scenario file's bytes, the
+ * command line's --set overrides and the point's own). A point's folder,
+ * point.json included, is published whole (sim/results/results_dir.h), so an
+ * interrupted sweep loses no finished point, leaves no half one, and a
+ * rerun runs only the rest. */
+#ifndef GS_SIM_SWEEP_H
+#define GS_SIM_SWEEP_H
+
+#include <glib.h>
+#include <stdbool.h>
+
+#include "sim/host/results.h"
+#include "workloads/sweep.h"
+
+/* What every point of one sweep shares. */
+struct gs_sweep_job {
+	const char *file;            /* the scenario file, as given */
+	const char *data;            /* its bytes */
+	size_t len;
+	char **base_sets;            /* --set overrides, NULL-terminated */
+	const char *out_dir;
+	const struct gs_scenario *sc; /* the base scenario */
+	GPtrArray *points;           /* struct gs_sweep_point * */
+	char *config_hash;           /* hex SHA-256 of file and base_sets */
+	bool no_timeline;
+};
+
+/* Fills job->config_hash. */
+void gs_sweep_job_hash(struct gs_sweep_job *job);
+/* Hex SHA-256 of the configuration of one point; g_free it. */
+char *gs_sweep_point_hash(const struct gs_sweep_job *job,
+			  const struct gs_sweep_point *p);
+/* DIR/points/ID; g_free it. */
+char *gs_sweep_point_dir(const struct gs_sweep_job *job,
+			 const struct gs_sweep_point *p);
+
+/* What a finished point's point.json says. */
+struct gs_point_record {
+	GPtrArray *columns;  /* char *, the run's row (gs_results_row) */
+	GPtrArray *cells;
+};
+void gs_point_record_free(struct gs_point_record *rec);
+
+/* Writes point.json for p's results r into dir (the temporary folder
+ * that becomes p's folder). */
+gboolean gs_sweep_write_point(const struct gs_sweep_job *job,
+			      const struct gs_sweep_point *p,
+			      const struct gs_results *r, const char *dir,
+			      GError **error);
+/* The record of p if it is finished for this configuration, else NULL. */
+struct gs_point_record *gs_sweep_read_point(const struct gs_sweep_job *job,
+					    const struct gs_sweep_point *p);
+
+/* Runs one point in this process and writes its folder. */
+gboolean gs_sweep_run_point(const struct gs_sweep_job *job,
+			    const struct gs_sweep_point *p, GError **error);
+
+/* Runs points todo[0..n) in up to `jobs` worker processes (one forked
+ * process per point); draws progress on stderr when `progress`. Returns
+ * the number of points that failed (their errors went to stderr). */
+unsigned gs_sweep_run_pool(const struct gs_sweep_job *job,
+			   const struct gs_sweep_point *const *todo,
+			   unsigned n, unsigned jobs, bool progress);
+
+/* Writes DIR/sweep.csv (one row per finished point, in grid order: point,
+ * seed, the swept values, then every column of the points' rows) and
+ * DIR/manifest.json. *missing gets the number of unfinished points.
+ * keep (--collect without --force): fail rather than replace a sweep.csv
+ * that has more rows, or a manifest.json of another configuration. */
+gboolean gs_sweep_write_summary(const struct gs_sweep_job *job, bool keep,
+				unsigned *missing, GError **error);
+
+#endif

@@ -1,0 +1,244 @@
+/* The multi-GPU node: what each GPU carries (the demand of its resident
+ * tasks, integrated into the DCUDA utilisation bands), whether it is
+ * awake, task migration between GPUs, and the node power model.
+ *
+ * A job's demand is declared. Any other task's (throttle, app, script,
+ * trace) is measured as dcuda's monitor measures it (policies/node_load.h),
+ * but over each 100 ms window rather than since the first launch, so
+ * it follows a task's phases: the compute time it launched over that
+ * time plus the time it was not blocked on the GPU,
+ *
+ *     demand = launched / (launched + (window - blocked)),
+ *
+ * where blocked is the time in waits and on full rings. It is the share of
+ * one GPU the task would keep busy alone, and contention does not lower
+ * it: two saturating throttles on one GPU read 100% each, 200% together,
+ * overloaded, while their busy shares would add up to 100% at most. A
+ * window with nothing launched and nothing free (one long wait) keeps the
+ * last value. The value of a window applies to the next one.
+ *
+ * A task is resident on its GPU from its start to its exit. A GPU with
+ * no resident task idles; the first task to arrive wakes it. */
+#include <glib.h>
+#include <math.h>
+
+#include "sim/host/sim_internal.h"
+
+#define NODE_WINDOW (100 * GS_NS_PER_MS)
+
+static bool measured(const struct gs_task *t)
+{
+	return !t->cfg->demand_pm;
+}
+
+static uint32_t demand_of(const struct gs_task *t)
+{
+	return measured(t) ? t->measured_pm : t->cfg->demand_pm;
+}
+
+bool gs_node_reported(const struct gs_scenario *sc)
+{
+	uint32_t i;
+
+	if (sc->n_gpus > 1 || sc->power.set)
+		return true;
+	for (i = 0; i < sc->n_tasks; i++)
+		if (sc->tasks[i].demand_pm)
+			return true;
+	return false;
+}
+
+/* The measured task's demand over the window just ended. */
+static void measure(struct gs_task *t)
+{
+	struct gs_node_gpu *g = &t->sim->node.gpu[t->gpu];
+	gs_time_t now = t->sim->q.now, sync = gs_task_sync_now(t);
+	gs_time_t launched = t->launched_ns - t->win_launched;
+	gs_time_t blocked = sync - t->win_sync, wall = now - t->win_at;
+	gs_time_t free_ns = wall > blocked ? wall - blocked : 0;
+	uint64_t pm;
+
+	t->win_at = now;
+	t->win_launched = t->launched_ns;
+	t->win_sync = sync;
+	if (!launched && !free_ns)
+		return;
+	pm = (uint64_t)((unsigned __int128)launched * 1000 /
+			(launched + free_ns));
+	if (pm > 1000)
+		pm = 1000;
+	g->demand_pm += (uint32_t)pm - t->measured_pm;
+	t->measured_pm = (uint32_t)pm;
+}
+
+static void on_window(void *ctx, struct gs_event *ev)
+{
+	struct gs_sim *sim = ctx;
+	uint32_t i;
+
+	gs_node_advance(sim);
+	for (i = 0; i < sim->n_tasks; i++)
+		if (sim->tasks[i].resident && measured(&sim->tasks[i]))
+			measure(&sim->tasks[i]);
+	gs_evq_schedule(&sim->q, ev, sim->q.now + NODE_WINDOW);
+}
+
+void gs_node_init(struct gs_sim *sim)
+{
+	const struct gs_scenario *sc = sim->sc;
+	bool any = false;
+	uint32_t i;
+
+	sim->node.gpu = g_new0(struct gs_node_gpu, sim->n_gpus);
+	sim->node.last = 0;
+	for (i = 0; i < sc->n_tasks; i++)
+		any = any || !sc->tasks[i].demand_pm;
+	gs_event_init(&sim->node.window_ev, GS_EVC_SAMPLE, on_window, sim);
+	/* only where bands are reported and some task is not a job: the
+	 * other scenarios keep their event streams */
+	if (any && gs_node_reported(sc))
+		gs_evq_schedule(&sim->q, &sim->node.window_ev, NODE_WINDOW);
+}
+
+void gs_node_free(struct gs_sim *sim)
+{
+	g_free(sim->node.gpu);
+	sim->node.gpu = NULL;
+}
+
+static enum gs_band band_of(uint32_t demand_pm)
+{
+	if (demand_pm > 1000)
+		return GS_BAND_OVER;
+	return demand_pm > 500 ? GS_BAND_HIGH : GS_BAND_LOW;
+}
+
+/* Integrate every GPU's state from the last change up to now. */
+void gs_node_advance(struct gs_sim *sim)
+{
+	gs_time_t dt = sim->q.now - sim->node.last;
+	uint32_t i;
+
+	for (i = 0; i < sim->n_gpus && dt; i++) {
+		struct gs_node_gpu *g = &sim->node.gpu[i];
+
+		g->band_ns[band_of(g->demand_pm)] += dt;
+		if (g->residents)
+			g->awake_ns += dt;
+	}
+	sim->node.last = sim->q.now;
+}
+
+void gs_node_join(struct gs_task *t)
+{
+	struct gs_node_gpu *g = &t->sim->node.gpu[t->gpu];
+
+	gs_node_advance(t->sim);
+	if (g->residents++ == 0)
+		g->wakeups++;
+	g->demand_pm += demand_of(t);
+	t->resident = true;
+	/* a measurement window starts (again, after a migration) */
+	t->win_at = t->sim->q.now;
+	t->win_launched = t->launched_ns;
+	t->win_sync = gs_task_sync_now(t);
+}
+
+void gs_node_leave(struct gs_task *t)
+{
+	struct gs_node_gpu *g = &t->sim->node.gpu[t->gpu];
+
+	gs_node_advance(t->sim);
+	g->residents--;
+	g->demand_pm -= demand_of(t);
+	t->resident = false;
+}
+
+/* The stall of one migration: the runtime cloned from the target's pool of
+ * prepared handles, plus the part of the footprint touched before the
+ * background prefetch has moved it (faulted in on demand). */
+static gs_time_t migration_cost(const struct gs_task *t)
+{
+	const struct gs_migration_config *m = &t->sim->sc->migration;
+	unsigned __int128 faulted = (unsigned __int128)t->cfg->memory_bytes *
+				    m->on_demand_pm;
+
+	return m->clone + (gs_time_t)(faulted * GS_NS_PER_S /
+				      ((unsigned __int128)m->bandwidth * 1000));
+}
+
+void gs_task_migrate_now(struct gs_task *t)
+{
+	struct gs_sim *sim = t->sim;
+	uint32_t from = t->gpu, to = t->migrate_to;
+
+	t->migrate_to = GS_GPU_AUTO;
+	/* The channels are torn down on the source and recreated on the
+	 * target (the policy sees channel_destroy / channel_create). */
+	gs_node_leave(t);
+	gs_task_close_channels(t);
+	t->gpu = to;
+	if (!gs_task_open_channels(t)) {
+		/* the target's channel table is full: stay */
+		gs_task_close_channels(t);
+		t->gpu = from;
+		if (!gs_task_open_channels(t))
+			g_error("task %s: cannot reopen its channels", t->name);
+		gs_node_join(t);
+		gs_evq_schedule(&sim->q, &t->ev, sim->q.now);
+		return;
+	}
+	gs_node_join(t);
+	t->migrations++;
+	sim->node.migrations++;
+	t->state = GS_TASK_READY;
+	gs_evq_schedule(&sim->q, &t->ev, sim->q.now + migration_cost(t));
+}
+
+/* mW x ns = 1e-12 J */
+static double gpu_energy(const struct gs_node_power *p,
+			 const struct gs_node_gpu *g, gs_time_t elapsed)
+{
+	gs_time_t awake = g->awake_ns < elapsed ? g->awake_ns : elapsed;
+
+	return ((double)p->active_mw * (double)awake +
+		(double)p->idle_mw * (double)(elapsed - awake)) * 1e-12 +
+	       (double)p->wake_mj * 1e-3 * g->wakeups;
+}
+
+void gs_node_collect(struct gs_sim *sim, struct gs_results *r)
+{
+	const struct gs_scenario *sc = sim->sc;
+	gs_time_t elapsed = sim->q.now, over = 0;
+	double energy = 0;
+	uint32_t i;
+
+	if (!gs_node_reported(sc))
+		return;
+	gs_node_advance(sim);
+	r->node_report = true;
+	r->gpus = g_new0(struct gs_gpu_result, sim->n_gpus);
+	for (i = 0; i < sim->n_gpus; i++) {
+		const struct gs_node_gpu *g = &sim->node.gpu[i];
+		struct gs_gpu_result *gr = &r->gpus[i];
+
+		gr->band_low_ns = g->band_ns[GS_BAND_LOW];
+		gr->band_high_ns = g->band_ns[GS_BAND_HIGH];
+		gr->band_over_ns = g->band_ns[GS_BAND_OVER];
+		gr->awake_ns = g->awake_ns;
+		gr->wakeups = g->wakeups;
+		gr->energy_j = sc->power.set ? gpu_energy(&sc->power, g, elapsed)
+					     : NAN;
+		if (sc->power.set)
+			energy += gr->energy_j;
+		over += g->band_ns[GS_BAND_OVER];
+	}
+	if (sc->power.set)
+		r->metrics.energy_j = energy;
+	r->metrics.overloaded_time = elapsed ? (double)over /
+					       ((double)elapsed * sim->n_gpus)
+					     : 0;
+	r->metrics.migrations = sim->node.migrations;
+	for (i = 0; i < sim->n_tasks; i++)
+		r->tasks[i].migrations = sim->tasks[i].migrations;
+}

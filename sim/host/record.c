@@ -1,0 +1,217 @@
+/* Recording what happens for the results: ground-truth GPU time per task,
+ * the timeline spans (one track per engine and per channel) and the
+ * periodic series samples. */
+#include <glib.h>
+
+#include "sim/host/sim_internal.h"
+
+static const char *const engine_names[GS_ENGINE_KINDS] = { "compute",
+							   "copy" };
+
+void gs_record_init(struct gs_sim *sim)
+{
+	struct gs_results *r = sim->rec;
+
+	sim->tracks = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
+					    NULL);
+	sim->cat_run = gs_results_intern(r, "run");
+	sim->cat_switch = gs_results_intern(r, "ctx_switch");
+	sim->cat_save = gs_results_intern(r, "preempt_save");
+	sim->name_switch = gs_results_intern(r, "context switch");
+	sim->name_save = gs_results_intern(r, "preemption save");
+}
+
+static void ensure_track(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
+			 uint32_t id, const char *task_name)
+{
+	gint64 *key = g_new(gint64, 1);
+	struct gs_track tr = { .gpu = gpu, .track_kind = kind, .track = id };
+
+	*key = ((gint64)gpu << 40) | ((gint64)kind << 32) | id;
+	if (g_hash_table_contains(sim->tracks, key)) {
+		g_free(key);
+		return;
+	}
+	g_hash_table_add(sim->tracks, key);
+	if (kind == GS_TRACK_ENGINE)
+		tr.label = g_strdup(engine_names[id]);
+	else if (kind == GS_TRACK_POLICY && !task_name)
+		tr.label = g_strdup_printf("policy %s", sim->sc->policy.name);
+	else if (kind == GS_TRACK_POLICY)
+		tr.label = g_strdup(task_name); /* a VM's scheduler */
+	else
+		tr.label = g_strdup_printf("ch%u %s", id, task_name);
+	g_array_append_val(sim->rec->tracks, tr);
+}
+
+static void add_span(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
+		     uint32_t track, uint32_t name, uint32_t cat,
+		     gs_time_t start, gs_time_t end)
+{
+	struct gs_results *r = sim->rec;
+	struct gs_span sp = {
+		.start = start, .end = end, .gpu = gpu, .track_kind = kind,
+		.track = track, .name = name, .category = cat,
+	};
+
+	if (r->spans->len >= sim->sc->output.timeline_max_spans) {
+		r->timeline_truncated = true;
+		return;
+	}
+	g_array_append_val(r->spans, sp);
+}
+
+void gs_record_work(void *ctx, const struct gs_channel *ch, gs_time_t work)
+{
+	const struct hal_chan *hc = ch->owner;
+	(void)ctx;
+
+	if (hc)
+		hc->task->gpu_time += work;
+}
+
+/* A span of an engine, and for a command also of its channel. */
+static void engine_span(struct gs_sim *sim, const struct gs_gpu *gpu,
+			uint8_t engine, enum gs_span_kind kind,
+			const struct gs_channel *ch, gs_time_t start,
+			gs_time_t end)
+{
+	const struct hal_chan *hc = ch ? ch->owner : NULL;
+	const char *task = hc ? hc->task->name : "?";
+	uint32_t name, cat;
+
+	switch (kind) {
+	case GS_SPAN_RUN:
+	case GS_SPAN_SHARED:
+		name = gs_results_intern(sim->rec, task);
+		cat = sim->cat_run;
+		break;
+	case GS_SPAN_SWITCH:
+		name = sim->name_switch;
+		cat = sim->cat_switch;
+		break;
+	default:
+		name = sim->name_save;
+		cat = sim->cat_save;
+	}
+	ensure_track(sim, gpu->index, GS_TRACK_ENGINE, engine, NULL);
+	add_span(sim, gpu->index, GS_TRACK_ENGINE, engine, name, cat, start,
+		 end);
+	if ((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch) {
+		ensure_track(sim, gpu->index, GS_TRACK_CHANNEL, ch->id, task);
+		add_span(sim, gpu->index, GS_TRACK_CHANNEL, ch->id, name, cat,
+			 start, end);
+	}
+}
+
+void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
+		    enum gs_span_kind kind, const struct gs_channel *ch,
+		    gs_time_t start, gs_time_t end)
+{
+	struct gs_sim *sim = ctx;
+	const struct hal_chan *hc = ch ? ch->owner : NULL;
+
+	/* a shared kernel's time came through gs_record_work */
+	if (kind == GS_SPAN_RUN && hc)
+		hc->task->gpu_time += end - start;
+	if (sim->opt.timeline && end != start)
+		engine_span(sim, gpu, engine, kind, ch, start, end);
+}
+
+void gs_record_sample(void *ctx, struct gs_event *ev)
+{
+	struct gs_sim *sim = ctx;
+	uint32_t i;
+
+	for (i = 0; i < sim->n_tasks; i++) {
+		const struct gs_task *t = &sim->tasks[i];
+		struct gs_series_point p = {
+			.t = sim->q.now,
+			.task = i,
+			.gpu_time_ns = gs_task_gpu_time_now(t),
+			.accounted_gpu_time_ns = t->accounted,
+			.vtime_ns = t->vtime,
+		};
+
+		g_array_append_val(sim->rec->series, p);
+	}
+	gs_evq_schedule(&sim->q, ev, sim->q.now + sim->sample_interval);
+}
+
+/* A span on the track of policy instance s: the host's policy, or a VM's
+ * scheduler on a track of its own. */
+void gs_record_policy_span(struct hal_sched *s, const char *name,
+			   gs_time_t start, gs_time_t end)
+{
+	struct gs_sim *sim = s->sim;
+	g_autofree char *label = NULL;
+	uint32_t n, cat;
+
+	if (!sim->opt.timeline || end < start)
+		return;
+	if (s->vm >= 0)
+		label = g_strdup_printf("vm %s scheduler %s",
+					sim->sc->vms[s->vm].name,
+					s->ops->name);
+	ensure_track(sim, 0, GS_TRACK_POLICY, s->track, label);
+	n = gs_results_intern(sim->rec, name);
+	cat = gs_results_intern(sim->rec, "policy");
+	add_span(sim, 0, GS_TRACK_POLICY, s->track, n, cat, start, end);
+}
+
+/* What an engine of `gpu` is doing now, from when it began to now. */
+static void close_engines(struct gs_sim *sim, const struct gs_gpu *gpu,
+			  gs_time_t now)
+{
+	const struct gs_shared *sh = &gpu->shared;
+	uint8_t k;
+	guint i;
+
+	for (k = 0; k < GS_ENGINE_KINDS; k++) {
+		const struct gs_engine *eng = &gpu->engines[k];
+
+		if (eng->state == GS_ENG_RUNNING && eng->running_chan &&
+		    now > eng->run_start)
+			engine_span(sim, gpu, k, GS_SPAN_RUN,
+				    eng->running_chan, eng->run_start, now);
+		else if (eng->state == GS_ENG_SWITCHING &&
+			 now > eng->phase_start)
+			engine_span(sim, gpu, k, GS_SPAN_SWITCH, eng->next,
+				    eng->phase_start, now);
+		else if (eng->state == GS_ENG_SAVING && now > eng->phase_start)
+			engine_span(sim, gpu, k, GS_SPAN_SAVE, eng->cur,
+				    eng->phase_start, now);
+	}
+	for (i = 0; sh->running && i < sh->running->len; i++) {
+		const struct gs_shared_kernel *sk = &g_array_index(
+			sh->running, struct gs_shared_kernel, i);
+
+		if (now > sk->start)
+			engine_span(sim, gpu, GS_ENGINE_COMPUTE, GS_SPAN_SHARED,
+				    sk->ch, sk->start, now);
+	}
+}
+
+/* Spans are recorded when they end. At the end of the run, what is still
+ * going (commands, context switches, the policy's phase) is recorded up to
+ * the end and marked open, so the timeline covers the whole run. The
+ * tasks' GPU time already counts the running parts (gs_task_gpu_time_now). */
+void gs_record_close(struct gs_sim *sim)
+{
+	const struct hal_sched *s = &sim->sched;
+	GArray *spans = sim->rec->spans;
+	guint first = spans->len, i;
+	uint32_t g;
+
+	if (!sim->opt.timeline)
+		return;
+	for (g = 0; g < sim->n_gpus; g++)
+		close_engines(sim, sim->gpus[g], sim->q.now);
+	if (s->ops && s->ops->trace_open)
+		s->ops->trace_open(&sim->sched);
+	for (g = 0; g < sim->n_guests; g++)
+		if (sim->guests[g].ops && sim->guests[g].ops->trace_open)
+			sim->guests[g].ops->trace_open(&sim->guests[g]);
+	for (i = first; i < spans->len; i++)
+		g_array_index(spans, struct gs_span, i).open = true;
+}

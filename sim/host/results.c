@@ -1,0 +1,130 @@
+/* struct gs_results: allocation, interning of span names, and the one entry
+ * point that writes a run's output directory.
+ *
+ * Every string a gs_results points to (config, name, policy, task names and
+ * VMs, track labels, interned names) is owned by it, allocated with
+ * g_malloc/g_strdup, and freed by gs_results_clear(). tasks is a g_new()
+ * array of n_tasks entries. */
+#include "sim/host/results.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sim/results/results_dir.h"
+#include "sim/results/results_priv.h"
+
+void gs_results_init(struct gs_results *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->metrics.jain_index = NAN;
+	r->metrics.concurrency_efficiency = NAN;
+	r->metrics.accounting_error = NAN;
+	r->series = g_array_new(FALSE, TRUE, sizeof(struct gs_series_point));
+	r->spans = g_array_new(FALSE, TRUE, sizeof(struct gs_span));
+	r->tracks = g_array_new(FALSE, TRUE, sizeof(struct gs_track));
+	r->names = g_ptr_array_new_with_free_func(g_free);
+	/* Keys are the strings in names, which own them. */
+	r->name_index = g_hash_table_new(g_str_hash, g_str_equal);
+}
+
+/* Frees everything r owns and leaves it zeroed, so clearing twice is safe;
+ * call gs_results_init() to use it again. */
+void gs_results_clear(struct gs_results *r)
+{
+	uint32_t i;
+
+	g_free(r->config);
+	g_free(r->name);
+	g_free(r->policy);
+	g_free(r->invariant_violation);
+	for (i = 0; r->tasks && i < r->n_tasks; i++) {
+		g_free(r->tasks[i].name);
+		g_free(r->tasks[i].vm);
+	}
+	g_free(r->tasks);
+	for (i = 0; r->vms && i < r->n_vms; i++) {
+		g_free(r->vms[i].name);
+		g_free(r->vms[i].scheduler);
+	}
+	g_free(r->vms);
+	g_free(r->gpus);
+	if (r->series)
+		g_array_unref(r->series);
+	if (r->spans)
+		g_array_unref(r->spans);
+	if (r->tracks) {
+		for (i = 0; i < r->tracks->len; i++)
+			g_free(g_array_index(r->tracks, struct gs_track, i).label);
+		g_array_unref(r->tracks);
+	}
+	/* The index borrows the keys from names: drop it first. */
+	if (r->name_index)
+		g_hash_table_unref(r->name_index);
+	if (r->names)
+		g_ptr_array_unref(r->names);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Indexes are handed out in order of first use, so the same run interns the
+ * same names to the same indexes whatever the hash function does. */
+uint32_t gs_results_intern(struct gs_results *r, const char *s)
+{
+	gpointer found;
+	char *copy;
+
+	g_return_val_if_fail(r->names && r->name_index && s, 0);
+	found = g_hash_table_lookup(r->name_index, s);
+	if (found)
+		return GPOINTER_TO_UINT(found) - 1;
+	copy = g_strdup(s);
+	g_ptr_array_add(r->names, copy);
+	g_hash_table_insert(r->name_index, copy,
+			    GUINT_TO_POINTER(r->names->len));
+	return r->names->len - 1;
+}
+
+const char *gs_results_utf8(const char *s, char **tmp)
+{
+	*tmp = NULL;
+	if (!s || g_utf8_validate(s, -1, NULL))
+		return s;
+	*tmp = g_utf8_make_valid(s, -1);
+	return *tmp;
+}
+
+/* What a run's folder is made of; a sweep point adds its point.json. */
+const char *const gs_results_files[] = {
+	"summary.json", "tasks.csv", "series.csv", "timeline.json", NULL,
+};
+
+gboolean gs_results_write_files(const struct gs_results *r, const char *dir,
+				gboolean with_timeline, GError **error)
+{
+	return gs_results_write_file(r, dir, "tasks.csv",
+				     gs_results_fill_tasks_csv, error) &&
+	       gs_results_write_file(r, dir, "series.csv",
+				     gs_results_fill_series_csv, error) &&
+	       (!with_timeline ||
+		gs_results_write_file(r, dir, "timeline.json",
+				      gs_results_fill_timeline, error)) &&
+	       gs_results_write_file(r, dir, "summary.json",
+				     gs_results_fill_summary, error);
+}
+
+/* All files go into a temporary folder that replaces dir whole: a
+ * timeline.json of an earlier run does not survive a run without one. */
+gboolean gs_results_write_dir(const struct gs_results *r, const char *dir,
+			      gboolean with_timeline, GError **error)
+{
+	struct gs_outdir od;
+
+	g_return_val_if_fail(r && dir, FALSE);
+	if (!gs_outdir_begin(&od, dir, gs_results_files, true, error))
+		return FALSE;
+	if (!gs_results_write_files(r, gs_outdir_path(&od), with_timeline,
+				    error)) {
+		gs_outdir_fail(&od, error);
+		return FALSE;
+	}
+	return gs_outdir_commit(&od, error);
+}

@@ -1,0 +1,153 @@
+/* What a run produced, independent of how it is written. The simulator
+ * fills a gs_results; sim/results_*.c turn it into summary.json,
+ * tasks.csv, series.csv and timeline.json (DESIGN section 8). */
+#ifndef GS_RESULTS_H
+#define GS_RESULTS_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/event.h"
+
+struct gs_task_result {
+	char *name;
+	char *vm;                 /* NULL: on the host */
+	uint32_t weight;
+	double fair_weight;       /* what Jain's index weighs it by: its
+				   * weight, or with VMs its share of the
+				   * tree (not written out) */
+	uint32_t gpu;
+	uint64_t rounds;
+	double round_mean_ns;     /* NAN when no round completed */
+	uint64_t gpu_time_ns;     /* ground truth */
+	bool has_accounted;       /* the policy keeps its own estimate */
+	uint64_t accounted_gpu_time_ns;
+	double gpu_share;         /* gpu_time / sum over tasks; 0 if none ran */
+	double slowdown;          /* round_mean / round_mean alone; NAN if n/a */
+	bool killed;
+	uint32_t migrations;      /* node scenarios: moves to another GPU */
+};
+
+/* Per-GPU figures of a node scenario (gs_results.node_report). */
+struct gs_gpu_result {
+	uint64_t band_low_ns;     /* declared demand on the GPU 0-50% */
+	uint64_t band_high_ns;    /* 50-100% */
+	uint64_t band_over_ns;    /* above 100%: overloaded */
+	uint64_t awake_ns;        /* at least one task resident */
+	uint32_t wakeups;
+	double energy_j;          /* NAN without node.power */
+};
+
+/* One per VM of the scenario (its subtree's tasks counted in it). */
+struct gs_vm_result {
+	char *name;
+	char *scheduler;          /* its own scheduler's policy, NULL: none */
+	double gpu_share;         /* of its subtree's tasks */
+	double scheduler_cpu;     /* its scheduler's CPU time / sim time */
+	double accounting_error;  /* over its subtree's tasks, NAN if no
+				   * policy keeps an estimate */
+	double host_shadowed;     /* share of its channels' open time they
+				   * sat in the host policy's shadow queues */
+};
+
+struct gs_metrics {
+	double jain_index;             /* NAN when no task has a slowdown */
+	double concurrency_efficiency; /* sum of 1/slowdown */
+	double gpu_utilization;        /* engine busy / (sim time x GPUs) */
+	double policy_cpu_overhead;    /* policy CPU time / sim time (cores) */
+	uint64_t ctx_switches;
+	double accounting_error;       /* NAN when the policy keeps no
+					* estimate: sum|acc - truth| / sum truth */
+	double energy_j;               /* node energy from the power model */
+	/* node scenarios only (gs_results.node_report): */
+	double overloaded_time;        /* share of GPU time in the > 100% band */
+	double mean_normalized_time;   /* mean slowdown of the tasks that ran
+					* to the end (time shared / alone) */
+	double qos;                    /* share of those slowed by < 20% */
+	uint64_t migrations;
+};
+
+/* One row of series.csv: cumulative figures of one task at time t. */
+struct gs_series_point {
+	gs_time_t t;
+	uint32_t task;
+	uint64_t gpu_time_ns;
+	uint64_t accounted_gpu_time_ns;
+	uint64_t vtime_ns;
+};
+
+enum gs_track_kind {
+	GS_TRACK_ENGINE = 0,  /* one per engine of each GPU */
+	GS_TRACK_CHANNEL = 1, /* one per channel of each GPU */
+	GS_TRACK_POLICY = 2,  /* the policy's phases */
+};
+
+/* A span on the timeline (Chrome trace "X" event). */
+struct gs_span {
+	gs_time_t start, end;
+	uint32_t gpu;
+	uint8_t track_kind;   /* enum gs_track_kind */
+	bool open;            /* still going when the run ended: cut there */
+	uint32_t track;       /* engine kind, channel id, or 0 for the policy */
+	uint32_t name;        /* index into gs_results.names */
+	uint32_t category;    /* index into gs_results.names ("run", ...) */
+};
+
+struct gs_track {
+	uint32_t gpu;
+	uint8_t track_kind;
+	uint32_t track;
+	char *label;          /* "compute", "ch3 dct", "policy" */
+};
+
+struct gs_results {
+	char *config;          /* the config file as given */
+	char *name;            /* scenario name */
+	uint64_t seed;
+	char *policy;
+	gs_time_t sim_time_ns;
+	uint64_t events;
+	uint64_t event_checksum;
+	/* The first invariant violation (sim/host/invariants.c) of the run or of
+	 * a standalone reference run; NULL: every check held. */
+	char *invariant_violation;
+	uint32_t n_gpus;
+	bool node_report;      /* a node scenario: gpus and node metrics */
+	struct gs_gpu_result *gpus; /* n_gpus of them when node_report */
+	struct gs_task_result *tasks;
+	uint32_t n_tasks;
+	struct gs_vm_result *vms;
+	uint32_t n_vms;
+	struct gs_metrics metrics;
+	GArray *series;        /* struct gs_series_point, in time order */
+	GArray *spans;         /* struct gs_span, in end-time order */
+	GArray *tracks;        /* struct gs_track */
+	GPtrArray *names;      /* interned strings for spans */
+	bool timeline_truncated;
+	bool event_capped;      /* stopped at max_events before the duration */
+	GHashTable *name_index; /* results.c: names string -> index + 1 */
+};
+
+void gs_results_init(struct gs_results *r);
+void gs_results_clear(struct gs_results *r);
+/* Intern a span name; returns its index. */
+uint32_t gs_results_intern(struct gs_results *r, const char *s);
+
+/* Write summary.json, tasks.csv, series.csv and (if with_timeline)
+ * timeline.json into dir (created if missing). dir is replaced whole
+ * (sim/results/results_dir.h): after an error or a signal it holds the old run's
+ * files, else the new run's, and no temporary file. */
+gboolean gs_results_write_dir(const struct gs_results *r, const char *dir,
+			      gboolean with_timeline, GError **error);
+
+/* The run as one row for sweep.csv: appends column names and cell texts
+ * (both newly allocated strings; give the arrays g_free as free func). */
+void gs_results_row(const struct gs_results *r, GPtrArray *columns,
+		    GPtrArray *cells);
+
+/* The human-readable summary table printed by `gpusim run`. */
+void gs_results_print_table(const struct gs_results *r, FILE *out);
+
+#endif

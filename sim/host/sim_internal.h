@@ -1,0 +1,267 @@
+/* The simulation's objects, shared by the files of sim/ only. */
+#ifndef GS_SIM_INTERNAL_H
+#define GS_SIM_INTERNAL_H
+
+#include "gpu_model/gpu.h"
+#include "policies/policy.h"
+#include "base/rng.h"
+#include "sim/run/sim.h"
+
+enum gs_task_state {
+	GS_TASK_NOT_STARTED = 0,
+	GS_TASK_READY,        /* its event runs the next step */
+	GS_TASK_LAUNCHING,    /* paying the CPU launch cost */
+	GS_TASK_RING_FULL,    /* blocked: no free slot in the ring */
+	GS_TASK_HELD,         /* blocked by the policy at a trapped doorbell */
+	GS_TASK_TRAPPED,      /* in the doorbell fault handler: the write
+			       * reaches the GPU when the handler is done */
+	GS_TASK_WAITING,      /* waiting for completions */
+	GS_TASK_DONE,
+	GS_TASK_KILLED,
+};
+
+/* The simulator's side of the opaque HAL handles. */
+/* Each scheduling level a task's writes pass (its VMs' own schedulers,
+ * then the host's policy) has its own handles of the task and its
+ * channels, with that instance's data, traps and shadow queue. */
+struct hal_chan {
+	struct gs_channel *ch;
+	struct gs_task *task;
+	struct hal_task *owner; /* the task's handle at the same level */
+	void *data;           /* the policy's per-channel state */
+	bool trap_armed;
+	bool shadow;          /* submissions go to the shadow queue */
+	uint32_t queued;      /* commands in this level's shadow queue */
+	gs_time_t shadow_since; /* shadowed since (figures) */
+};
+
+struct hal_task {
+	struct gs_task *task;
+	struct hal_sched *s;  /* the instance this handle belongs to */
+	uint32_t level;       /* index in gs_task.levels */
+	void *data;           /* the policy's per-task state */
+};
+
+/* One level of scheduling of a task, innermost first: the schedulers of
+ * the VMs around it that have one, then the host's policy (last). */
+struct gs_task_level {
+	struct hal_sched *s;
+	struct hal_task *hal;
+	struct hal_chan *chans;   /* cfg->channels handles */
+};
+
+/* The status-register poll loop of hal_poll_start: instead of one event
+ * per MMIO read, it samples only at the first read after each change of
+ * the register, which gives exactly what the step-by-step loop would see
+ * (see hal_sim.c). */
+struct hal_poll {
+	bool active;
+	uint32_t gpu, engine;
+	gs_time_t start, until, period;
+	struct hal_engine_status last;
+	struct gs_event sample_ev;
+	struct gs_event end_ev;
+};
+
+struct hal_sched {
+	struct gs_sim *sim;
+	const struct gs_policy_ops *ops;
+	/* The host's policy (vm -1) or a VM's own scheduler: it sees the
+	 * VMs vm + 1 .. vm_end - 1 (its subtree, pre-order) as its VM tree
+	 * and the tasks in them; its policy CPU time is `cpu`. */
+	int32_t vm;
+	uint32_t vm_end;
+	uint32_t track;       /* its timeline track: 0 host, 1 + guest index */
+	gs_time_t cpu;
+	void *priv;
+	uint64_t params[GS_MAX_PARAMS];
+	/* One-shot timers by id: their expiry times (GS_TIME_NEVER when not
+	 * armed) and one event at the earliest, so timers due at the same
+	 * time run in id order, as in the kernel HAL. */
+	gs_time_t timer_when[HAL_MAX_TIMERS];
+	struct gs_event timer_ev;
+	struct hal_poll poll;
+	struct gs_rng rng;
+};
+
+struct gs_task {
+	struct gs_sim *sim;
+	struct hal_task hal;
+	uint32_t index;
+	uint32_t def;               /* index of its gs_task_config */
+	char *name;
+	const struct gs_task_config *cfg;
+	uint32_t gpu;
+	struct hal_chan *chans;     /* cfg->channels of them */
+	uint8_t state;
+	/* scheduling levels (hal_sim.c builds them) and the write in
+	 * progress: the level it is at, the one holding it, and whether that
+	 * level's trap has decided (the write is repeated against the
+	 * level's current mapping: it may have been shadowed meanwhile) */
+	struct gs_task_level *levels;
+	uint32_t n_levels;
+	struct hal_task *guest_hal; /* handles of the guest levels */
+	struct hal_chan *guest_chans;
+	uint32_t write_level, held_level;
+	bool write_trapped;
+	/* channel time open, and in the host policy's shadow queues (VM
+	 * figures); the channels' opening time */
+	gs_time_t chan_ns, host_shadowed_ns, opened_at;
+	struct gs_event ev;
+	struct gs_rng rng;
+
+	/* program counter and loop stack */
+	uint32_t pc;
+	uint32_t depth;
+	uint32_t loop_left[GS_MAX_LOOP_DEPTH];
+
+	/* the launch in progress */
+	gs_time_t launch_len;
+	struct gs_event kill_ev;    /* a kill the policy asked for */
+
+	/* figures */
+	gs_time_t round_start;
+	uint64_t rounds;
+	gs_time_t round_total;
+	gs_time_t gpu_time;         /* ground truth, finished run segments */
+	uint64_t accounted;         /* the policy's estimate */
+	uint64_t vtime;
+	bool killed;
+
+	/* node: channels open (placement is free before), a move the policy
+	 * asked for (GS_GPU_AUTO: none), time blocked in waits */
+	bool channels_open;
+	bool resident;              /* counted in the node's GPU loads */
+	uint32_t migrate_to;
+	uint32_t migrations;
+	gs_time_t sync_ns, wait_since; /* blocked in waits or on a full ring */
+	/* node bands of a task without a declared demand (not a job): its
+	 * demand measured over the last window, from what it launched */
+	gs_time_t launched_ns;      /* compute commands written, their length */
+	uint32_t measured_pm;
+	gs_time_t win_at, win_launched, win_sync;
+};
+
+/* Per-GPU load and power state of the node (node.c): the declared demand
+ * of the tasks resident on each GPU, integrated into utilisation bands,
+ * and whether the GPU is awake (any task resident). */
+enum gs_band { GS_BAND_LOW = 0, GS_BAND_HIGH = 1, GS_BAND_OVER = 2 };
+
+struct gs_node_gpu {
+	uint32_t demand_pm;   /* sum over resident tasks */
+	uint32_t residents;
+	gs_time_t band_ns[3]; /* 0-50%, 50-100%, above 100% */
+	gs_time_t awake_ns;
+	uint32_t wakeups;
+};
+
+struct gs_node {
+	struct gs_node_gpu *gpu;
+	gs_time_t last;       /* bands integrated up to here */
+	uint32_t migrations;
+	struct gs_event window_ev; /* measures the demand of non-job tasks */
+};
+
+struct gs_sim {
+	const struct gs_scenario *sc;
+	struct gs_sim_options opt;
+	struct gs_evq q;
+	struct gs_gpu **gpus;
+	uint32_t n_gpus;
+	struct gs_task *tasks;
+	uint32_t n_tasks;
+	uint32_t live_tasks;        /* started or waiting to start */
+	struct hal_sched sched;
+	/* VMs' own schedulers (vms[].scheduler), and by VM index the one
+	 * of each VM (NULL: none) */
+	struct hal_sched *guests;
+	uint32_t n_guests;
+	struct hal_sched **vm_sched;
+	gs_time_t policy_cpu;       /* CPU time of all policy threads */
+	bool policy_accounts;       /* the policy reports accounted time */
+	struct gs_node node;
+
+	struct gs_event stop_ev;
+	struct gs_event sample_ev;
+	gs_time_t sample_interval;
+	bool stopped;
+
+	/* invariants (invariants.c), checked every invariant_period events
+	 * and at the end: the time of the last check, how many ran, and the
+	 * first violation (NULL while they hold) */
+	gs_time_t checked_at;
+	uint64_t invariant_period, next_check, invariant_checks;
+	char *violation;
+
+	struct gs_results *rec;     /* series and timeline are recorded here */
+	GHashTable *tracks;         /* (gpu, kind, id) -> track index + 1 */
+	uint32_t cat_run, cat_switch, cat_save, name_switch, name_save;
+};
+
+/* host.c: the task state machine */
+void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
+		  uint32_t def, uint32_t replica);
+void gs_task_destroy(struct gs_task *t);
+void gs_host_cmd_complete(void *ctx, struct gs_channel *ch,
+			  const struct gs_cmd *cmd);
+void gs_host_ring_space(void *ctx, struct gs_channel *ch);
+void gs_task_kill(struct gs_task *t);
+/* The run is over: a task still alive exits (channels destroyed, the
+ * policy's task_exit called), so the policy can free what it holds. */
+void gs_task_teardown(struct gs_task *t);
+void gs_task_release(struct gs_task *t);
+/* Ground-truth GPU time including a command running right now. */
+gs_time_t gs_task_gpu_time_now(const struct gs_task *t);
+/* Time blocked in waits and on full rings, including a block now. */
+gs_time_t gs_task_sync_now(const struct gs_task *t);
+
+/* host.c, for migration: channels of a task */
+void gs_task_close_channels(struct gs_task *t);
+bool gs_task_open_channels(struct gs_task *t);
+
+/* node.c: loads, migration, power */
+void gs_node_init(struct gs_sim *sim);
+void gs_node_free(struct gs_sim *sim);
+void gs_node_advance(struct gs_sim *sim);
+void gs_node_join(struct gs_task *t);
+void gs_node_leave(struct gs_task *t);
+/* Move t to t->migrate_to now (it is between launches with nothing
+ * outstanding); it resumes after the migration cost. */
+void gs_task_migrate_now(struct gs_task *t);
+/* Whether the scenario gets node results: several GPUs, jobs or a power
+ * model. */
+bool gs_node_reported(const struct gs_scenario *sc);
+/* Node results: bands, energy, migrations (only for node scenarios). */
+void gs_node_collect(struct gs_sim *sim, struct gs_results *r);
+
+/* Commands leave level hc->owner->level's shadow queue: they pass the
+ * outer levels (their traps see them, a shadow queues them) to the GPU. */
+void gs_task_forward(struct hal_chan *hc, uint32_t n);
+
+/* Channel time of t so far: open, and shadowed by the host's policy. */
+void gs_task_chan_times(const struct gs_task *t, gs_time_t *open,
+			gs_time_t *shadowed);
+
+/* hal_sim.c: the policy instances. gs_hal_prepare (before the tasks are
+ * made) sets up the VMs' schedulers, gs_hal_levels a task's levels. */
+void gs_hal_prepare(struct gs_sim *sim);
+void gs_hal_levels(struct gs_sim *sim, struct gs_task *t);
+bool gs_hal_start(struct gs_sim *sim, GError **error);
+void gs_hal_stop(struct gs_sim *sim);
+void gs_hal_flush(struct gs_sim *sim);
+void gs_hal_status_change(void *ctx, struct gs_gpu *gpu, uint8_t engine);
+
+/* record.c: series and timeline */
+void gs_record_init(struct gs_sim *sim);
+void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
+		    enum gs_span_kind kind, const struct gs_channel *ch,
+		    gs_time_t start, gs_time_t end);
+void gs_record_sample(void *ctx, struct gs_event *ev);
+/* GPU time of a kernel that shares the cores (gpu_model/shared.c). */
+void gs_record_work(void *ctx, const struct gs_channel *ch, gs_time_t work);
+/* Record the spans still open at the end of the run, marked open. */
+void gs_record_close(struct gs_sim *sim);
+void gs_record_policy_span(struct hal_sched *s, const char *name,
+			   gs_time_t start, gs_time_t end);
+
+#endif

@@ -1,0 +1,127 @@
+/* tasks.csv and series.csv: one header line, LF line ends, RFC 4180 quoting
+ * where a cell needs it, an empty cell for a figure that does not exist.
+ * Numbers are formatted in the C locale so gnuplot and scripts read the
+ * same bytes whatever locale the run had. */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "sim/results/results_priv.h"
+
+void gs_csv_append_cell(GString *out, const char *s)
+{
+	const char *p;
+
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		g_string_append(out, s);
+		return;
+	}
+	g_string_append_c(out, '"');
+	for (p = s; *p; p++) {
+		if (*p == '"')
+			g_string_append_c(out, '"');
+		g_string_append_c(out, *p);
+	}
+	g_string_append_c(out, '"');
+}
+
+void gs_csv_append_double(GString *out, const char *fmt, double d)
+{
+	char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+	if (!isfinite(d))
+		return;
+	g_string_append(out, g_ascii_formatd(buf, sizeof(buf), fmt, d));
+}
+
+static void append_u64(GString *out, uint64_t v)
+{
+	g_string_append_printf(out, "%" PRIu64, v);
+}
+
+static void append_task_row(GString *row, const struct gs_task_result *t)
+{
+	gs_csv_append_cell(row, t->name);
+	g_string_append_c(row, ',');
+	gs_csv_append_cell(row, t->vm);
+	g_string_append_c(row, ',');
+	append_u64(row, t->weight);
+	g_string_append_c(row, ',');
+	append_u64(row, t->gpu);
+	g_string_append_c(row, ',');
+	append_u64(row, t->rounds);
+	g_string_append_c(row, ',');
+	gs_csv_append_double(row, "%.1f", t->round_mean_ns);
+	g_string_append_c(row, ',');
+	append_u64(row, t->gpu_time_ns);
+	g_string_append_c(row, ',');
+	if (t->has_accounted)
+		append_u64(row, t->accounted_gpu_time_ns);
+	g_string_append_c(row, ',');
+	gs_csv_append_double(row, "%.6f", t->gpu_share);
+	g_string_append_c(row, ',');
+	gs_csv_append_double(row, "%.6f", t->slowdown);
+	g_string_append_c(row, ',');
+	g_string_append(row, t->killed ? "true" : "false");
+	g_string_append_c(row, ',');
+	append_u64(row, t->migrations);
+	g_string_append_c(row, '\n');
+}
+
+gboolean gs_results_fill_tasks_csv(const struct gs_results *r, FILE *f,
+				   GError **error)
+{
+	g_autoptr(GString) row = g_string_new(NULL);
+	uint32_t i;
+
+	(void)error;
+	fputs("name,vm,weight,gpu,rounds,round_mean_ns,gpu_time_ns,"
+	      "accounted_gpu_time_ns,gpu_share,slowdown,killed,migrations\n",
+	      f);
+	for (i = 0; i < r->n_tasks; i++) {
+		g_string_truncate(row, 0);
+		append_task_row(row, &r->tasks[i]);
+		fwrite(row->str, 1, row->len, f);
+	}
+	return TRUE;
+}
+
+/* accounted_gpu_time_ns is empty for a task whose policy keeps no estimate,
+ * as in tasks.csv. */
+gboolean gs_results_fill_series_csv(const struct gs_results *r, FILE *f,
+				    GError **error)
+{
+	g_autoptr(GString) row = g_string_new(NULL);
+	guint i;
+
+	fputs("time_ns,task,gpu_time_ns,accounted_gpu_time_ns,vtime_ns\n", f);
+	for (i = 0; r->series && i < r->series->len; i++) {
+		const struct gs_series_point *p =
+			&g_array_index(r->series, struct gs_series_point, i);
+		const struct gs_task_result *t;
+
+		if (p->task >= r->n_tasks) {
+			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+				    "series point %u names task %" PRIu32
+				    " of %" PRIu32, i, p->task, r->n_tasks);
+			return FALSE;
+		}
+		t = &r->tasks[p->task];
+		g_string_truncate(row, 0);
+		append_u64(row, p->t);
+		g_string_append_c(row, ',');
+		gs_csv_append_cell(row, t->name);
+		g_string_append_c(row, ',');
+		append_u64(row, p->gpu_time_ns);
+		g_string_append_c(row, ',');
+		if (t->has_accounted)
+			append_u64(row, p->accounted_gpu_time_ns);
+		g_string_append_c(row, ',');
+		append_u64(row, p->vtime_ns);
+		g_string_append_c(row, '\n');
+		fwrite(row->str, 1, row->len, f);
+	}
+	return TRUE;
+}

@@ -1,0 +1,189 @@
+/* summary.json: the run's figures for scripts, built with json-glib. Keys
+ * keep a fixed order (DESIGN section 8) and a figure that does not exist
+ * (NAN, no estimate, no VM) is null, never "nan". */
+#include <json-glib/json-glib.h>
+#include <inttypes.h>
+#include <math.h>
+
+#include "sim/results/results_priv.h"
+
+static void add_string(JsonBuilder *b, const char *key, const char *s)
+{
+	g_autofree char *tmp = NULL;
+
+	json_builder_set_member_name(b, key);
+	if (s)
+		json_builder_add_string_value(b, gs_results_utf8(s, &tmp));
+	else
+		json_builder_add_null_value(b);
+}
+
+/* JSON integers are signed 64-bit for json-glib; larger values cannot
+ * occur in a run (584 years of nanoseconds) and are clamped. */
+static void add_uint(JsonBuilder *b, const char *key, uint64_t v)
+{
+	json_builder_set_member_name(b, key);
+	json_builder_add_int_value(b, v > INT64_MAX ? INT64_MAX : (gint64)v);
+}
+
+static void add_double(JsonBuilder *b, const char *key, double d)
+{
+	json_builder_set_member_name(b, key);
+	if (isfinite(d))
+		json_builder_add_double_value(b, d);
+	else
+		json_builder_add_null_value(b);
+}
+
+static void add_bool(JsonBuilder *b, const char *key, bool v)
+{
+	json_builder_set_member_name(b, key);
+	json_builder_add_boolean_value(b, v);
+}
+
+static void add_task(JsonBuilder *b, const struct gs_task_result *t,
+		     bool node)
+{
+	json_builder_begin_object(b);
+	add_string(b, "name", t->name);
+	add_string(b, "vm", t->vm);
+	add_uint(b, "weight", t->weight);
+	add_uint(b, "gpu", t->gpu);
+	add_uint(b, "rounds", t->rounds);
+	add_double(b, "round_mean_ns", t->round_mean_ns);
+	add_uint(b, "gpu_time_ns", t->gpu_time_ns);
+	if (t->has_accounted) {
+		add_uint(b, "accounted_gpu_time_ns", t->accounted_gpu_time_ns);
+	} else {
+		json_builder_set_member_name(b, "accounted_gpu_time_ns");
+		json_builder_add_null_value(b);
+	}
+	add_double(b, "gpu_share", t->gpu_share);
+	add_double(b, "slowdown", t->slowdown);
+	add_bool(b, "killed", t->killed);
+	if (node)
+		add_uint(b, "migrations", t->migrations);
+	json_builder_end_object(b);
+}
+
+/* Node scenarios: one entry per GPU. */
+static void add_gpus(JsonBuilder *b, const struct gs_results *r)
+{
+	uint32_t i;
+
+	json_builder_set_member_name(b, "gpus");
+	json_builder_begin_array(b);
+	for (i = 0; i < r->n_gpus; i++) {
+		const struct gs_gpu_result *g = &r->gpus[i];
+
+		json_builder_begin_object(b);
+		add_uint(b, "gpu", i);
+		add_uint(b, "time_0_50_ns", g->band_low_ns);
+		add_uint(b, "time_50_100_ns", g->band_high_ns);
+		add_uint(b, "time_overloaded_ns", g->band_over_ns);
+		add_uint(b, "awake_ns", g->awake_ns);
+		add_uint(b, "wakeups", g->wakeups);
+		add_double(b, "energy_j", g->energy_j);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
+/* Scenarios with VMs: one entry per VM. */
+static void add_vms(JsonBuilder *b, const struct gs_results *r)
+{
+	uint32_t i;
+
+	json_builder_set_member_name(b, "vms");
+	json_builder_begin_array(b);
+	for (i = 0; i < r->n_vms; i++) {
+		const struct gs_vm_result *v = &r->vms[i];
+
+		json_builder_begin_object(b);
+		add_string(b, "name", v->name);
+		add_string(b, "scheduler", v->scheduler);
+		add_double(b, "gpu_share", v->gpu_share);
+		add_double(b, "scheduler_cpu_overhead", v->scheduler_cpu);
+		add_double(b, "accounting_error", v->accounting_error);
+		add_double(b, "host_shadowed", v->host_shadowed);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
+static void add_metrics(JsonBuilder *b, const struct gs_metrics *m,
+			bool node)
+{
+	json_builder_set_member_name(b, "metrics");
+	json_builder_begin_object(b);
+	add_double(b, "jain_index", m->jain_index);
+	add_double(b, "concurrency_efficiency", m->concurrency_efficiency);
+	add_double(b, "gpu_utilization", m->gpu_utilization);
+	add_double(b, "policy_cpu_overhead", m->policy_cpu_overhead);
+	add_uint(b, "ctx_switches", m->ctx_switches);
+	add_double(b, "accounting_error", m->accounting_error);
+	add_double(b, "energy_j", m->energy_j);
+	if (node) {
+		add_double(b, "overloaded_time", m->overloaded_time);
+		add_double(b, "mean_normalized_time", m->mean_normalized_time);
+		add_double(b, "qos", m->qos);
+		add_uint(b, "migrations", m->migrations);
+	}
+	json_builder_end_object(b);
+}
+
+static JsonNode *build_summary(const struct gs_results *r)
+{
+	g_autoptr(JsonBuilder) b = json_builder_new();
+	char checksum[2 + 16 + 1];
+	uint32_t i;
+
+	g_snprintf(checksum, sizeof(checksum), "0x%016" PRIx64,
+		   r->event_checksum);
+
+	json_builder_begin_object(b);
+	add_string(b, "config", r->config);
+	add_string(b, "name", r->name);
+	add_uint(b, "seed", r->seed);
+	add_string(b, "policy", r->policy);
+	add_uint(b, "sim_time_ns", r->sim_time_ns);
+	add_uint(b, "events", r->events);
+	/* stopped by max_events before `duration`: the figures cover only
+	 * sim_time_ns, which a reader must know without the stderr warning */
+	add_bool(b, "capped", r->event_capped);
+	add_string(b, "event_checksum", checksum);
+	add_string(b, "invariants", r->invariant_violation ? "violated" : "ok");
+	if (r->invariant_violation)
+		add_string(b, "invariant_violation", r->invariant_violation);
+	json_builder_set_member_name(b, "tasks");
+	json_builder_begin_array(b);
+	for (i = 0; i < r->n_tasks; i++)
+		add_task(b, &r->tasks[i], r->node_report);
+	json_builder_end_array(b);
+	if (r->node_report)
+		add_gpus(b, r);
+	if (r->n_vms)
+		add_vms(b, r);
+	add_metrics(b, &r->metrics, r->node_report);
+	json_builder_end_object(b);
+	return json_builder_get_root(b);
+}
+
+gboolean gs_results_fill_summary(const struct gs_results *r, FILE *f,
+				 GError **error)
+{
+	g_autoptr(JsonGenerator) gen = json_generator_new();
+	g_autoptr(JsonNode) root = build_summary(r);
+	g_autofree char *text = NULL;
+	gsize len = 0;
+
+	(void)error;
+	json_generator_set_pretty(gen, TRUE);
+	json_generator_set_indent(gen, 2);
+	json_generator_set_indent_char(gen, ' ');
+	json_generator_set_root(gen, root);
+	text = json_generator_to_data(gen, &len);
+	fwrite(text, 1, len, f);
+	fputc('\n', f);
+	return TRUE;
+}

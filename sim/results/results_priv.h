@@ -1,0 +1,66 @@
+/* Shared by the result writers (sim/results_*.c) and their tests; not part
+ * of the simulator's interface. */
+#ifndef GS_RESULTS_PRIV_H
+#define GS_RESULTS_PRIV_H
+
+#include <glib.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "sim/host/results.h"
+
+/* Fills an open output file. Write errors need not be reported: the caller
+ * checks the stream once at the end. Returns FALSE (with error set) only for
+ * data that cannot be written, such as an index out of range. */
+typedef gboolean (*gs_results_fill_fn)(const struct gs_results *r, FILE *f,
+				       GError **error);
+
+/* Writes the new file dir/name through fill, flushed and fsync()ed; dir
+ * is a temporary folder of results_dir.h, which publishes it whole. On
+ * failure error names dir/name (the folder is dropped, file and all). */
+gboolean gs_results_write_file(const struct gs_results *r, const char *dir,
+			       const char *name, gs_results_fill_fn fill,
+			       GError **error);
+/* The same for a string. */
+gboolean gs_write_text_file(const char *dir, const char *name,
+			    const char *text, GError **error);
+/* write(2) for every output byte, with the test seam of results_file.c
+ * (GPUSIM_FAIL_WRITE_AFTER, GPUSIM_PAUSE_WRITE_AFTER). */
+ssize_t gs_write_fd(int fd, const void *buf, size_t len);
+
+/* The files of a run's folder, NULL-terminated. */
+extern const char *const gs_results_files[];
+/* Writes them (timeline.json only when with_timeline) into the fresh
+ * folder dir. */
+gboolean gs_results_write_files(const struct gs_results *r, const char *dir,
+				gboolean with_timeline, GError **error);
+
+gboolean gs_results_fill_summary(const struct gs_results *r, FILE *f,
+				 GError **error);
+gboolean gs_results_fill_tasks_csv(const struct gs_results *r, FILE *f,
+				   GError **error);
+gboolean gs_results_fill_series_csv(const struct gs_results *r, FILE *f,
+				    GError **error);
+gboolean gs_results_fill_timeline(const struct gs_results *r, FILE *f,
+				  GError **error);
+
+/* Appends s to out as a quoted JSON string. Invalid UTF-8 becomes U+FFFD,
+ * so the output is always valid JSON; NULL is written as null. */
+void gs_json_append_string(GString *out, const char *s);
+
+/* s, or a valid-UTF-8 copy of it in *tmp (free it), for JSON writers. */
+const char *gs_results_utf8(const char *s, char **tmp);
+
+/* Appends a CSV cell: quoted per RFC 4180 when s holds a comma, a quote, CR
+ * or LF; nothing for NULL. */
+void gs_csv_append_cell(GString *out, const char *s);
+
+/* Appends d with printf format fmt ("%.6f"), in the C locale whatever the
+ * process locale is; appends nothing for NAN or an infinity. */
+void gs_csv_append_double(GString *out, const char *fmt, double d);
+
+/* Appends ns as microseconds, exactly: 1234567 -> "1234.567". */
+void gs_append_us(GString *out, uint64_t ns);
+
+#endif

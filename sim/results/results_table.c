@@ -1,0 +1,224 @@
+/* The table `gpusim run` prints: a header line, one row per task, then the
+ * run's metrics. Columns are as wide as their widest cell, so names up to
+ * about 16 characters fit in 80 columns and longer ones widen the table
+ * instead of breaking its alignment. A figure that does not exist is "-".
+ * Numbers use the C locale, as in the files, so the table can be compared
+ * byte for byte in tests. */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "sim/results/results_priv.h"
+
+enum table_col {
+	COL_NAME,
+	COL_VM,
+	COL_GPU,
+	COL_ROUNDS,
+	COL_ROUND_US,
+	COL_GPU_MS,
+	COL_SHARE,
+	COL_SLOWDOWN,
+	COL_ACCOUNTED_MS,
+	COL_KILLED,
+	N_COLS,
+};
+
+static const struct {
+	const char *title;
+	bool left;
+} table_cols[N_COLS] = {
+	[COL_NAME] = { "task", true },
+	[COL_VM] = { "vm", true },
+	[COL_GPU] = { "gpu", false },
+	[COL_ROUNDS] = { "rounds", false },
+	[COL_ROUND_US] = { "round_us", false },
+	[COL_GPU_MS] = { "gpu_ms", false },
+	[COL_SHARE] = { "share", false },
+	[COL_SLOWDOWN] = { "slowdn", false },
+	[COL_ACCOUNTED_MS] = { "acct_ms", false },
+	[COL_KILLED] = { "killed", false },
+};
+
+/* d with printf format fmt in the C locale, then suffix; "-" when d is NAN
+ * or infinite. */
+static char *fmt_double(const char *fmt, double d, const char *suffix)
+{
+	char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+	if (!isfinite(d))
+		return g_strdup("-");
+	return g_strconcat(g_ascii_formatd(buf, sizeof(buf), fmt, d), suffix,
+			   NULL);
+}
+
+static char *fmt_ms(uint64_t ns)
+{
+	return fmt_double("%.3f", (double)ns / 1e6, "");
+}
+
+static void task_cells(const struct gs_task_result *t, char **cell)
+{
+	cell[COL_NAME] = g_strdup(t->name ? t->name : "-");
+	cell[COL_VM] = g_strdup(t->vm ? t->vm : "-");
+	cell[COL_GPU] = g_strdup_printf("%" PRIu32, t->gpu);
+	cell[COL_ROUNDS] = g_strdup_printf("%" PRIu64, t->rounds);
+	cell[COL_ROUND_US] = fmt_double("%.1f", t->round_mean_ns / 1e3, "");
+	cell[COL_GPU_MS] = fmt_ms(t->gpu_time_ns);
+	cell[COL_SHARE] = fmt_double("%.1f", t->gpu_share * 100.0, "%");
+	cell[COL_SLOWDOWN] = fmt_double("%.2f", t->slowdown, "x");
+	cell[COL_ACCOUNTED_MS] = t->has_accounted ?
+		fmt_ms(t->accounted_gpu_time_ns) : g_strdup("-");
+	cell[COL_KILLED] = g_strdup(t->killed ? "yes" : "no");
+}
+
+static void print_row(FILE *out, const char *const *cell, const int *width)
+{
+	int c;
+
+	for (c = 0; c < N_COLS; c++) {
+		const char *sep = c == 0 ? "" : " ";
+		int w = width[c];
+
+		if (table_cols[c].left)
+			fprintf(out, "%s%-*s", sep, w, cell[c]);
+		else
+			fprintf(out, "%s%*s", sep, w, cell[c]);
+	}
+	fputc('\n', out);
+}
+
+/* Printed width of a cell: one column per UTF-8 character, which is right
+ * for the names people give tasks; one per byte if it is not UTF-8. */
+static int cell_width(const char *s)
+{
+	if (!g_utf8_validate(s, -1, NULL))
+		return (int)strlen(s);
+	return (int)g_utf8_strlen(s, -1);
+}
+
+static void print_tasks(const struct gs_results *r, FILE *out)
+{
+	const char *title[N_COLS];
+	char **cells = g_new0(char *, (gsize)r->n_tasks * N_COLS);
+	int width[N_COLS], pad[N_COLS];
+	uint32_t i;
+	int c;
+
+	for (c = 0; c < N_COLS; c++) {
+		title[c] = table_cols[c].title;
+		width[c] = cell_width(title[c]);
+	}
+	for (i = 0; i < r->n_tasks; i++) {
+		char **row = &cells[(gsize)i * N_COLS];
+
+		task_cells(&r->tasks[i], row);
+		for (c = 0; c < N_COLS; c++)
+			width[c] = MAX(width[c], cell_width(row[c]));
+	}
+	print_row(out, title, width);
+	for (i = 0; i < r->n_tasks; i++) {
+		char **row = &cells[(gsize)i * N_COLS];
+
+		/* printf pads by bytes; add what multi-byte names lack. */
+		for (c = 0; c < N_COLS; c++)
+			pad[c] = width[c] + (int)strlen(row[c]) -
+				 cell_width(row[c]);
+		print_row(out, (const char *const *)row, pad);
+	}
+	for (i = 0; i < (gsize)r->n_tasks * N_COLS; i++)
+		g_free(cells[i]);
+	g_free(cells);
+}
+
+static void print_metric(FILE *out, const char *label, char *value)
+{
+	fprintf(out, "  %-24s %s\n", label, value);
+	g_free(value);
+}
+
+static void print_metrics(const struct gs_metrics *m, FILE *out)
+{
+	print_metric(out, "Jain's fairness index",
+		     fmt_double("%.4f", m->jain_index, ""));
+	print_metric(out, "concurrency efficiency",
+		     fmt_double("%.4f", m->concurrency_efficiency, ""));
+	print_metric(out, "GPU utilization",
+		     fmt_double("%.1f", m->gpu_utilization * 100.0, " %"));
+	print_metric(out, "policy CPU overhead",
+		     fmt_double("%.2f", m->policy_cpu_overhead * 100.0,
+				" % of a core"));
+	print_metric(out, "context switches",
+		     g_strdup_printf("%" PRIu64, m->ctx_switches));
+	print_metric(out, "accounting error",
+		     fmt_double("%.2f", m->accounting_error * 100.0, " %"));
+	print_metric(out, "energy", fmt_double("%.3f", m->energy_j, " J"));
+}
+
+/* Node scenarios: the DCUDA figures. */
+static void print_node_metrics(const struct gs_metrics *m, FILE *out)
+{
+	print_metric(out, "overloaded GPU time",
+		     fmt_double("%.1f", m->overloaded_time * 100.0, " %"));
+	print_metric(out, "mean normalised time",
+		     fmt_double("%.3f", m->mean_normalized_time, "x"));
+	print_metric(out, "QoS (slowed < 20%)",
+		     fmt_double("%.1f", m->qos * 100.0, " %"));
+	print_metric(out, "migrations",
+		     g_strdup_printf("%" PRIu64, m->migrations));
+}
+
+/* Scenarios with VMs: one line per VM, its share, its own scheduler's
+ * CPU time and accounting error, and how long the host's policy kept its
+ * channels shadowed (what a scheduler inside it cannot see). */
+static void print_vms(const struct gs_results *r, FILE *out)
+{
+	uint32_t i;
+
+	fprintf(out, "\n  %-12s %-10s %7s %9s %9s %9s\n", "vm", "scheduler",
+		"share", "sched_cpu", "acct_err", "shadowed");
+	for (i = 0; i < r->n_vms; i++) {
+		const struct gs_vm_result *v = &r->vms[i];
+		g_autofree char *share = fmt_double("%.1f",
+						    v->gpu_share * 100.0, "%");
+		g_autofree char *cpu = fmt_double("%.2f",
+						  v->scheduler_cpu * 100.0,
+						  "%");
+		g_autofree char *err = fmt_double(
+			"%.1f", v->accounting_error * 100.0, "%");
+		g_autofree char *shadowed = fmt_double(
+			"%.1f", v->host_shadowed * 100.0, "%");
+
+		fprintf(out, "  %-12s %-10s %7s %9s %9s %9s\n", v->name,
+			v->scheduler ? v->scheduler : "-", share, cpu, err,
+			shadowed);
+	}
+}
+
+/* A simulated duration in the largest unit that keeps it above 1. */
+static char *fmt_duration(uint64_t ns)
+{
+	if (ns >= GS_NS_PER_S)
+		return fmt_double("%.3f", (double)ns / 1e9, " s");
+	if (ns >= GS_NS_PER_MS)
+		return fmt_double("%.3f", (double)ns / 1e6, " ms");
+	if (ns >= GS_NS_PER_US)
+		return fmt_double("%.3f", (double)ns / 1e3, " us");
+	return g_strdup_printf("%" PRIu64 " ns", ns);
+}
+
+void gs_results_print_table(const struct gs_results *r, FILE *out)
+{
+	g_autofree char *sim_time = fmt_duration(r->sim_time_ns);
+
+	fprintf(out, "%s: policy %s, seed %" PRIu64 ", %s simulated, %" PRIu64
+		" events\n\n", r->name ? r->name : "(unnamed)",
+		r->policy ? r->policy : "-", r->seed, sim_time, r->events);
+	print_tasks(r, out);
+	fputc('\n', out);
+	print_metrics(&r->metrics, out);
+	if (r->node_report)
+		print_node_metrics(&r->metrics, out);
+	if (r->n_vms)
+		print_vms(r, out);
+}
