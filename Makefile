@@ -78,6 +78,7 @@ run: check-deps
 test: check-deps
 	$(MAKE) $(BIN) $(TEST_BINS) $(FUZZ_REPLAYS) $(PROPTEST)
 	sh tests/check_policies.sh
+	sh tests/layers_test.sh
 	$(MAKE) fuzz-replay
 	sh tests/run_tests.sh $(BUILD)/tests ./$(BIN)
 	$(PROPTEST)

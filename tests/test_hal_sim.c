@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sim/host/sim_internal.h"
+#include "sim/run/sim.h"
 #include "workloads/config_load.h"
 
 static struct gs_scenario *load(const char *yaml)

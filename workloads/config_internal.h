@@ -11,8 +11,10 @@
 #include <stdint.h>
 #include <yaml.h>
 
-#include "workloads/config_load.h"
+#include "workloads/config_duration.h"
+#include "workloads/config_error.h"
 #include "workloads/file_read.h"
+#include "workloads/scenario.h"
 
 #define CFG_MAX_DEPTH 64                /* YAML nesting */
 #define CFG_MAX_NODES (1u << 20)        /* YAML nodes in one document */
@@ -172,6 +174,12 @@ int cfg_apply_overrides(struct cfg *c, const char *const *overrides,
 
 /* --- sections (config_load.c, config_tasks.c, config_script.c) --- */
 
+/* config_machine.c: `gpu` into *gpu, `node`, `host` */
+int cfg_load_gpu(struct cfg *c, const yaml_node_t *map,
+		 struct gs_gpu_config *gpu);
+int cfg_load_node(struct cfg *c, const yaml_node_t *map);
+int cfg_load_host(struct cfg *c, const yaml_node_t *map);
+
 int cfg_load_tasks(struct cfg *c, const yaml_node_t *tasks);
 /* config_expect.c */
 int cfg_load_expect(struct cfg *c, const yaml_node_t *list);
@@ -179,21 +187,7 @@ int cfg_load_expect(struct cfg *c, const yaml_node_t *list);
 int cfg_load_sweep(struct cfg *c, const yaml_node_t *key,
 		   const yaml_node_t *map);
 
-/* A growing program; cfg_prog_finish appends GS_OP_END. */
-struct cfg_prog {
-	GArray *steps; /* struct gs_step */
-};
-void cfg_prog_init(struct cfg_prog *p);
-void cfg_prog_free(struct cfg_prog *p);
-/* Appends a copy of *s (its dist is moved: *s->dur is left empty). */
-int cfg_prog_push(struct cfg *c, const yaml_node_t *where,
-		  struct cfg_prog *p, struct gs_step *s);
-/* Appends host work of a fixed length `dur` (GS_OP_CPU). */
-int cfg_prog_push_cpu(struct cfg *c, const yaml_node_t *where,
-		      struct cfg_prog *p, gs_time_t dur);
-void cfg_prog_finish(struct cfg_prog *p, struct gs_program *out);
-struct gs_step cfg_step(enum gs_op op);
-
+struct cfg_prog; /* config_program.h */
 int cfg_compile_script(struct cfg *c, const yaml_node_t *steps,
 		       struct gs_task_config *t, struct cfg_prog *p);
 int cfg_compile_job(struct cfg *c, const yaml_node_t *map,

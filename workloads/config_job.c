@@ -9,6 +9,7 @@
  * that all slow down in proportion (docs/decisions.md, "Node contention
  * model"). */
 #include "workloads/config_internal.h"
+#include "workloads/config_program.h"
 
 #include "gpu_model/gpu.h"
 #include "workloads/dcuda_apps.h"

@@ -7,16 +7,9 @@
 #include <glib.h>
 #include <stddef.h>
 
+#include "workloads/config_duration.h"
+#include "workloads/config_error.h"
 #include "workloads/scenario.h"
-
-#define GS_CONFIG_ERROR (gs_config_error_quark())
-GQuark gs_config_error_quark(void);
-
-enum gs_config_error_code {
-	GS_CONFIG_ERROR_IO = 1,     /* cannot read the file */
-	GS_CONFIG_ERROR_SYNTAX = 2, /* not well-formed YAML */
-	GS_CONFIG_ERROR_INVALID = 3,/* well-formed, but not a valid scenario */
-};
 
 /* overrides: n strings "key.path=value" from --set, applied to the YAML
  * tree before validation (path components are mapping keys or sequence
@@ -35,9 +28,5 @@ struct gs_scenario *gs_scenario_load_data(const char *name, const char *data,
 					  size_t len,
 					  const char *const *overrides,
 					  size_t n_overrides, GError **error);
-
-/* Parse "25us", "1.5ms", "2s", "300ns", "305 cycles" (at clock_hz), or a
- * bare integer (nanoseconds). Returns 0 on success, -1 on a bad string. */
-int gs_parse_duration(const char *text, uint64_t clock_hz, gs_time_t *out);
 
 #endif

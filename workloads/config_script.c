@@ -1,6 +1,7 @@
 /* The script behaviour (explicit steps and loops) and trace replay (a CSV
  * of timestamped commands), compiled to gs_program. */
 #include "workloads/config_internal.h"
+#include "workloads/config_program.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "workloads/config_internal.h"
+#include "workloads/config_load.h"
 #include "workloads/sweep.h"
 
 #define SWEEP_ID_PART_MAX 32  /* characters of one value in an id */

@@ -8,6 +8,7 @@
 
 #include "sim/cli/cli.h"
 #include "sim/run/sim.h"
+#include "sim/results/results_write.h"
 #include "workloads/config_load.h"
 #include "workloads/sweep.h"
 

@@ -1,5 +1,5 @@
-/* struct gs_results: allocation, interning of span names, and the one entry
- * point that writes a run's output directory.
+/* struct gs_results: allocation and interning of span names (the writers
+ * are in sim/results/).
  *
  * Every string a gs_results points to (config, name, policy, task names and
  * VMs, track labels, interned names) is owned by it, allocated with
@@ -10,8 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/results/results_dir.h"
-#include "sim/results/results_priv.h"
 
 void gs_results_init(struct gs_results *r)
 {
@@ -81,50 +79,4 @@ uint32_t gs_results_intern(struct gs_results *r, const char *s)
 	g_hash_table_insert(r->name_index, copy,
 			    GUINT_TO_POINTER(r->names->len));
 	return r->names->len - 1;
-}
-
-const char *gs_results_utf8(const char *s, char **tmp)
-{
-	*tmp = NULL;
-	if (!s || g_utf8_validate(s, -1, NULL))
-		return s;
-	*tmp = g_utf8_make_valid(s, -1);
-	return *tmp;
-}
-
-/* What a run's folder is made of; a sweep point adds its point.json. */
-const char *const gs_results_files[] = {
-	"summary.json", "tasks.csv", "series.csv", "timeline.json", NULL,
-};
-
-gboolean gs_results_write_files(const struct gs_results *r, const char *dir,
-				gboolean with_timeline, GError **error)
-{
-	return gs_results_write_file(r, dir, "tasks.csv",
-				     gs_results_fill_tasks_csv, error) &&
-	       gs_results_write_file(r, dir, "series.csv",
-				     gs_results_fill_series_csv, error) &&
-	       (!with_timeline ||
-		gs_results_write_file(r, dir, "timeline.json",
-				      gs_results_fill_timeline, error)) &&
-	       gs_results_write_file(r, dir, "summary.json",
-				     gs_results_fill_summary, error);
-}
-
-/* All files go into a temporary folder that replaces dir whole: a
- * timeline.json of an earlier run does not survive a run without one. */
-gboolean gs_results_write_dir(const struct gs_results *r, const char *dir,
-			      gboolean with_timeline, GError **error)
-{
-	struct gs_outdir od;
-
-	g_return_val_if_fail(r && dir, FALSE);
-	if (!gs_outdir_begin(&od, dir, gs_results_files, true, error))
-		return FALSE;
-	if (!gs_results_write_files(r, gs_outdir_path(&od), with_timeline,
-				    error)) {
-		gs_outdir_fail(&od, error);
-		return FALSE;
-	}
-	return gs_outdir_commit(&od, error);
 }

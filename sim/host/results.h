@@ -135,19 +135,4 @@ void gs_results_clear(struct gs_results *r);
 /* Intern a span name; returns its index. */
 uint32_t gs_results_intern(struct gs_results *r, const char *s);
 
-/* Write summary.json, tasks.csv, series.csv and (if with_timeline)
- * timeline.json into dir (created if missing). dir is replaced whole
- * (sim/results/results_dir.h): after an error or a signal it holds the old run's
- * files, else the new run's, and no temporary file. */
-gboolean gs_results_write_dir(const struct gs_results *r, const char *dir,
-			      gboolean with_timeline, GError **error);
-
-/* The run as one row for sweep.csv: appends column names and cell texts
- * (both newly allocated strings; give the arrays g_free as free func). */
-void gs_results_row(const struct gs_results *r, GPtrArray *columns,
-		    GPtrArray *cells);
-
-/* The human-readable summary table printed by `gpusim run`. */
-void gs_results_print_table(const struct gs_results *r, FILE *out);
-
 #endif

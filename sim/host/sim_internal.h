@@ -5,7 +5,10 @@
 #include "gpu_model/gpu.h"
 #include "policies/policy.h"
 #include "base/rng.h"
-#include "sim/run/sim.h"
+#include "sim/host/invariants.h"
+#include "sim/host/results.h"
+#include "sim/host/sim_options.h"
+#include "workloads/scenario.h"
 
 enum gs_task_state {
 	GS_TASK_NOT_STARTED = 0,

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "sim/host/results.h"
+#include "sim/results/results_write.h"
 
 /* Fills an open output file. Write errors need not be reported: the caller
  * checks the stream once at the end. Returns FALSE (with error set) only for

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "sim/host/sim_internal.h"
+#include "sim/run/sim.h"
 
 /* A violated invariant is a failure of the simulator (exit 1), never a
  * config error (exit 2): the codes must differ. */

@@ -1,0 +1,44 @@
+/* What a simulation is asked to do (struct gs_sim_options) and the error
+ * codes it reports: read by the HAL glue below the run (hal_sim.c reports a
+ * policy that refuses to start), so they live here rather than in
+ * sim/run/sim.h, which includes this header. */
+#ifndef GS_SIM_OPTIONS_H
+#define GS_SIM_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/event.h"
+#include "policies/policy.h"
+
+/* Called every few thousand events so a front end can draw progress. */
+typedef void (*gs_progress_fn)(void *ctx, gs_time_t now, gs_time_t end,
+			       uint64_t events);
+
+struct gs_sim_options {
+	bool timeline;            /* record spans for timeline.json */
+	bool standalone_runs;     /* run each task alone for slowdowns */
+	gs_progress_fn progress;  /* may be NULL */
+	void *progress_ctx;
+	/* Invariants are always checked (every run, at its end and every
+	 * so many events) and a violation is recorded in the results; with
+	 * this set, gs_run_scenario fails with GS_SIM_ERROR_INVARIANT
+	 * instead (tests). */
+	bool check_invariants;
+	/* Tests: run this policy instead of the scenario's (its parameters
+	 * take their defaults). */
+	const struct gs_policy_ops *policy_ops;
+	/* Tests: run this policy as the scheduler of every VM that names
+	 * one (defaults too). Without it, policy_ops runs no VM's. */
+	const struct gs_policy_ops *guest_ops;
+};
+
+/* Error codes of gs_sim_new (domain "gs-sim"): a policy instance (the
+ * scenario's or a VM's scheduler) refused to initialise; the message
+ * carries the position of its name. A config error, as the loader's. */
+#define GS_SIM_ERROR_POLICY_INIT 2
+/* gs_run_scenario with check_invariants: an invariant was violated (a
+ * failure of the simulator, exit status 1, never a config error). */
+#define GS_SIM_ERROR_INVARIANT 1
+
+#endif

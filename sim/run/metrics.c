@@ -1,0 +1,220 @@
+/* The figures of a finished simulation (gs_sim_collect): per task, per
+ * VM, per GPU of a node, and the run's metrics. */
+#include <glib.h>
+#include <math.h>
+
+#include "sim/host/sim_internal.h"
+#include "sim/run/sim.h"
+
+static const char *vm_name(const struct gs_scenario *sc, int32_t vm)
+{
+	return vm >= 0 ? sc->vms[vm].name : NULL;
+}
+
+/* Energy from the power model: active power while the compute cores are
+ * in use (a command running at the end included), idle power otherwise.
+ * mW x ns = 1e-12 J. */
+static double energy_joules(const struct gs_sim *sim, gs_time_t elapsed)
+{
+	double j = 0;
+	uint32_t i;
+
+	for (i = 0; i < sim->n_gpus; i++) {
+		const struct gs_gpu *g = sim->gpus[i];
+		gs_time_t busy = gs_gpu_compute_active_now(g);
+
+		if (busy > elapsed)
+			busy = elapsed;
+		j += ((double)g->cfg.active_mw * (double)busy +
+		      (double)g->cfg.idle_mw * (double)(elapsed - busy)) * 1e-12;
+	}
+	return j;
+}
+
+/* Each task's share of the GPU by the VM tree (Fleig's formula 3.1 with
+ * user weights, as policies/vmtree.h): every node splits its share among
+ * its children with tasks in proportion to their weights. Without VMs,
+ * the task's own weight. */
+static void tree_weights(const struct gs_sim *sim, struct gs_results *r)
+{
+	const struct gs_scenario *sc = sim->sc;
+	uint32_t n = sc->n_vms, i;
+	/* index n is the host */
+	g_autofree double *sum = g_new0(double, n + 1);
+	g_autofree double *share = g_new0(double, n + 1);
+	g_autofree bool *used = g_new0(bool, n + 1);
+
+	for (i = 0; i < sim->n_tasks; i++)
+		r->tasks[i].fair_weight = sim->tasks[i].cfg->weight;
+	if (!n)
+		return;
+	for (i = 0; i < sim->n_tasks; i++) {
+		int32_t vm = sim->tasks[i].cfg->vm;
+
+		sum[vm < 0 ? n : (uint32_t)vm] += sim->tasks[i].cfg->weight;
+		for (; vm >= 0; vm = sc->vms[vm].parent)
+			used[vm] = true;
+	}
+	for (i = 0; i < n; i++) {
+		int32_t p = sc->vms[i].parent;
+
+		if (used[i])
+			sum[p < 0 ? n : (uint32_t)p] += sc->vms[i].weight;
+	}
+	share[n] = 1;
+	for (i = 0; i < n; i++) {   /* pre-order: parents first */
+		uint32_t p = sc->vms[i].parent < 0 ? n
+						   : (uint32_t)sc->vms[i].parent;
+
+		if (used[i])
+			share[i] = share[p] * sc->vms[i].weight / sum[p];
+	}
+	for (i = 0; i < sim->n_tasks; i++) {
+		int32_t vm = sim->tasks[i].cfg->vm;
+		uint32_t p = vm < 0 ? n : (uint32_t)vm;
+
+		r->tasks[i].fair_weight = share[p] *
+					  sim->tasks[i].cfg->weight / sum[p];
+	}
+}
+
+static bool in_subtree(const struct gs_scenario *sc, int32_t vm,
+		       int32_t root)
+{
+	for (; vm >= 0; vm = sc->vms[vm].parent)
+		if (vm == root)
+			return true;
+	return false;
+}
+
+/* Per VM: its subtree's share and accounting error, its own scheduler's
+ * CPU time, and how long the host's policy kept its channels shadowed
+ * (what a scheduler inside it cannot see: its nested interference). */
+static void collect_vms(struct gs_sim *sim, struct gs_results *r)
+{
+	const struct gs_scenario *sc = sim->sc;
+	gs_time_t elapsed = sim->q.now;
+	uint32_t v, i;
+
+	r->n_vms = sc->n_vms;
+	r->vms = g_new0(struct gs_vm_result, sc->n_vms ? sc->n_vms : 1);
+	for (v = 0; v < sc->n_vms; v++) {
+		struct gs_vm_result *vr = &r->vms[v];
+		const struct hal_sched *g = sim->vm_sched[v];
+		double err = 0, truth = 0, open = 0, shadowed = 0;
+
+		vr->name = g_strdup(sc->vms[v].name);
+		vr->scheduler = g ? g_strdup(g->ops->name) : NULL;
+		vr->scheduler_cpu = g && elapsed ? (double)g->cpu /
+						   (double)elapsed : 0;
+		for (i = 0; i < sim->n_tasks; i++) {
+			const struct gs_task *t = &sim->tasks[i];
+			const struct gs_task_result *tr = &r->tasks[i];
+			gs_time_t o, sh;
+
+			if (!in_subtree(sc, t->cfg->vm, (int32_t)v))
+				continue;
+			vr->gpu_share += tr->gpu_share;
+			err += fabs((double)tr->accounted_gpu_time_ns -
+				    (double)tr->gpu_time_ns);
+			truth += (double)tr->gpu_time_ns;
+			gs_task_chan_times(t, &o, &sh);
+			open += (double)o;
+			shadowed += (double)sh;
+		}
+		vr->accounting_error = sim->policy_accounts && truth
+					       ? err / truth : NAN;
+		vr->host_shadowed = open ? shadowed / open : 0;
+	}
+}
+
+void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
+{
+	const struct gs_scenario *sc = sim->sc;
+	gs_time_t elapsed = sim->q.now, busy = 0, total = 0;
+	uint64_t acc_err = 0, acc_truth = 0;
+	bool accounts = false;
+	uint32_t i;
+	uint8_t k;
+
+	gs_hal_flush(sim);
+	gs_record_close(sim);
+	r->config = g_strdup(sc->file);
+	r->name = g_strdup(sc->name);
+	r->seed = sc->seed;
+	r->policy = g_strdup(sc->policy.name);
+	r->sim_time_ns = elapsed;
+	r->events = sim->q.dispatched;
+	r->event_checksum = sim->q.checksum;
+	r->invariant_violation = g_strdup(sim->violation);
+	r->n_gpus = sim->n_gpus;
+	r->n_tasks = sim->n_tasks;
+	r->tasks = g_new0(struct gs_task_result, sim->n_tasks ? sim->n_tasks : 1);
+
+	for (i = 0; i < sim->n_tasks; i++)
+		total += gs_task_gpu_time_now(&sim->tasks[i]);
+	for (i = 0; i < sim->n_tasks; i++) {
+		const struct gs_task *t = &sim->tasks[i];
+		struct gs_task_result *tr = &r->tasks[i];
+		gs_time_t truth = gs_task_gpu_time_now(t);
+
+		tr->name = g_strdup(t->name);
+		tr->vm = g_strdup(vm_name(sc, t->cfg->vm));
+		tr->weight = t->cfg->weight;
+		tr->gpu = t->gpu;
+		tr->rounds = t->rounds;
+		tr->round_mean_ns = t->rounds ? (double)t->round_total /
+						(double)t->rounds : NAN;
+		tr->gpu_time_ns = truth;
+		tr->has_accounted = sim->policy_accounts;
+		tr->accounted_gpu_time_ns = t->accounted;
+		tr->gpu_share = total ? (double)truth / (double)total : 0;
+		tr->slowdown = NAN;
+		tr->killed = t->killed;
+		if (tr->has_accounted) {
+			accounts = true;
+			acc_err += t->accounted > truth ? t->accounted - truth
+							: truth - t->accounted;
+			acc_truth += truth;
+		}
+	}
+
+	for (i = 0; i < sim->n_gpus; i++) {
+		/* the compute engine's time and the shared kernels' GPU
+		 * time, each with the work in progress at the end, as the
+		 * tasks' ground-truth GPU time counts it */
+		busy += gs_engine_busy_now(
+				&sim->gpus[i]->engines[GS_ENGINE_COMPUTE]) +
+			gs_shared_work_now(sim->gpus[i], NULL);
+		for (k = 0; k < GS_ENGINE_KINDS; k++)
+			r->metrics.ctx_switches +=
+				sim->gpus[i]->engines[k].ctx_switches;
+	}
+	r->metrics.gpu_utilization =
+		elapsed ? (double)busy / ((double)elapsed * sim->n_gpus) : 0;
+	r->metrics.policy_cpu_overhead =
+		elapsed ? (double)sim->policy_cpu / (double)elapsed : 0;
+	r->metrics.accounting_error =
+		accounts && acc_truth ? (double)acc_err / (double)acc_truth
+				      : NAN;
+	r->metrics.energy_j = energy_joules(sim, elapsed);
+	r->metrics.jain_index = NAN;
+	r->metrics.concurrency_efficiency = NAN;
+	r->metrics.mean_normalized_time = NAN;
+	r->metrics.qos = NAN;
+	gs_node_collect(sim, r);
+	collect_vms(sim, r);
+	tree_weights(sim, r);
+
+	/* The recorder's series, spans and tracks move into r. */
+	g_array_append_vals(r->series, sim->rec->series->data,
+			    sim->rec->series->len);
+	g_array_append_vals(r->tracks, sim->rec->tracks->data,
+			    sim->rec->tracks->len);
+	g_array_set_size(sim->rec->tracks, 0); /* labels now owned by r */
+	g_array_append_vals(r->spans, sim->rec->spans->data,
+			    sim->rec->spans->len);
+	for (i = 0; i < sim->rec->names->len; i++)
+		gs_results_intern(r, g_ptr_array_index(sim->rec->names, i));
+	r->timeline_truncated = sim->rec->timeline_truncated;
+}
