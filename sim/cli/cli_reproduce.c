@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sim/cli/cli.h"
+#include "sim/cli/repro.h"
 #include "sim/run/sim.h"
 #include "workloads/config_load.h"
 
@@ -77,116 +78,6 @@ static const struct gs_results *run_cached(struct repro *rp, const char *file,
 	return r;
 }
 
-static double task_field(const struct gs_task_result *t, const char *field)
-{
-	if (!strcmp(field, "gpu_share"))
-		return t->gpu_share;
-	if (!strcmp(field, "slowdown"))
-		return t->slowdown;
-	if (!strcmp(field, "round_mean_ns"))
-		return t->round_mean_ns;
-	if (!strcmp(field, "gpu_time_ns"))
-		return (double)t->gpu_time_ns;
-	if (!strcmp(field, "accounted_gpu_time_ns"))
-		return t->has_accounted ? (double)t->accounted_gpu_time_ns : NAN;
-	return (double)t->rounds;
-}
-
-static double metric_field(const struct gs_metrics *m, const char *field)
-{
-	if (!strcmp(field, "jain_index"))
-		return m->jain_index;
-	if (!strcmp(field, "concurrency_efficiency"))
-		return m->concurrency_efficiency;
-	if (!strcmp(field, "gpu_utilization"))
-		return m->gpu_utilization;
-	if (!strcmp(field, "policy_cpu_overhead"))
-		return m->policy_cpu_overhead;
-	if (!strcmp(field, "ctx_switches"))
-		return (double)m->ctx_switches;
-	if (!strcmp(field, "accounting_error"))
-		return m->accounting_error;
-	if (!strcmp(field, "overloaded_time"))
-		return m->overloaded_time;
-	if (!strcmp(field, "mean_normalized_time"))
-		return m->mean_normalized_time;
-	if (!strcmp(field, "qos"))
-		return m->qos;
-	if (!strcmp(field, "migrations"))
-		return (double)m->migrations;
-	return m->energy_j;
-}
-
-static double vm_field(const struct gs_vm_result *v, const char *field)
-{
-	if (!strcmp(field, "gpu_share"))
-		return v->gpu_share;
-	if (!strcmp(field, "scheduler_cpu_overhead"))
-		return v->scheduler_cpu;
-	if (!strcmp(field, "accounting_error"))
-		return v->accounting_error;
-	return v->host_shadowed;
-}
-
-/* Whether `name` is the first `len` characters of path + `at`. */
-static bool names(const char *path, size_t at, size_t len, const char *name)
-{
-	return strlen(name) == len && !strncmp(name, path + at, len);
-}
-
-/* Whether task `task` is the `len` characters at `name`, or one of its
- * copies (a task with `count: N` runs as NAME#0 .. NAME#N-1). */
-static bool task_named(const char *task, const char *name, size_t len)
-{
-	if (strncmp(task, name, len))
-		return false;
-	if (!task[len])
-		return true;
-	if (task[len] != '#' || !task[len + 1])
-		return false;
-	for (task += len + 1; *task; task++)
-		if (!g_ascii_isdigit(*task))
-			return false;
-	return true;
-}
-
-/* The values a path selects: one, or one per task for tasks.*.FIELD and
- * for a task with copies (every one must pass).
- * The loader checked the path's form. */
-static GArray *select_values(const struct gs_results *r, const char *path)
-{
-	GArray *out = g_array_new(FALSE, FALSE, sizeof(double));
-	const char *field = strrchr(path, '.') + 1;
-	uint32_t i;
-	double v;
-
-	if (!strncmp(path, "metrics.", 8)) {
-		v = metric_field(&r->metrics, field);
-		g_array_append_val(out, v);
-		return out;
-	}
-	if (!strncmp(path, "vms.", 4)) {
-		for (i = 0; i < r->n_vms; i++) {
-			if (!names(path, 4, (size_t)(field - 1 - (path + 4)),
-				   r->vms[i].name))
-				continue;
-			v = vm_field(&r->vms[i], field);
-			g_array_append_val(out, v);
-		}
-		return out;
-	}
-	for (i = 0; i < r->n_tasks; i++) {
-		size_t name_len = (size_t)(field - 1 - (path + 6));
-		bool all = name_len == 1 && path[6] == '*';
-
-		if (all || task_named(r->tasks[i].name, path + 6, name_len)) {
-			v = task_field(&r->tasks[i], field);
-			g_array_append_val(out, v);
-		}
-	}
-	return out;
-}
-
 /* The overrides plus `extra` (NULL: none) and, with a policy, one that
  * replaces the scenario's policy by it. */
 static char **with_overrides(char **set, const char *extra,
@@ -232,7 +123,7 @@ static double seed_mean(struct repro *rp, const char *file,
 		g_strfreev(set);
 		if (!r)
 			return NAN;
-		v = select_values(r, e->value);
+		v = gs_repro_select_values(r, e->value);
 		sum += g_array_index(v, double, 0);
 		g_array_free(v, TRUE);
 	}
@@ -333,7 +224,7 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e,
 		g_array_append_val(rp->rows, row);
 		return;
 	}
-	vals = select_values(r, e->value);
+	vals = gs_repro_select_values(r, e->value);
 	if (e->compare != GS_COMPARE_NONE) {
 		char **ref_set = with_direct(e->set);
 		const struct gs_results *ref;
@@ -345,7 +236,7 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e,
 			rp->failed_to_run = true;
 			g_array_set_size(vals, 0);
 		} else {
-			ref_vals = select_values(ref, e->value);
+			ref_vals = gs_repro_select_values(ref, e->value);
 			for (i = 0; i < vals->len; i++) {
 				double *v = &g_array_index(vals, double, i);
 				double d = g_array_index(ref_vals, double, i);
@@ -450,86 +341,6 @@ static gint row_cmp(gconstpointer a, gconstpointer b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int sort_paths(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The .yaml files of `dir`, sorted, appended to `files`. */
-static void add_folder(GPtrArray *files, const char *dir)
-{
-	g_autoptr(GPtrArray) found = g_ptr_array_new();
-	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
-	const char *name;
-	guint i;
-
-	while (d && (name = g_dir_read_name(d)))
-		if (g_str_has_suffix(name, ".yaml"))
-			g_ptr_array_add(found, g_build_filename(dir, name,
-								NULL));
-	g_ptr_array_sort(found, sort_paths);
-	for (i = 0; i < found->len; i++)
-		g_ptr_array_add(files, g_ptr_array_index(found, i));
-}
-
-/* Where the shipped scenarios are: installed beside the executable
- * (PREFIX/bin/gpusim -> PREFIX/share/gpusim/configs, as `make install`
- * puts them), in the source tree the executable was built in (./gpusim
- * -> ./configs), or in ./configs (a build elsewhere, run from the source
- * tree). The first candidate that has a paper/ folder; NULL if none, with
- * the places looked at in `tried`. */
-static char *configs_dir(GString *tried)
-{
-	g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
-	g_autofree char *bin = exe ? g_path_get_dirname(exe) : NULL;
-	char *cand[3] = {
-		bin ? g_build_filename(bin, "..", "share", "gpusim", "configs",
-				       NULL) : NULL,
-		bin ? g_build_filename(bin, "configs", NULL) : NULL,
-		g_strdup("configs"),
-	};
-	char *found = NULL;
-	guint i;
-
-	for (i = 0; i < G_N_ELEMENTS(cand); i++) {
-		g_autofree char *paper = cand[i] ? g_build_filename(cand[i],
-							"paper", NULL) : NULL;
-
-		if (!cand[i])
-			continue;
-		if (!found && g_file_test(paper, G_FILE_TEST_IS_DIR))
-			found = g_strdup(cand[i]);
-		g_string_append_printf(tried, "%s%s", tried->len ? ", " : "",
-				       cand[i]);
-		g_free(cand[i]);
-	}
-	return found;
-}
-
-/* The paper scenarios, then those beyond the papers; NULL if the shipped
- * scenarios are nowhere to be found (reported). */
-static GPtrArray *default_files(void)
-{
-	g_autoptr(GString) tried = g_string_new("");
-	g_autofree char *dir = configs_dir(tried);
-	g_autofree char *paper = NULL, *beyond = NULL;
-	GPtrArray *files;
-
-	if (!dir) {
-		fprintf(stderr,
-			"gpusim: reproduce: no scenario folder found (looked "
-			"for paper/ in %s); name the files: gpusim reproduce "
-			"FILE...\n", tried->str);
-		return NULL;
-	}
-	files = g_ptr_array_new_with_free_func(g_free);
-	paper = g_build_filename(dir, "paper", NULL);
-	beyond = g_build_filename(dir, "beyond", NULL);
-	add_folder(files, paper);
-	add_folder(files, beyond);
-	return files;
-}
-
 /* Rows of a scenario in a folder named `beyond` go to the second table. */
 static bool beyond_file(const char *file)
 {
@@ -568,7 +379,7 @@ int gs_cmd_reproduce(int argc, char **argv)
 		files = g_ptr_array_new_with_free_func(g_free);
 		for (i = 0; args[i]; i++)
 			g_ptr_array_add(files, g_strdup(args[i]));
-	} else if (!(files = default_files())) {
+	} else if (!(files = gs_repro_default_files())) {
 		return GS_EXIT_USAGE;
 	}
 	rp.runs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,

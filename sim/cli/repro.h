@@ -1,0 +1,20 @@
+/* The parts of `gpusim reproduce` outside its command file: selecting
+ * values from results, and finding the shipped scenarios. */
+#ifndef GS_CLI_REPRO_H
+#define GS_CLI_REPRO_H
+
+#include <glib.h>
+
+#include "sim/host/results.h"
+
+/* The values a path selects: one, or one per task for tasks.*.FIELD and
+ * for a task with copies (every one must pass). The loader checked the
+ * path's form. A GArray of double. */
+GArray *gs_repro_select_values(const struct gs_results *r, const char *path);
+
+/* The .yaml files of configs/paper/ then configs/beyond/ in the first scenario
+ * folder found (beside the executable when installed, else the source
+ * tree's); NULL, reported on stderr, when there is none. */
+GPtrArray *gs_repro_default_files(void);
+
+#endif

@@ -1,0 +1,118 @@
+/* gpusim reproduce: the values an `expect` row's path selects from a run's
+ * results (metrics.FIELD, vms.NAME.FIELD, tasks.NAME.FIELD with NAME `*`
+ * or a counted task's every copy). */
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "sim/cli/repro.h"
+
+static double task_field(const struct gs_task_result *t, const char *field)
+{
+	if (!strcmp(field, "gpu_share"))
+		return t->gpu_share;
+	if (!strcmp(field, "slowdown"))
+		return t->slowdown;
+	if (!strcmp(field, "round_mean_ns"))
+		return t->round_mean_ns;
+	if (!strcmp(field, "gpu_time_ns"))
+		return (double)t->gpu_time_ns;
+	if (!strcmp(field, "accounted_gpu_time_ns"))
+		return t->has_accounted ? (double)t->accounted_gpu_time_ns : NAN;
+	return (double)t->rounds;
+}
+
+static double metric_field(const struct gs_metrics *m, const char *field)
+{
+	if (!strcmp(field, "jain_index"))
+		return m->jain_index;
+	if (!strcmp(field, "concurrency_efficiency"))
+		return m->concurrency_efficiency;
+	if (!strcmp(field, "gpu_utilization"))
+		return m->gpu_utilization;
+	if (!strcmp(field, "policy_cpu_overhead"))
+		return m->policy_cpu_overhead;
+	if (!strcmp(field, "ctx_switches"))
+		return (double)m->ctx_switches;
+	if (!strcmp(field, "accounting_error"))
+		return m->accounting_error;
+	if (!strcmp(field, "overloaded_time"))
+		return m->overloaded_time;
+	if (!strcmp(field, "mean_normalized_time"))
+		return m->mean_normalized_time;
+	if (!strcmp(field, "qos"))
+		return m->qos;
+	if (!strcmp(field, "migrations"))
+		return (double)m->migrations;
+	return m->energy_j;
+}
+
+static double vm_field(const struct gs_vm_result *v, const char *field)
+{
+	if (!strcmp(field, "gpu_share"))
+		return v->gpu_share;
+	if (!strcmp(field, "scheduler_cpu_overhead"))
+		return v->scheduler_cpu;
+	if (!strcmp(field, "accounting_error"))
+		return v->accounting_error;
+	return v->host_shadowed;
+}
+
+/* Whether `name` is the first `len` characters of path + `at`. */
+static bool names(const char *path, size_t at, size_t len, const char *name)
+{
+	return strlen(name) == len && !strncmp(name, path + at, len);
+}
+
+/* Whether task `task` is the `len` characters at `name`, or one of its
+ * copies (a task with `count: N` runs as NAME#0 .. NAME#N-1). */
+static bool task_named(const char *task, const char *name, size_t len)
+{
+	if (strncmp(task, name, len))
+		return false;
+	if (!task[len])
+		return true;
+	if (task[len] != '#' || !task[len + 1])
+		return false;
+	for (task += len + 1; *task; task++)
+		if (!g_ascii_isdigit(*task))
+			return false;
+	return true;
+}
+
+/* The values a path selects: one, or one per task for tasks.*.FIELD and
+ * for a task with copies (every one must pass).
+ * The loader checked the path's form. */
+GArray *gs_repro_select_values(const struct gs_results *r, const char *path)
+{
+	GArray *out = g_array_new(FALSE, FALSE, sizeof(double));
+	const char *field = strrchr(path, '.') + 1;
+	uint32_t i;
+	double v;
+
+	if (!strncmp(path, "metrics.", 8)) {
+		v = metric_field(&r->metrics, field);
+		g_array_append_val(out, v);
+		return out;
+	}
+	if (!strncmp(path, "vms.", 4)) {
+		for (i = 0; i < r->n_vms; i++) {
+			if (!names(path, 4, (size_t)(field - 1 - (path + 4)),
+				   r->vms[i].name))
+				continue;
+			v = vm_field(&r->vms[i], field);
+			g_array_append_val(out, v);
+		}
+		return out;
+	}
+	for (i = 0; i < r->n_tasks; i++) {
+		size_t name_len = (size_t)(field - 1 - (path + 6));
+		bool all = name_len == 1 && path[6] == '*';
+
+		if (all || task_named(r->tasks[i].name, path + 6, name_len)) {
+			v = task_field(&r->tasks[i], field);
+			g_array_append_val(out, v);
+		}
+	}
+	return out;
+}
