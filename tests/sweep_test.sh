@@ -140,6 +140,11 @@ check "--collect keeps a manifest of another configuration" sh -c \
 check "--collect --force replaces it" sh -c \
 	"! $GPUSIM sweep $tmp/grid.yaml -q --force --collect $tmp/keep 2>/dev/null &&
 	 test \$(wc -l < $tmp/keep/sweep.csv) -eq 12"
+cp -r "$tmp/j1" "$tmp/endless"
+ln -sf /dev/zero "$tmp/endless/sweep.csv"
+check "--collect reads the old table bounded (/dev/zero) and keeps it" sh -c \
+	"! timeout 20 $GPUSIM sweep $tmp/grid.yaml -q --collect $tmp/endless 2> $tmp/endless.txt &&
+	 grep -q 'sweep.csv: larger than' $tmp/endless.txt && test -L $tmp/endless/sweep.csv"
 check "--collect of a folder that does not exist exits 2, creates nothing" sh -c \
 	"$GPUSIM sweep $tmp/grid.yaml --collect $tmp/nowhere 2> $tmp/nw.txt; test \$? -eq 2 &&
 	 grep -q 'no such folder' $tmp/nw.txt && ! test -e $tmp/nowhere"

@@ -354,19 +354,33 @@ static gboolean check_keeps(const struct gs_sweep_job *job, const char *csv,
 						     NULL);
 	g_autofree char *man_path = g_build_filename(job->out_dir,
 						     "manifest.json", NULL);
-	g_autofree char *old = NULL;
+	g_autofree char *old = NULL, *manifest = NULL;
 	g_autoptr(JsonParser) parser = json_parser_new();
+	g_autoptr(GError) read_err = NULL;
 	JsonNode *root;
+	size_t len;
 
-	if (g_file_get_contents(csv_path, &old, NULL, NULL) &&
-	    count_lines(old) > count_lines(csv)) {
+	/* Read as every input is, bounded: a table or manifest that cannot be
+	 * read whole is not replaced either. */
+	old = gs_read_file_bounded(csv_path, GS_MAX_INPUT_BYTES, &len,
+				   &read_err);
+	if (!old && !g_error_matches(read_err, G_FILE_ERROR,
+				     G_FILE_ERROR_NOENT)) {
+		g_propagate_prefixed_error(error, g_steal_pointer(&read_err),
+					   "keeping it (--force replaces it): ");
+		return FALSE;
+	}
+	if (old && count_lines(old) > count_lines(csv)) {
 		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
 			    "%s has %u rows, the finished points would make "
 			    "%u; keeping it (--force replaces it)", csv_path,
 			    count_lines(old) - 1, count_lines(csv) - 1);
 		return FALSE;
 	}
-	if (!json_parser_load_from_file(parser, man_path, NULL))
+	manifest = gs_read_file_bounded(man_path, GS_MAX_INPUT_BYTES, &len,
+					NULL);
+	if (!manifest || !json_parser_load_from_data(parser, manifest,
+						     (gssize)len, NULL))
 		return TRUE;
 	root = json_parser_get_root(parser);
 	if (root && JSON_NODE_HOLDS_OBJECT(root) &&
