@@ -109,6 +109,11 @@ struct gs_channel {
 	/* dispatcher's ring of channels with pending work */
 	struct gs_channel *rr_next, *rr_prev;
 	bool rr_linked;
+	/* Bounded waiting (sim/invariants.c): when the channel joined the
+	 * ring or was last fetched from, the dispatcher's front_moves and the
+	 * channels then in the ring, none of which can pass it twice. */
+	uint64_t wait_from;
+	uint32_t wait_bound;
 };
 
 enum gs_engine_state {
@@ -202,6 +207,11 @@ struct gs_dispatcher {
 	uint64_t turn;             /* counts the changes of group: each is a
 				    * fresh slice for the group it goes to */
 	bool slice_expired;
+	/* Moves of the round's front to a channel: a visit (round-robin) or
+	 * a new group's turn (timeslice). A channel with work is reached
+	 * before the front has moved as often as there were channels ahead
+	 * of it, since those that join meanwhile go behind it. */
+	uint64_t front_moves;
 };
 
 struct gs_gpu {

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/sim.h"
+#include "sim/sim_internal.h"
 #include "workloads/config_load.h"
 
 static struct gs_scenario *load(const char *yaml)
@@ -412,6 +412,111 @@ static void test_work_in_progress_counts_in_utilisation(void **state)
 	gs_results_clear(&r);
 }
 
+/* Generated scenario 159's shape on volta with one-slot rings: two tasks
+ * that run rounds of commands with short pauses, beside two blocking
+ * throttles. The dispatcher moved the round's front to a channel of the
+ * current group that had rejoined at the end of the round, so the two
+ * round tasks took turns for ever and the throttles, their commands
+ * published, waited for ever (the invariant 'no work waits for ever'
+ * now reports that; run() fails on a violation). */
+static void test_timeslice_round_reaches_every_task(void **state)
+{
+	struct gs_results r;
+	uint32_t i;
+	(void)state;
+
+	run("duration: 100ms\n"
+	    "gpu: {preset: volta, ring_entries: 2, dispatch_batch: 2}\n"
+	    "tasks:\n"
+	    "  - name: five\n    behavior:\n      script:\n"
+	    "        - repeat: {count: forever, steps: [{repeat: {count: 5, "
+	    "steps: [{launch: {kernel: 200us}}]}}, wait, {cpu: 10us}, "
+	    "round]}\n"
+	    "  - name: three\n    behavior:\n      script:\n"
+	    "        - repeat: {count: forever, steps: [{repeat: {count: 3, "
+	    "steps: [{launch: {kernel: 45us}}]}}, wait, {cpu: 40us}, "
+	    "round]}\n"
+	    "  - name: a\n    start: 1ms\n"
+	    "    behavior: {throttle: {kernel: 100us, sleep: 0ns}}\n"
+	    "  - name: b\n    start: 1ms\n"
+	    "    behavior: {throttle: {kernel: 100us, sleep: 0ns}}\n",
+	    false, &r);
+	/* each task has a turn of about one slice (1024 us) per round of
+	 * four: every one completes dozens of rounds in 100 ms */
+	for (i = 0; i < r.n_tasks; i++)
+		assert_true(r.tasks[i].rounds >= 10);
+	gs_results_clear(&r);
+}
+
+static struct gs_sim *run_sim(const char *yaml, struct gs_scenario **sc)
+{
+	struct gs_sim_options opt = { .timeline = false };
+	GError *err = NULL;
+	struct gs_sim *sim;
+
+	*sc = load(yaml);
+	sim = gs_sim_new(*sc, &opt, &err);
+	assert_non_null(sim);
+	gs_sim_run(sim, NULL);
+	return sim;
+}
+
+/* 'no work waits for ever': a channel with published work that nothing
+ * will fetch (the GPU idle, the dispatcher not due), and one the round
+ * has passed more often than there were channels in it. */
+static void test_invariant_catches_waiting_work(void **state)
+{
+	struct gs_scenario *sc;
+	struct gs_sim *sim = run_sim(
+		"duration: 20ms\ngpu: {preset: kepler}\ntasks:\n"
+		"  - name: a\n    count: 2\n    behavior:"
+		" {throttle: {kernel: 1ms, sleep: 0ns, blocking: false}}\n", &sc);
+	struct gs_dispatcher *d = &sim->gpus[0]->disp;
+	struct gs_channel *ch = d->cursor;
+	char *err;
+	(void)state;
+
+	assert_null(gs_sim_check_invariants(sim));
+	/* two tasks that fill their rings: both wait in the round */
+	assert_int_equal(d->pending, 2);
+	assert_int_equal(ch->wait_bound, 2);
+	ch->wait_from = d->front_moves - ch->wait_bound - 1;
+	err = gs_sim_check_invariants(sim);
+	assert_non_null(err);
+	assert_non_null(strstr(err, "'no work waits for ever'"));
+	assert_non_null(strstr(err, "passed over 3 times with work (2 "
+				    "channels were in the round)"));
+	g_free(err);
+	ch->wait_from = d->front_moves;
+	assert_null(gs_sim_check_invariants(sim));
+	gs_sim_free(sim);
+	gs_scenario_free(sc);
+
+	sim = run_sim("duration: 20ms\ngpu: {preset: kepler}\ntasks:\n"
+		      "  - name: a\n    behavior:"
+		      " {throttle: {kernel: 1ms, sleep: 15ms}}\n", &sc);
+	d = &sim->gpus[0]->disp;
+	ch = sim->tasks[0].chans[0].ch;
+	assert_null(gs_sim_check_invariants(sim));
+	/* the task sleeps, the GPU is idle: published work now would wait
+	 * for ever, since no doorbell woke the dispatcher */
+	ch->rr_linked = true;
+	ch->rr_next = ch->rr_prev = ch;
+	d->cursor = ch;
+	d->pending = 1;
+	err = gs_sim_check_invariants(sim);
+	assert_non_null(err);
+	assert_non_null(strstr(err, "the GPU is idle and the dispatcher not "
+				    "due to run"));
+	g_free(err);
+	ch->rr_linked = false;
+	ch->rr_next = ch->rr_prev = NULL;
+	d->cursor = NULL;
+	d->pending = 0;
+	gs_sim_free(sim);
+	gs_scenario_free(sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -429,6 +534,8 @@ int main(void)
 		cmocka_unit_test(test_vm_schedulers_nest),
 		cmocka_unit_test(test_weight_scale_leaves_shares),
 		cmocka_unit_test(test_work_in_progress_counts_in_utilisation),
+		cmocka_unit_test(test_timeslice_round_reaches_every_task),
+		cmocka_unit_test(test_invariant_catches_waiting_work),
 	};
 	return cmocka_run_group_tests_name("scenario", tests, NULL, NULL);
 }
