@@ -10,7 +10,9 @@
  *     (on an engine, held by the dispatcher, running as a shared kernel or
  *     saved by a preemption);
  *   - engine time <= elapsed: no engine is busy (running plus switching)
- *     for longer than the time that passed;
+ *     for longer than the time that passed, and the compute engine's
+ *     commands and the shared kernels together do at most the work of
+ *     one GPU (utilisation <= 1);
  *   - GPU time conserved: the tasks' ground-truth GPU time is exactly what
  *     the engines ran;
  *   - no work waits for ever: while channels hold published work, the
@@ -196,6 +198,7 @@ static char *check_gpu(const struct gs_sim *sim, const struct gs_gpu *gpu,
 		       gs_time_t *engines)
 {
 	gs_time_t now = sim->q.now, shared = gs_shared_work_now(gpu, NULL);
+	gs_time_t cores;
 	uint64_t elsewhere = 0;
 	uint32_t i;
 	uint8_t k;
@@ -224,10 +227,13 @@ static char *check_gpu(const struct gs_sim *sim, const struct gs_gpu *gpu,
 			return err;
 		*engines += busy;
 	}
-	if (shared > now)
-		return violated(sim, INV_ENGINE, gpu, NULL, "shared kernels "
-				"used %" G_GUINT64_FORMAT " ns of GPU time in %"
-				G_GUINT64_FORMAT " ns", shared, now);
+	cores = gs_engine_busy_now(&gpu->engines[GS_ENGINE_COMPUTE]) + shared;
+	if (cores > now)
+		return violated(sim, INV_ENGINE, gpu, NULL, "compute commands "
+				"and shared kernels used %" G_GUINT64_FORMAT
+				" ns of the cores in %" G_GUINT64_FORMAT " ns "
+				"(shared kernels %" G_GUINT64_FORMAT " ns)",
+				cores, now, shared);
 	*engines += shared;
 	return check_waiting(sim, gpu);
 }

@@ -517,6 +517,59 @@ static void test_invariant_catches_waiting_work(void **state)
 	gs_scenario_free(sc);
 }
 
+/* A job's kernels (half the cores) beside an ordinary task's commands
+ * on one GPU: the command fills the cores when alone, so the two share
+ * them as demands 0.5 and 1 (shared.c), each at 1 / 1.5 of full speed:
+ * the task gets about 2/3 of the GPU's work, the job 1/3, and together
+ * never more than the time that passed. The commands ran at full speed
+ * beside the job, and utilisation reached 1.33. */
+static void test_job_and_engine_commands_share_the_cores(void **state)
+{
+	struct gs_results r;
+	double task, job;
+	(void)state;
+
+	run("duration: 600ms\nnode: {gpus: 1}\npolicy: {name: direct}\n"
+	    "tasks:\n"
+	    "  - {name: job, behavior: {job: {demand: 50%, kernel: 10ms, "
+	    "length: 10s}}}\n"
+	    "  - {name: task, behavior: {throttle: {kernel: 10ms, "
+	    "sleep: 0ns}}}\n", false, &r);
+	job = (double)r.tasks[0].gpu_time_ns / (600 * GS_NS_PER_MS);
+	task = (double)r.tasks[1].gpu_time_ns / (600 * GS_NS_PER_MS);
+	assert_true(r.metrics.gpu_utilization <= 1 + 1e-9);
+	assert_true(r.metrics.gpu_utilization > 0.99);
+	assert_true(fabs(task - 2.0 / 3) < 0.02);
+	assert_true(fabs(job - 1.0 / 3) < 0.02);
+	gs_results_clear(&r);
+}
+
+/* The invariant: the cores' users together do at most one GPU's work. */
+static void test_invariant_catches_overused_cores(void **state)
+{
+	struct gs_scenario *sc;
+	struct gs_sim *sim = run_sim(
+		"duration: 100ms\nnode: {gpus: 1}\ntasks:\n"
+		"  - {name: job, behavior: {job: {demand: 50%, kernel: 10ms, "
+		"length: 10s}}}\n"
+		"  - {name: task, behavior: {throttle: {kernel: 10ms}}}\n", &sc);
+	struct gs_shared *sh = &sim->gpus[0]->shared;
+	char *err;
+	(void)state;
+
+	assert_null(gs_sim_check_invariants(sim));
+	/* a third of the time more for the job: more than the time left */
+	sh->work_ns += 40 * GS_NS_PER_MS;
+	sim->tasks[0].gpu_time += 40 * GS_NS_PER_MS;
+	err = gs_sim_check_invariants(sim);
+	assert_non_null(err);
+	assert_non_null(strstr(err, "'engine time <= elapsed'"));
+	assert_non_null(strstr(err, "of the cores in 100000000 ns"));
+	g_free(err);
+	gs_sim_free(sim);
+	gs_scenario_free(sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -536,6 +589,8 @@ int main(void)
 		cmocka_unit_test(test_work_in_progress_counts_in_utilisation),
 		cmocka_unit_test(test_timeslice_round_reaches_every_task),
 		cmocka_unit_test(test_invariant_catches_waiting_work),
+		cmocka_unit_test(test_job_and_engine_commands_share_the_cores),
+		cmocka_unit_test(test_invariant_catches_overused_cores),
 	};
 	return cmocka_run_group_tests_name("scenario", tests, NULL, NULL);
 }
