@@ -570,6 +570,37 @@ static void test_invariant_catches_overused_cores(void **state)
 	gs_scenario_free(sc);
 }
 
+/* drr measures a batch with the engines' busy counters: a copy costs
+ * what a kernel of the same length costs. Measured with the compute
+ * engine's counter alone, copies cost nothing, the estimates fell to
+ * nothing and every batch waited for the tick: the copy task did 400 ms
+ * of work where the compute task did 667 ms. */
+static void test_drr_measures_copies(void **state)
+{
+	static const char *const engines[] = { "compute", "copy" };
+	struct gs_results r;
+	double work[2];
+	uint32_t i;
+	(void)state;
+
+	for (i = 0; i < 2; i++) {
+		char *yaml = g_strdup_printf(
+			"duration: 1s\ngpu: {preset: kepler}\n"
+			"policy: {name: drr}\ntasks:\n  - {name: t, behavior: "
+			"{throttle: {kernel: 200us, sleep: 0ns, engine: %s}}}\n",
+			engines[i]);
+
+		run(yaml, false, &r);
+		work[i] = (double)r.tasks[0].gpu_time_ns;
+		/* and drr's accounting agrees with the ground truth */
+		assert_true(fabs((double)r.tasks[0].accounted_gpu_time_ns -
+				 work[i]) < 0.01 * work[i]);
+		gs_results_clear(&r);
+		g_free(yaml);
+	}
+	assert_true(fabs(work[1] - work[0]) < 0.005 * work[0]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -591,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_invariant_catches_waiting_work),
 		cmocka_unit_test(test_job_and_engine_commands_share_the_cores),
 		cmocka_unit_test(test_invariant_catches_overused_cores),
+		cmocka_unit_test(test_drr_measures_copies),
 	};
 	return cmocka_run_group_tests_name("scenario", tests, NULL, NULL);
 }
