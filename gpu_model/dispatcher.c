@@ -51,6 +51,8 @@ void gs_disp_link(struct gs_gpu *gpu, struct gs_channel *ch)
 		return;
 	ch->rr_linked = true;
 	d->pending++;
+	ch->wait_from = d->front_moves;
+	ch->wait_bound = d->pending;
 	if (!d->cursor) {
 		ch->rr_next = ch->rr_prev = ch;
 		d->cursor = ch;
@@ -132,7 +134,13 @@ bool gs_disp_other_group_waiting(const struct gs_gpu *gpu, uint32_t group)
 }
 
 /* Timeslice mode: a channel of the current group while its slice lasts,
- * else the first channel (from the cursor) of another group. */
+ * else the first channel (from the cursor) of another group, where the
+ * cursor then stays for the whole turn. The cursor marks the front of the
+ * round: a channel that joins meanwhile goes behind it (to the end of the
+ * round), and one of the current group found further round the ring is
+ * served without moving the cursor there, or the channel after it (one
+ * that joined at the end of the round) would be next and the groups
+ * between them would wait for ever. */
 static struct gs_channel *pick_timeslice(struct gs_gpu *gpu)
 {
 	struct gs_dispatcher *d = &gpu->disp;
@@ -151,7 +159,15 @@ static struct gs_channel *pick_timeslice(struct gs_gpu *gpu)
 		return d->cursor; /* only the current group has work */
 	d->group = other->group;
 	d->turn++;
+	d->front_moves++;
 	d->slice_expired = false;
+	/* The front passes the current group's channels ahead of `other`,
+	 * their slice spent: each is now at the end of the round. */
+	for (ch = d->cursor; ch != other; ch = ch->rr_next) {
+		ch->wait_from = d->front_moves;
+		ch->wait_bound = d->pending;
+	}
+	d->cursor = other;
 	return other;
 }
 
@@ -220,14 +236,18 @@ static void disp_run(void *ctx, struct gs_event *ev)
 			ok = deliver(gpu, ch, &cmd);
 		}
 		/* Next visit goes to the channel after this one; in timeslice
-		 * mode the cursor stays on the group's channel while its slice
-		 * lasts, so that a channel joining meanwhile (behind the
-		 * cursor) comes after the groups that have not had their turn
-		 * yet, not before them. */
-		d->cursor = gpu->cfg.sched == GS_SCHED_TIMESLICE ? ch
-							      : ch->rr_next;
-		if (!gs_chan_has_work(ch))
+		 * mode pick_timeslice keeps the cursor at the front of the
+		 * round. */
+		if (gpu->cfg.sched != GS_SCHED_TIMESLICE) {
+			d->cursor = ch->rr_next;
+			d->front_moves++;
+		}
+		if (!gs_chan_has_work(ch)) {
 			gs_disp_unlink(gpu, ch);
+		} else {
+			ch->wait_from = d->front_moves;
+			ch->wait_bound = d->pending;
+		}
 		if (!ok)
 			return;
 		if (gpu->cfg.fetch) {

@@ -3,7 +3,11 @@
  * preemption). Loading another group's context costs ctx_switch, charged
  * to no channel. Status-register fields change at the moments the hardware
  * would change them: next_id and LOADING when a switch begins, cur_id when
- * it ends, SAVING while a preempted context is written out. */
+ * it ends, SAVING while a preempted context is written out.
+ *
+ * The compute engine's command shares the cores with the node's shared
+ * kernels when there are any (shared.c): it then advances slower than
+ * full speed, and its GPU time is the work it did, not the time it took. */
 #include "gpu_model/gpu_internal.h"
 
 static void engine_done(void *ctx, struct gs_event *ev);
@@ -51,6 +55,74 @@ static bool timesliced(const struct gs_engine *eng)
 	return eng->gpu->cfg.sched == GS_SCHED_TIMESLICE;
 }
 
+static bool on_cores(const struct gs_engine *eng)
+{
+	return eng->kind == GS_ENGINE_COMPUTE;
+}
+
+/* Full-speed time the running command advanced since seg_start. */
+static gs_time_t seg_progress(const struct gs_engine *eng)
+{
+	gs_time_t dt = eng->gpu->q->now - eng->seg_start;
+	gs_time_t left = eng->cmd.remaining - eng->run_work;
+	gs_time_t p = eng->seg_div == 1000
+			      ? dt
+			      : (gs_time_t)((unsigned __int128)dt * 1000 /
+					    eng->seg_div);
+
+	return p < left ? p : left;
+}
+
+/* Time until the running command ends at the current rate. */
+static gs_time_t time_left(const struct gs_engine *eng)
+{
+	gs_time_t left = eng->cmd.remaining - eng->run_work;
+
+	if (eng->seg_div == 1000)
+		return left;
+	return (gs_time_t)(((unsigned __int128)left * eng->seg_div + 999) /
+			   1000);
+}
+
+gs_time_t gs_engine_run_work_now(const struct gs_engine *eng)
+{
+	if (eng->state != GS_ENG_RUNNING)
+		return 0;
+	return eng->run_work + seg_progress(eng);
+}
+
+/* Timeslice mode: the slice's end, if the command outlasts it. */
+static void arm_slice(struct gs_engine *eng)
+{
+	struct gs_gpu *gpu = eng->gpu;
+	gs_time_t left = gpu->cfg.timeslice > eng->slice_used ?
+			 gpu->cfg.timeslice - eng->slice_used : 0;
+	gs_time_t end = eng->slice_base + left;
+
+	if (end < gpu->q->now)
+		end = gpu->q->now;
+	if (end < gpu->q->now + time_left(eng))
+		gs_evq_schedule(gpu->q, &eng->slice_ev, end);
+}
+
+void gs_engine_rate_changed(struct gs_engine *eng)
+{
+	struct gs_gpu *gpu = eng->gpu;
+	uint64_t div;
+
+	if (eng->state != GS_ENG_RUNNING)
+		return;
+	div = gs_shared_rate_div(gpu);
+	if (div == eng->seg_div)
+		return;
+	eng->run_work += seg_progress(eng);
+	eng->seg_start = gpu->q->now;
+	eng->seg_div = div;
+	gs_evq_schedule(gpu->q, &eng->done_ev, gpu->q->now + time_left(eng));
+	if (timesliced(eng) && !gs_event_queued(&eng->slice_ev))
+		arm_slice(eng);
+}
+
 static void begin_run(struct gs_engine *eng)
 {
 	struct gs_gpu *gpu = eng->gpu;
@@ -60,9 +132,14 @@ static void begin_run(struct gs_engine *eng)
 	eng->cur = eng->running_chan;
 	eng->next = NULL;
 	eng->run_start = now;
+	eng->seg_start = now;
+	eng->run_work = 0;
+	if (on_cores(eng))
+		gs_shared_engine_load(gpu, 1000);
+	eng->seg_div = on_cores(eng) ? gs_shared_rate_div(gpu) : 1000;
 	eng->commands++;
 	status_changed(eng);
-	gs_evq_schedule(gpu->q, &eng->done_ev, now + eng->cmd.remaining);
+	gs_evq_schedule(gpu->q, &eng->done_ev, now + time_left(eng));
 	if (timesliced(eng)) {
 		/* The slice belongs to a group; a new group, or the same one
 		 * back after the dispatcher served others, starts afresh
@@ -76,11 +153,7 @@ static void begin_run(struct gs_engine *eng)
 			eng->slice_used = 0;
 		}
 		eng->slice_base = now;
-		gs_time_t left = gpu->cfg.timeslice > eng->slice_used ?
-				 gpu->cfg.timeslice - eng->slice_used : 0;
-
-		if (left < eng->cmd.remaining)
-			gs_evq_schedule(gpu->q, &eng->slice_ev, now + left);
+		arm_slice(eng);
 	}
 }
 
@@ -108,17 +181,23 @@ void gs_engine_start(struct gs_engine *eng, struct gs_channel *ch,
 	gs_evq_schedule(gpu->q, &eng->done_ev, gpu->q->now + gpu->cfg.ctx_switch);
 }
 
-/* Account the part of the current command that ran since run_start. */
+/* Account the part of the current command that ran since run_start (the
+ * work it did) and free the cores. */
 static gs_time_t charge_run(struct gs_engine *eng)
 {
-	gs_time_t ran = eng->gpu->q->now - eng->run_start;
+	gs_time_t ran = gs_engine_run_work_now(eng);
 	struct gs_channel *ch = eng->running_chan;
 
 	eng->busy_time += ran;
+	eng->busy_wall += eng->gpu->q->now - eng->run_start;
 	ch->gpu_time += ran;
+	if (eng->gpu->hooks.work)
+		eng->gpu->hooks.work(eng->gpu->hooks.ctx, ch, ran);
 	if (timesliced(eng))
 		eng->slice_used += eng->gpu->q->now - eng->slice_base;
 	span(eng, GS_SPAN_RUN, ch, eng->run_start);
+	if (on_cores(eng))
+		gs_shared_engine_load(eng->gpu, 0);
 	return ran;
 }
 

@@ -114,9 +114,7 @@ gs_time_t gs_gpu_next_status_change(const struct gs_gpu *gpu, uint8_t engine)
 
 gs_time_t gs_engine_busy_now(const struct gs_engine *eng)
 {
-	return eng->busy_time + (eng->state == GS_ENG_RUNNING
-					 ? eng->gpu->q->now - eng->run_start
-					 : 0);
+	return eng->busy_time + gs_engine_run_work_now(eng);
 }
 
 gs_time_t gs_gpu_busy_time(const struct gs_gpu *gpu)
@@ -131,6 +129,10 @@ gs_time_t gs_gpu_busy_time(const struct gs_gpu *gpu)
 
 gs_time_t gs_gpu_compute_active_now(const struct gs_gpu *gpu)
 {
-	return gs_engine_busy_now(&gpu->engines[GS_ENGINE_COMPUTE]) +
+	const struct gs_engine *eng = &gpu->engines[GS_ENGINE_COMPUTE];
+
+	return eng->busy_wall + (eng->state == GS_ENG_RUNNING
+					 ? gpu->q->now - eng->run_start
+					 : 0) +
 	       gs_shared_active_now(gpu);
 }

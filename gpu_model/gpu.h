@@ -109,6 +109,11 @@ struct gs_channel {
 	/* dispatcher's ring of channels with pending work */
 	struct gs_channel *rr_next, *rr_prev;
 	bool rr_linked;
+	/* Bounded waiting (sim/invariants.c): when the channel joined the
+	 * ring or was last fetched from, the dispatcher's front_moves and the
+	 * channels then in the ring, none of which can pass it twice. */
+	uint64_t wait_from;
+	uint32_t wait_bound;
 };
 
 enum gs_engine_state {
@@ -127,6 +132,14 @@ struct gs_engine {
 	struct gs_channel *running_chan;
 	struct gs_cmd cmd;        /* the command switching in or running */
 	gs_time_t run_start;
+	/* The compute engine's command occupies all the cores, which shared
+	 * kernels may be using too (shared.c): it advances at
+	 * 1000 / seg_div of full speed since seg_start (seg_div 1000: full
+	 * speed, always so without shared kernels), and had done run_work
+	 * of full-speed time before. */
+	gs_time_t seg_start;
+	uint64_t seg_div;
+	gs_time_t run_work;
 	gs_time_t phase_start;    /* when the current switch/save began */
 	struct gs_event done_ev;  /* switch end, command end or save end */
 	struct gs_event slice_ev; /* timeslice expiry */
@@ -135,7 +148,8 @@ struct gs_engine {
 	uint32_t slice_group;
 	uint64_t slice_turn;      /* disp.turn when slice_group's slice began */
 
-	gs_time_t busy_time;      /* running commands */
+	gs_time_t busy_time;      /* running commands: the work they did */
+	gs_time_t busy_wall;      /* running commands: the time it took */
 	gs_time_t switch_time;    /* loading/saving contexts */
 	uint64_t ctx_switches;
 	uint64_t preemptions;
@@ -148,7 +162,7 @@ enum gs_span_kind {
 	GS_SPAN_SWITCH = 1, /* context switch */
 	GS_SPAN_SAVE = 2,   /* preemption save */
 	GS_SPAN_SHARED = 3, /* a kernel ran beside others (shared.c); its GPU
-			     * time comes through hooks.shared_work */
+			     * time comes through hooks.work */
 };
 
 struct gs_gpu_hooks {
@@ -164,9 +178,9 @@ struct gs_gpu_hooks {
 	void (*span)(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 		     enum gs_span_kind kind, const struct gs_channel *ch,
 		     gs_time_t start, gs_time_t end);
-	/* Shared kernels: GPU time (core share x time) a channel used. */
-	void (*shared_work)(void *ctx, const struct gs_channel *ch,
-			    gs_time_t work);
+	/* GPU time a channel's command (on an engine, or as a shared
+	 * kernel: core share x full-speed time) used; may be NULL. */
+	void (*work)(void *ctx, const struct gs_channel *ch, gs_time_t work);
 };
 
 /* Kernels that share the compute cores (channels with occupancy_pm > 0):
@@ -185,9 +199,11 @@ struct gs_shared_kernel {
 struct gs_shared {
 	GArray *running;      /* struct gs_shared_kernel */
 	uint32_t demand_pm;   /* sum of their occupancies */
+	uint32_t engine_pm;   /* 1000 while the compute engine runs a command */
 	gs_time_t last;       /* progress applied up to here */
 	struct gs_event done_ev;
-	gs_time_t active_ns;  /* time with at least one kernel running */
+	gs_time_t active_ns;  /* time with a kernel running, the compute
+			       * engine idle */
 	gs_time_t work_ns;    /* GPU time used (occupancy x full-speed time) */
 };
 
@@ -202,6 +218,11 @@ struct gs_dispatcher {
 	uint64_t turn;             /* counts the changes of group: each is a
 				    * fresh slice for the group it goes to */
 	bool slice_expired;
+	/* Moves of the round's front to a channel: a visit (round-robin) or
+	 * a new group's turn (timeslice). A channel with work is reached
+	 * before the front has moved as often as there were channels ahead
+	 * of it, since those that join meanwhile go behind it. */
+	uint64_t front_moves;
 };
 
 struct gs_gpu {
@@ -218,8 +239,9 @@ struct gs_gpu {
 	uint64_t mmio_reads;
 };
 
-/* Shared kernels: time with a kernel running and GPU time used up to
- * now, including the kernels running now; the latter for one channel. */
+/* Shared kernels: time with a kernel running and the compute engine
+ * idle, and GPU time used up to now, including the kernels running now;
+ * the latter for one channel. */
 gs_time_t gs_shared_active_now(const struct gs_gpu *gpu);
 gs_time_t gs_shared_work_now(const struct gs_gpu *gpu,
 			     const struct gs_channel *ch);
@@ -277,11 +299,13 @@ gs_time_t gs_gpu_next_status_change(const struct gs_gpu *gpu, uint8_t engine);
  * figure built from engine time counts work in progress the same way
  * (a run that ends in the middle of a kernel still used the GPU). */
 gs_time_t gs_engine_busy_now(const struct gs_engine *eng);
+/* The work (full-speed time) the running command has done in this run. */
+gs_time_t gs_engine_run_work_now(const struct gs_engine *eng);
 /* Busy time of every engine. */
 gs_time_t gs_gpu_busy_time(const struct gs_gpu *gpu);
-/* Time the compute cores were in use: the compute engine's busy time
- * plus the time any shared kernel ran (what a utilisation counter such
- * as nvidia-smi's reports). */
+/* Time the compute cores were in use: the time the compute engine ran
+ * commands plus the time shared kernels ran without it (what a
+ * utilisation counter such as nvidia-smi's reports). */
 gs_time_t gs_gpu_compute_active_now(const struct gs_gpu *gpu);
 
 #endif

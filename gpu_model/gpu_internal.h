@@ -32,6 +32,8 @@ bool gs_engine_accepts(const struct gs_engine *eng);
 void gs_engine_start(struct gs_engine *eng, struct gs_channel *ch,
 		     const struct gs_cmd *cmd);
 void gs_engine_forget_channel(struct gs_engine *eng, struct gs_channel *ch);
+/* The cores' load changed: the running command goes on at the new rate. */
+void gs_engine_rate_changed(struct gs_engine *eng);
 
 /* shared.c */
 void gs_shared_init(struct gs_gpu *gpu);
@@ -39,6 +41,11 @@ void gs_shared_free(struct gs_gpu *gpu);
 void gs_shared_start(struct gs_gpu *gpu, struct gs_channel *ch,
 		     const struct gs_cmd *cmd);
 void gs_shared_forget_channel(struct gs_gpu *gpu, struct gs_channel *ch);
+/* The compute engine starts (1000) or stops (0) using the cores. */
+void gs_shared_engine_load(struct gs_gpu *gpu, uint32_t pm);
+/* Divisor of every core user's progress rate (per-mille): 1000 is full
+ * speed. */
+uint64_t gs_shared_rate_div(const struct gs_gpu *gpu);
 
 static inline struct gs_engine *gs_gpu_engine_for(struct gs_gpu *gpu,
 						  uint8_t kind)

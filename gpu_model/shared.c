@@ -5,6 +5,11 @@
  * every running kernel progresses at 1000 / (sum of occupancies) of full
  * speed, so the GPU's cores are shared in proportion to demand.
  *
+ * A command of the compute engine (another context's kernel, which fills
+ * the GPU when alone) is one more user of the cores, with occupancy 1000:
+ * beside shared kernels it slows down and slows them down alike
+ * (engine.c), so the work done never exceeds the time that passed.
+ *
  * Progress is applied lazily: at every start or completion the time since
  * the last change is charged to every running kernel at the rate that
  * held, and one event waits for the next kernel to finish. */
@@ -38,7 +43,7 @@ void gs_shared_free(struct gs_gpu *gpu)
  * ramp)) with a the interference, in units of one GPU. */
 static uint64_t rate_div_of(const struct gs_gpu *gpu)
 {
-	uint64_t d = gpu->shared.demand_pm, over;
+	uint64_t d = gpu->shared.demand_pm + gpu->shared.engine_pm, over;
 
 	if (d <= 1000)
 		return 1000;
@@ -74,7 +79,8 @@ static void advance(struct gs_gpu *gpu)
 	sh->last = gpu->q->now;
 	if (!dt || !sh->running->len)
 		return;
-	sh->active_ns += dt;
+	if (!sh->engine_pm)
+		sh->active_ns += dt;
 	for (i = 0; i < sh->running->len; i++) {
 		struct gs_shared_kernel *k = &g_array_index(
 			sh->running, struct gs_shared_kernel, i);
@@ -82,8 +88,8 @@ static void advance(struct gs_gpu *gpu)
 
 		k->left -= p;
 		sh->work_ns += w;
-		if (gpu->hooks.shared_work)
-			gpu->hooks.shared_work(gpu->hooks.ctx, k->ch, w);
+		if (gpu->hooks.work)
+			gpu->hooks.work(gpu->hooks.ctx, k->ch, w);
 	}
 }
 
@@ -112,6 +118,25 @@ static void schedule_next(struct gs_gpu *gpu)
 		gs_evq_schedule(gpu->q, &sh->done_ev, gpu->q->now + first);
 }
 
+uint64_t gs_shared_rate_div(const struct gs_gpu *gpu)
+{
+	return rate_div_of(gpu);
+}
+
+/* The demand changed: the next completion, and the engine's rate. */
+static void cores_changed(struct gs_gpu *gpu)
+{
+	schedule_next(gpu);
+	gs_engine_rate_changed(&gpu->engines[GS_ENGINE_COMPUTE]);
+}
+
+void gs_shared_engine_load(struct gs_gpu *gpu, uint32_t pm)
+{
+	advance(gpu);
+	gpu->shared.engine_pm = pm;
+	schedule_next(gpu);
+}
+
 void gs_shared_start(struct gs_gpu *gpu, struct gs_channel *ch,
 		     const struct gs_cmd *cmd)
 {
@@ -125,7 +150,7 @@ void gs_shared_start(struct gs_gpu *gpu, struct gs_channel *ch,
 	g_array_append_val(sh->running, k);
 	sh->demand_pm += ch->occupancy_pm;
 	gpu->engines[GS_ENGINE_COMPUTE].commands++;
-	schedule_next(gpu);
+	cores_changed(gpu);
 }
 
 static void remove_at(struct gs_gpu *gpu, guint i)
@@ -165,7 +190,7 @@ static void shared_done(void *ctx, struct gs_event *ev)
 		if (gpu->hooks.cmd_complete)
 			gpu->hooks.cmd_complete(gpu->hooks.ctx, k.ch, &k.cmd);
 	}
-	schedule_next(gpu);
+	cores_changed(gpu);
 }
 
 /* The channel closes: its running kernels are dropped, what they ran so
@@ -188,15 +213,16 @@ void gs_shared_forget_channel(struct gs_gpu *gpu, struct gs_channel *ch)
 		ch->dropped++;
 		ch->in_flight--;
 	}
-	schedule_next(gpu);
+	cores_changed(gpu);
 }
 
 gs_time_t gs_shared_active_now(const struct gs_gpu *gpu)
 {
 	const struct gs_shared *sh = &gpu->shared;
 
-	return sh->active_ns +
-	       (sh->running->len ? gpu->q->now - sh->last : 0);
+	return sh->active_ns + (sh->running->len && !sh->engine_pm
+					? gpu->q->now - sh->last
+					: 0);
 }
 
 gs_time_t gs_shared_work_now(const struct gs_gpu *gpu,

@@ -45,8 +45,12 @@
  *  - Measured time: GERM divides the wall time since the last probe that
  *    saw completions by the number of completed command groups (its ring
  *    never idles). Here the GPU idles between batches, so the time is read
- *    from the compute engine's busy counter (hal_gpu_busy_ns) by default
- *    (`busy_clock: true`), which leaves that idle time (and context
+ *    from the engines' busy counters by default (`busy_clock: true`):
+ *    the compute engine's (hal_gpu_busy_ns) plus the copy engine's
+ *    (hal_engine_busy_ns), since a utilisation counter counts only the
+ *    engine it belongs to and GERM's timing register sees every command
+ *    group complete, copies (blits, uploads) included; their sum is the
+ *    engine time the batch used. That leaves the idle time (and context
  *    switches) out; `busy_clock: false`, or a HAL without the counter (it
  *    has never moved), uses wall time as GERM does, counted from the
  *    forward that found nothing outstanding. With exclusive batches that
@@ -282,10 +286,17 @@ static struct drr_chan *drr_next_chan(struct hal_sched *s,
 	return 0;
 }
 
+/* The engines' busy counters together: the engine time used so far. */
+static hal_u64 drr_busy(struct hal_sched *s, hal_u32 gpu)
+{
+	return hal_engine_busy_ns(s, gpu, HAL_ENGINE_COMPUTE) +
+	       hal_engine_busy_ns(s, gpu, HAL_ENGINE_COPY);
+}
+
 static void drr_mark(struct hal_sched *s, struct drr_gpu *g, hal_u32 gpu)
 {
 	g->mark_time = hal_now(s);
-	g->mark_busy = hal_gpu_busy_ns(s, gpu);
+	g->mark_busy = drr_busy(s, gpu);
 }
 
 /* Forward the task's queued commands while their estimates fit its
@@ -512,7 +523,7 @@ static void drr_probe_gpu(struct hal_sched *s, hal_u32 gpu)
 	if (!total_n)
 		return; /* GERM: the time carries over to the next probe */
 
-	busy = hal_gpu_busy_ns(s, gpu);
+	busy = drr_busy(s, gpu);
 	if (busy)
 		g->has_busy = 1;
 	/* 0 is a valid busy delta (the time was seen with earlier fences) */

@@ -188,6 +188,11 @@ hal_u64 hal_random(struct hal_sched *s);
 hal_u32 hal_gpu_count(struct hal_sched *s);
 /* Cumulative busy time of a GPU's compute engine. */
 hal_u64 hal_gpu_busy_ns(struct hal_sched *s, hal_u32 gpu);
+/* Cumulative busy time of one engine (enum hal_engine), from the GPU's
+ * per-engine activity counters: the compute engine's is hal_gpu_busy_ns,
+ * the copy engine's the time it spent moving data (0 on a GPU whose
+ * copies run on the compute engine, or where the counter is unknown). */
+hal_u64 hal_engine_busy_ns(struct hal_sched *s, hal_u32 gpu, hal_u32 engine);
 /* Move a task to another GPU between its kernel launches; 0 on success.
  * Called from ops->task_create (before the task's channels exist) it only
  * places the task, at no cost. Otherwise the move happens at the task's

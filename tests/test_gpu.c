@@ -562,6 +562,132 @@ static void test_timeslice_completes_every_queued_command(void **state)
 	}
 }
 
+/* A task that submits rounds of commands through a one-slot ring: each
+ * next command is written a launch (5 us) after the dispatcher frees the
+ * slot, and a new round starts `think` after the last one completes. */
+struct rounds {
+	struct gs_evq *q;
+	struct gs_channel *ch;
+	struct gs_event restart, write;
+	uint32_t per_round, left, done;
+	gs_time_t len, think;
+};
+
+static void rounds_write(struct rounds *r)
+{
+	if (r->left && !gs_chan_ring_full(r->ch)) {
+		r->left--;
+		submit(r->ch, r->len, GS_ENGINE_COMPUTE);
+	}
+}
+
+static void rounds_write_ev(void *ctx, struct gs_event *ev)
+{
+	(void)ev;
+	rounds_write(ctx);
+}
+
+static void rounds_restart(void *ctx, struct gs_event *ev)
+{
+	struct rounds *r = ctx;
+	(void)ev;
+
+	r->left = r->per_round;
+	rounds_write(r);
+}
+
+static void rounds_space(void *ctx, struct gs_channel *ch)
+{
+	struct rounds *r = ctx;
+	uint32_t i;
+
+	for (i = 0; i < 2; i++)
+		if (r[i].ch == ch && !gs_event_queued(&r[i].write))
+			gs_evq_schedule(r[i].q, &r[i].write,
+					r[i].q->now + 5 * US);
+}
+
+static void rounds_complete(void *ctx, struct gs_channel *ch,
+			    const struct gs_cmd *cmd)
+{
+	struct rounds *r = ctx;
+	uint32_t i;
+	(void)cmd;
+
+	for (i = 0; i < 2; i++)
+		if (r[i].ch == ch && ++r[i].done % r[i].per_round == 0)
+			gs_evq_schedule(r[i].q, &r[i].restart,
+					r[i].q->now + r[i].think);
+}
+
+/* Two groups that run rounds of commands with a short pause between
+ * rounds, beside two that each queued one command: every group gets a
+ * turn within a round of the runlist. Serving the current group's channel
+ * where it had rejoined (at the end of the round) moved the round's front
+ * there, so the other group, which had joined after it, came next, and the
+ * two took turns for ever while the queued commands waited (generated
+ * scenario 159). */
+static bool every_group_served(gs_time_t think0, gs_time_t think1)
+{
+	struct rounds r[2] = {
+		{ .per_round = 5, .len = 200 * US, .think = think0 },
+		{ .per_round = 3, .len = 45 * US, .think = think1 },
+	};
+	struct gs_gpu_config cfg;
+	struct gs_gpu_hooks hooks = { .ctx = r, .cmd_complete = rounds_complete,
+				      .ring_space = rounds_space };
+	struct gs_channel *late[2];
+	struct gs_evq q;
+	struct gs_gpu *gpu;
+	bool ok = true;
+	uint32_t i;
+
+	assert_int_equal(gs_gpu_preset("volta", &cfg), 0);
+	cfg.ring_entries = 2;
+	cfg.dispatch_batch = 2;
+	cfg.max_channels = 8;
+	gs_evq_init(&q);
+	gpu = gs_gpu_new(&cfg, 0, &q, &hooks);
+	for (i = 0; i < 2; i++) {
+		r[i].q = &q;
+		r[i].ch = gs_gpu_channel_open(gpu, i, NULL);
+		gs_event_init(&r[i].restart, GS_EVC_TASK, rounds_restart, &r[i]);
+		gs_event_init(&r[i].write, GS_EVC_TASK, rounds_write_ev, &r[i]);
+		rounds_restart(&r[i], NULL);
+	}
+	for (i = 0; i < 2; i++)
+		late[i] = gs_gpu_channel_open(gpu, 2 + i, NULL);
+	while (gs_evq_peek_time(&q) <= 30 * MS) {
+		gs_evq_step(&q);
+		/* the queued commands arrive while the rounds run */
+		if (q.now >= 1 * MS && !late[0]->submitted)
+			for (i = 0; i < 2; i++)
+				submit(late[i], 100 * US, GS_ENGINE_COMPUTE);
+	}
+	for (i = 0; i < 2; i++)
+		ok &= late[i]->completed == 1 && r[i].done > 10;
+	for (i = 0; i < 2; i++) {
+		gs_evq_cancel(&q, &r[i].restart);
+		gs_evq_cancel(&q, &r[i].write);
+	}
+	gs_gpu_free(gpu);
+	gs_evq_destroy(&q);
+	return ok;
+}
+
+/* Pauses between rounds of the two tasks (the seed's were 10-40 us):
+ * under the defect the queued commands waited for ever in most pairs. */
+static void test_timeslice_serves_every_group_in_turn(void **state)
+{
+	static const gs_time_t pause[] = { 10 * US, 40 * US, 70 * US };
+	uint32_t a, b;
+	(void)state;
+
+	for (a = 0; a < G_N_ELEMENTS(pause); a++)
+		for (b = 0; b < G_N_ELEMENTS(pause); b++)
+			assert_true(every_group_served(pause[a], pause[b]));
+}
+
 /* A preemption takes back the command the dispatcher holds for the
  * engine: it runs after the preempted one resumes, not in its place. */
 static void test_preemption_keeps_channel_order(void **state)
@@ -634,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_timeslice_next_group_keeps_its_slice),
 		cmocka_unit_test(test_timeslice_completes_every_queued_command),
 		cmocka_unit_test(test_preemption_keeps_channel_order),
+		cmocka_unit_test(test_timeslice_serves_every_group_in_turn),
 		cmocka_unit_test(test_round_robin_unfairness),
 	};
 	return cmocka_run_group_tests_name("gpu", tests, NULL, NULL);

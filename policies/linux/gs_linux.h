@@ -70,6 +70,9 @@ struct gs_linux_hw_ops {
 	/* Cumulative busy time of the compute engine in ns, from the driver's
 	 * own utilisation counters. Optional: without it hal_gpu_busy_ns is 0. */
 	u64 (*busy_ns)(void *port_gpu);
+	/* The same for the copy engine. Optional: without it
+	 * hal_engine_busy_ns(HAL_ENGINE_COPY) is 0. */
+	u64 (*copy_busy_ns)(void *port_gpu);
 };
 
 struct gs_linux_gpu {

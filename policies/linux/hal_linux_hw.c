@@ -255,6 +255,18 @@ hal_u64 hal_gpu_busy_ns(struct hal_sched *s, hal_u32 gpu)
 	return g->ops->busy_ns ? g->ops->busy_ns(g->port_gpu) : 0;
 }
 
+hal_u64 hal_engine_busy_ns(struct hal_sched *s, hal_u32 gpu, hal_u32 engine)
+{
+	const struct gs_linux_gpu *g;
+
+	if (engine == HAL_ENGINE_COMPUTE)
+		return hal_gpu_busy_ns(s, gpu);
+	if (gpu >= s->n_gpus || engine != HAL_ENGINE_COPY)
+		return 0;
+	g = &s->gpus[gpu];
+	return g->ops->copy_busy_ns ? g->ops->copy_busy_ns(g->port_gpu) : 0;
+}
+
 /* Moving a live process's GPU contexts to another GPU needs driver support
  * no port offers yet; node-level policies see the failure and keep the
  * task where it is. */

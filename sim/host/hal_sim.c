@@ -766,6 +766,17 @@ hal_u64 hal_gpu_busy_ns(struct hal_sched *s, hal_u32 gpu)
 	return gs_gpu_compute_active_now(sim_of(s)->gpus[gpu]);
 }
 
+hal_u64 hal_engine_busy_ns(struct hal_sched *s, hal_u32 gpu, hal_u32 engine)
+{
+	const struct gs_gpu *g = sim_of(s)->gpus[gpu];
+
+	if (engine == HAL_ENGINE_COMPUTE)
+		return hal_gpu_busy_ns(s, gpu);
+	if (engine != HAL_ENGINE_COPY || !g->cfg.copy_engine)
+		return 0;
+	return gs_engine_busy_now(&g->engines[GS_ENGINE_COPY]);
+}
+
 int hal_task_migrate(struct hal_sched *s, struct hal_task *t, hal_u32 gpu)
 {
 	struct gs_task *task = t->task;

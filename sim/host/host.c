@@ -564,7 +564,7 @@ gs_time_t gs_task_gpu_time_now(const struct gs_task *t)
 			continue;
 		hc = eng->running_chan->owner;
 		if (hc && hc->task == t)
-			total += gpu->q->now - eng->run_start;
+			total += gs_engine_run_work_now(eng);
 	}
 	/* shared kernels running now (their finished parts are in gpu_time) */
 	/* a task may have more than 255 channels: not an engine-kind index */

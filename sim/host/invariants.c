@@ -10,9 +10,15 @@
  *     (on an engine, held by the dispatcher, running as a shared kernel or
  *     saved by a preemption);
  *   - engine time <= elapsed: no engine is busy (running plus switching)
- *     for longer than the time that passed;
+ *     for longer than the time that passed, and the compute engine's
+ *     commands and the shared kernels together do at most the work of
+ *     one GPU (utilisation <= 1);
  *   - GPU time conserved: the tasks' ground-truth GPU time is exactly what
- *     the engines ran.
+ *     the engines ran;
+ *   - no work waits for ever: while channels hold published work, the
+ *     dispatcher is due to run (queued, or something on the GPU whose end
+ *     wakes it), and no channel with work is passed over by more moves of
+ *     the round's front than there were channels ahead of it.
  * A violation is described as: invariant, simulated time, GPU, channel and
  * its task, and what was seen. */
 #include <glib.h>
@@ -26,6 +32,7 @@
 #define INV_LOST "no command lost"
 #define INV_ENGINE "engine time <= elapsed"
 #define INV_CONSERVED "GPU time conserved"
+#define INV_WAIT "no work waits for ever"
 
 G_GNUC_PRINTF(5, 6)
 static char *violated(const struct gs_sim *sim, const char *invariant,
@@ -133,6 +140,39 @@ static char *check_channel(const struct gs_sim *sim, const struct gs_gpu *gpu,
 	return NULL;
 }
 
+/* Published work that nothing will fetch: the dispatcher is not queued,
+ * and no engine or shared kernel is busy (each of their ends wakes it);
+ * or a channel the round's front has moved more often than there were
+ * channels in the round when it joined, was last served or was passed
+ * with its group's slice spent, i.e. went to the end of the round (the
+ * dispatcher's round left it behind). */
+static char *check_waiting(const struct gs_sim *sim, const struct gs_gpu *gpu)
+{
+	const struct gs_dispatcher *d = &gpu->disp;
+	const struct gs_channel *ch = d->cursor;
+	bool busy = gs_event_queued(&d->ev) || gpu->shared.running->len;
+	uint32_t i;
+	uint8_t k;
+
+	for (k = 0; k < GS_ENGINE_KINDS; k++)
+		busy |= gpu->engines[k].state != GS_ENG_IDLE;
+	if ((d->pending || d->stalled) && !busy)
+		return violated(sim, INV_WAIT, gpu,
+				d->stalled ? d->stall_chan : d->cursor,
+				"%u channels with work and %s, but the GPU is "
+				"idle and the dispatcher not due to run",
+				d->pending, d->stalled ? "a command held" :
+				"none held");
+	for (i = 0; i < d->pending; i++, ch = ch->rr_next)
+		if (d->front_moves - ch->wait_from > ch->wait_bound)
+			return violated(sim, INV_WAIT, gpu, ch, "passed over "
+					"%" G_GUINT64_FORMAT " times with work "
+					"(%u channels were in the round)",
+					d->front_moves - ch->wait_from,
+					ch->wait_bound);
+	return NULL;
+}
+
 static char *check_engine(const struct gs_sim *sim, const struct gs_gpu *gpu,
 			  const struct gs_engine *eng, gs_time_t *busy)
 {
@@ -158,6 +198,7 @@ static char *check_gpu(const struct gs_sim *sim, const struct gs_gpu *gpu,
 		       gs_time_t *engines)
 {
 	gs_time_t now = sim->q.now, shared = gs_shared_work_now(gpu, NULL);
+	gs_time_t cores;
 	uint64_t elsewhere = 0;
 	uint32_t i;
 	uint8_t k;
@@ -186,12 +227,15 @@ static char *check_gpu(const struct gs_sim *sim, const struct gs_gpu *gpu,
 			return err;
 		*engines += busy;
 	}
-	if (shared > now)
-		return violated(sim, INV_ENGINE, gpu, NULL, "shared kernels "
-				"used %" G_GUINT64_FORMAT " ns of GPU time in %"
-				G_GUINT64_FORMAT " ns", shared, now);
+	cores = gs_engine_busy_now(&gpu->engines[GS_ENGINE_COMPUTE]) + shared;
+	if (cores > now)
+		return violated(sim, INV_ENGINE, gpu, NULL, "compute commands "
+				"and shared kernels used %" G_GUINT64_FORMAT
+				" ns of the cores in %" G_GUINT64_FORMAT " ns "
+				"(shared kernels %" G_GUINT64_FORMAT " ns)",
+				cores, now, shared);
 	*engines += shared;
-	return NULL;
+	return check_waiting(sim, gpu);
 }
 
 char *gs_sim_check_invariants(const struct gs_sim *sim)

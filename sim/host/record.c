@@ -109,11 +109,8 @@ void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 		    gs_time_t start, gs_time_t end)
 {
 	struct gs_sim *sim = ctx;
-	const struct hal_chan *hc = ch ? ch->owner : NULL;
 
-	/* a shared kernel's time came through gs_record_work */
-	if (kind == GS_SPAN_RUN && hc)
-		hc->task->gpu_time += end - start;
+	/* the GPU time came through gs_record_work */
 	if (sim->opt.timeline && end != start)
 		engine_span(sim, gpu, engine, kind, ch, start, end);
 }

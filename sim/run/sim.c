@@ -38,7 +38,7 @@ static void make_gpus(struct gs_sim *sim)
 		.ring_space = gs_host_ring_space,
 		.status_change = gs_hal_status_change,
 		.span = gs_record_span,
-		.shared_work = gs_record_work,
+		.work = gs_record_work,
 	};
 	uint32_t i;
 

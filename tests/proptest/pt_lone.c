@@ -110,18 +110,6 @@ static bool drawn_lengths(const struct gs_gen_task *t)
 	return false;
 }
 
-/* Whether the task launches on the copy engine. */
-static bool copies(const struct gs_gen_task *t)
-{
-	uint32_t i;
-
-	if (t->behavior == GS_GEN_THROTTLE)
-		return t->copy;
-	for (i = 0; i < t->n_steps; i++)
-		if (t->steps[i].kind == GS_GEN_LAUNCH && t->steps[i].copy)
-			return true;
-	return false;
-}
 
 /* Open defect: DFQ's overhead on a lone two-channel app (oclParticles,
  * simpleTexture3D) is 5.4-6.1% where NEON Fig. 4 measures at most 5%
@@ -198,17 +186,7 @@ static void verdict(struct pt_case *c, const struct gs_gen_scenario *g,
 
 	if (!stated_for(g, launches) || (double)tp->gpu_time_ns >= need)
 		return;
-	/* Open defect: drr with busy_clock measures a batch by the compute
-	 * engine's busy counter (hal_gpu_busy_ns), which copies do not move:
-	 * a copying task's commands measure 0, its estimates fall to
-	 * nothing, and each batch waits for the tick (a lone copy task loses
-	 * about half its throughput). */
-	if (!strcmp(g->policy, "drr") && copies(&g->tasks[0]))
-		pt_known(c, "lone-task", "drr-copy-clock: %s alone: GPU time "
-			 "%.1f ms under drr, %.1f ms direct", tp->name,
-			 (double)tp->gpu_time_ns / 1e6,
-			 (double)td->gpu_time_ns / 1e6);
-	else if (dfq_two_channels(g))
+	if (dfq_two_channels(g))
 		pt_known(c, "lone-task", "dfq-drain: %s alone: GPU time %.1f "
 			 "ms under %s, %.1f ms direct", tp->name,
 			 (double)tp->gpu_time_ns / 1e6, g->policy,

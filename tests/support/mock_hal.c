@@ -72,6 +72,7 @@ struct mock_hal {
 	uint32_t n_chans;
 	struct hal_engine_status status[MOCK_MAX_GPUS][2];
 	uint64_t gpu_busy[MOCK_MAX_GPUS];
+	uint64_t copy_busy[MOCK_MAX_GPUS];
 	uint64_t gpu_memory; /* every GPU's; 0: unknown */
 	uint32_t n_gpus;
 	int32_t vm_parent[MOCK_MAX_VMS];
@@ -360,6 +361,12 @@ void mock_set_gpu_busy(struct mock_hal *m, uint32_t gpu, uint64_t busy_ns)
 	m->gpu_busy[gpu] = busy_ns;
 }
 
+void mock_set_copy_busy(struct mock_hal *m, uint32_t gpu, uint64_t busy_ns)
+{
+	assert_true(gpu < MOCK_MAX_GPUS);
+	m->copy_busy[gpu] = busy_ns;
+}
+
 void mock_advance(struct mock_hal *m, uint64_t t)
 {
 	assert_true(t >= m->now);
@@ -598,6 +605,11 @@ hal_u64 hal_random(struct hal_sched *s)
 
 hal_u32 hal_gpu_count(struct hal_sched *s) { return s->m->n_gpus; }
 hal_u64 hal_gpu_busy_ns(struct hal_sched *s, hal_u32 gpu) { return s->m->gpu_busy[gpu]; }
+hal_u64 hal_engine_busy_ns(struct hal_sched *s, hal_u32 gpu, hal_u32 engine)
+{
+	return engine == HAL_ENGINE_COMPUTE ? s->m->gpu_busy[gpu]
+					    : s->m->copy_busy[gpu];
+}
 
 int hal_task_migrate(struct hal_sched *s, struct hal_task *t, hal_u32 gpu)
 {

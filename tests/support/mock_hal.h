@@ -73,6 +73,8 @@ void mock_set_engine_status(struct mock_hal *m, uint32_t gpu, uint32_t engine,
 			    const struct hal_engine_status *st);
 void mock_set_chram(struct mock_hal *m, struct hal_chan *c, uint32_t status);
 void mock_set_gpu_busy(struct mock_hal *m, uint32_t gpu, uint64_t busy_ns);
+/* The copy engine's busy counter (hal_engine_busy_ns). */
+void mock_set_copy_busy(struct mock_hal *m, uint32_t gpu, uint64_t busy_ns);
 
 /* Advance the clock to `t` (absolute), firing due timers in time order
  * (ties by id). The poll loop is not run by the mock: call
