@@ -2,6 +2,8 @@
  * (DESIGN section 9): id, figure, quantity, paper value, gpusim value, the
  * pass range and the verdict. Runs are cached by (file, overrides), so a
  * reference run under `direct` is made once however many targets use it.
+ * A row with a numeric `paper_value` also shows its relative error, and
+ * the paper table ends with the errors' median and maximum (repro_error.c).
  * Scenarios in a folder named `beyond` (configs/beyond/: what the papers do
  * not measure, checked against the algorithms' guarantees) are printed in
  * a table of their own after the paper rows. */
@@ -16,7 +18,8 @@
 #include "workloads/config_load.h"
 
 struct row {
-	char *id, *figure, *quantity, *paper, *value, *range;
+	char *id, *figure, *quantity, *paper, *value, *range, *rel_text;
+	double rel; /* relative error against paper_value; NAN: none */
 	bool pass;
 	bool beyond; /* from configs/beyond/: the second table */
 	guint order; /* file order, to keep rows of one id in place */
@@ -214,6 +217,7 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e,
 	row.quantity = g_strdup(e->quantity);
 	row.paper = g_strdup(e->paper ? e->paper : "");
 	row.range = format_range(e);
+	row.rel = NAN;
 	if (node_row(e)) {
 		vals = node_values(rp, file, e, base_seed);
 		goto judge;
@@ -221,6 +225,7 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e,
 	if (!r) {
 		rp->failed_to_run = true;
 		row.value = g_strdup("error");
+		row.rel_text = g_strdup("-");
 		g_array_append_val(rp->rows, row);
 		return;
 	}
@@ -248,6 +253,9 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e,
 		}
 	}
 judge:
+	if (e->has_paper_value)
+		row.rel = gs_repro_rel_error(vals, e->paper_value);
+	row.rel_text = gs_repro_format_rel_error(row.rel);
 	row.pass = vals->len > 0;
 	for (i = 0; i < vals->len; i++) {
 		double v = g_array_index(vals, double, i);
@@ -291,24 +299,46 @@ static guint print_section(GArray *rows, bool beyond)
 	    wq = widest(rows, COL(quantity), "quantity"),
 	    wp = widest(rows, COL(paper), "paper"),
 	    wv = widest(rows, COL(value), "gpusim"),
-	    wr = widest(rows, COL(range), "pass range");
+	    wr = widest(rows, COL(range), "pass range"),
+	    we = widest(rows, COL(rel_text), "rel err");
 	guint i, passed = 0;
 
-	printf("%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wi, "id", wf,
-	       beyond ? "source" : "figure", wq, "quantity", wp,
-	       beyond ? "expected" : "paper", wv, "gpusim", wr, "pass range",
-	       "verdict");
+	printf("%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wi, "id",
+	       wf, beyond ? "source" : "figure", wq, "quantity", wp,
+	       beyond ? "expected" : "paper", wv, "gpusim", we, "rel err", wr,
+	       "pass range", "verdict");
 	for (i = 0; i < rows->len; i++) {
 		struct row *r = &g_array_index(rows, struct row, i);
 
 		if (r->beyond != beyond)
 			continue;
-		printf("%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wi, r->id, wf,
-		       r->figure, wq, r->quantity, wp, r->paper, wv, r->value,
-		       wr, r->range, r->pass ? "pass" : "FAIL");
+		printf("%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wi,
+		       r->id, wf, r->figure, wq, r->quantity, wp, r->paper, wv,
+		       r->value, we, r->rel_text, wr, r->range,
+		       r->pass ? "pass" : "FAIL");
 		passed += r->pass;
 	}
 	return passed;
+}
+
+/* The relative-error summary of the paper rows (not those beyond). */
+static void print_error_summary(GArray *rows)
+{
+	const char **figures = g_new0(const char *, rows->len + 1);
+	double *rel = g_new0(double, rows->len + 1);
+	guint i, n = 0;
+
+	for (i = 0; i < rows->len; i++) {
+		const struct row *r = &g_array_index(rows, struct row, i);
+
+		if (r->beyond)
+			continue;
+		figures[n] = r->figure;
+		rel[n++] = r->rel;
+	}
+	gs_repro_print_error_summary(figures, rel, n);
+	g_free(figures);
+	g_free(rel);
 }
 
 static void print_table(GArray *rows)
@@ -318,6 +348,8 @@ static void print_table(GArray *rows)
 	for (i = 0; i < rows->len; i++)
 		n_beyond += g_array_index(rows, struct row, i).beyond;
 	passed = n_beyond < rows->len ? print_section(rows, false) : 0;
+	if (n_beyond < rows->len)
+		print_error_summary(rows);
 	if (n_beyond) {
 		printf("%sbeyond the papers (the algorithms' own guarantees, "
 		       "configs/beyond/)\n\n", n_beyond < rows->len ? "\n" : "");
@@ -421,6 +453,7 @@ int gs_cmd_reproduce(int argc, char **argv)
 		g_free(r->paper);
 		g_free(r->value);
 		g_free(r->range);
+		g_free(r->rel_text);
 	}
 	g_array_free(rp.rows, TRUE);
 	g_hash_table_destroy(rp.runs);
