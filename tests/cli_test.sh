@@ -146,6 +146,16 @@ check "reproduce: relative error per row, median and max per paper and overall" 
 	 grep -q '^  P1 *2 rows *median *37.5%  max *50.0%' $tmp/rel.out &&
 	 grep -q '^  P2 *1 rows *median *20.0%  max *20.0%' $tmp/rel.out &&
 	 grep -q '^  all *3 rows *median *25.0%  max *50.0%' $tmp/rel.out"
+# A row that misses its band but gives known_gap is shown as a known miss
+# and does not fail the command; without known_gap the same miss fails it.
+check "reproduce: a known gap is shown, counted apart and does not fail" sh -c \
+	"printf 'duration: 10ms\ntasks:\n  - {name: a, behavior: {throttle: {kernel: 100us, sleep: 0, blocking: false}}}\nexpect:\n  - {id: X, quantity: q, value: tasks.a.gpu_share, max: 0.5, known_gap: why}\n  - {id: Y, quantity: q, value: tasks.a.gpu_share, min: 0.5}\n' > $tmp/gap.yaml &&
+	 $GPUSIM reproduce $tmp/gap.yaml > $tmp/gap.out &&
+	 grep -q '^X .* miss (known gap)' $tmp/gap.out &&
+	 grep -q '1 passed, 0 failed, 1 known gap ' $tmp/gap.out &&
+	 sed 's/, known_gap: why//' $tmp/gap.yaml > $tmp/nogap.yaml &&
+	 ! $GPUSIM reproduce $tmp/nogap.yaml > $tmp/nogap.out &&
+	 grep -q '^X .*FAIL' $tmp/nogap.out && grep -q '1 passed, 1 failed' $tmp/nogap.out"
 check "expect: paper_value 0 is refused at its position, exit 2" sh -c \
 	"printf 'duration: 10ms\ntasks:\n  - {name: a, behavior: {throttle: {kernel: 100us}}}\nexpect:\n  - {id: X, quantity: q, value: tasks.a.gpu_share, paper_value: 0, min: 0}\n' > $tmp/pv0.yaml &&
 	 $GPUSIM validate $tmp/pv0.yaml 2> $tmp/pv0.err; test \$? -eq 2 &&

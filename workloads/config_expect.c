@@ -11,7 +11,8 @@
 
 static const char *const expect_keys[] = {
 	"id", "figure", "quantity", "paper", "value", "set", "compare", "min",
-	"max", "baseline", "seeds", "sweep", "peak", "paper_value", NULL,
+	"max", "baseline", "seeds", "sweep", "peak", "paper_value",
+	"known_gap", NULL,
 };
 
 static const char *const compare_names[] = {
@@ -191,6 +192,9 @@ static int load_one(struct cfg *c, const yaml_node_t *map, struct gs_expect *e)
 					 "paper_value: must not be 0 (the relative error divides by it; state a ~0 claim with min/max)");
 		e->has_paper_value = true;
 	}
+	if ((v = cfg_map_get(c, map, "known_gap")) &&
+	    cfg_string(c, v, "known_gap", false, &e->known_gap) < 0)
+		return -1;
 	if ((v = cfg_map_get(c, map, "set")) && read_set(c, v, &e->set) < 0)
 		return -1;
 	if ((v = cfg_map_get(c, map, "compare")) &&

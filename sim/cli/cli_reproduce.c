@@ -4,6 +4,8 @@
  * reference run under `direct` is made once however many targets use it.
  * A row with a numeric `paper_value` also shows its relative error, and
  * the paper table ends with the errors' median and maximum (repro_error.c).
+ * A row that misses but states a `known_gap` (why, in docs/decisions.md)
+ * is shown as a known miss and does not fail the command.
  * Scenarios in a folder named `beyond` (configs/beyond/: what the papers do
  * not measure, checked against the algorithms' guarantees) are printed in
  * a table of their own after the paper rows. */
@@ -21,6 +23,7 @@ struct row {
 	char *id, *figure, *quantity, *paper, *value, *range, *rel_text;
 	double rel; /* relative error against paper_value; NAN: none */
 	bool pass;
+	bool known_gap; /* missed, with `known_gap` given: shown, not failed */
 	bool beyond; /* from configs/beyond/: the second table */
 	guint order; /* file order, to keep rows of one id in place */
 };
@@ -264,6 +267,7 @@ judge:
 		lo = fmin(lo, v);
 		hi = fmax(hi, v);
 	}
+	row.known_gap = !row.pass && vals->len > 0 && e->known_gap;
 	if (!vals->len)
 		row.value = g_strdup("none");
 	else if (lo == hi || vals->len == 1)
@@ -315,7 +319,8 @@ static guint print_section(GArray *rows, bool beyond)
 		printf("%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wi,
 		       r->id, wf, r->figure, wq, r->quantity, wp, r->paper, wv,
 		       r->value, we, r->rel_text, wr, r->range,
-		       r->pass ? "pass" : "FAIL");
+		       r->pass ? "pass" : r->known_gap ? "miss (known gap)"
+						 : "FAIL");
 		passed += r->pass;
 	}
 	return passed;
@@ -343,10 +348,12 @@ static void print_error_summary(GArray *rows)
 
 static void print_table(GArray *rows)
 {
-	guint i, passed, n_beyond = 0;
+	guint i, passed, n_beyond = 0, gaps = 0;
 
-	for (i = 0; i < rows->len; i++)
+	for (i = 0; i < rows->len; i++) {
 		n_beyond += g_array_index(rows, struct row, i).beyond;
+		gaps += g_array_index(rows, struct row, i).known_gap;
+	}
 	passed = n_beyond < rows->len ? print_section(rows, false) : 0;
 	if (n_beyond < rows->len)
 		print_error_summary(rows);
@@ -355,8 +362,12 @@ static void print_table(GArray *rows)
 		       "configs/beyond/)\n\n", n_beyond < rows->len ? "\n" : "");
 		passed += print_section(rows, true);
 	}
-	printf("\nreproduce: %u passed, %u failed\n", passed,
-	       rows->len - passed);
+	printf("\nreproduce: %u passed, %u failed", passed,
+	       rows->len - passed - gaps);
+	if (gaps)
+		printf(", %u known gap%s (missed; docs/decisions.md says why)",
+		       gaps, gaps > 1 ? "s" : "");
+	printf("\n");
 }
 
 /* R1 before R2 ... R10; rows of one target keep their file order. */
@@ -446,7 +457,7 @@ int gs_cmd_reproduce(int argc, char **argv)
 	for (i = 0; i < rp.rows->len; i++) {
 		struct row *r = &g_array_index(rp.rows, struct row, i);
 
-		failed += !r->pass;
+		failed += !r->pass && !r->known_gap;
 		g_free(r->id);
 		g_free(r->figure);
 		g_free(r->quantity);
