@@ -411,8 +411,9 @@ int gs_cmd_reproduce(int argc, char **argv)
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_summary(ctx,
 		"Runs every scenario with an `expect:` block and prints one row "
-		"per target.\nExit status: 0 all pass, 1 a target fails or a "
-		"run fails, 2 bad usage or config.");
+		"per target.\nExit status: 0 all pass (a row's known gap is shown, "
+		"not failed), 1 a target fails or a run fails, 2 bad usage or "
+		"config.");
 	gs_cli_help(ctx, "reproduce");
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
 		fprintf(stderr, "gpusim: %s\n", err->message);
