@@ -133,6 +133,33 @@ check "reproduce: a counted task's name selects every copy; beyond rows in their
 	 $GPUSIM reproduce $tmp/count.yaml $tmp/beyond/count.yaml > $tmp/count.out &&
 	 grep -q '^X .*\.\..*pass' $tmp/count.out && grep -q '2 passed, 0 failed' $tmp/count.out &&
 	 sed -n '/^beyond the papers/,\$p' $tmp/count.out | grep -c '^X ' | grep -qx 1"
+# The relative-error column and summary: a saturating non-blocking throttle
+# alone holds the GPU all the time (gpu_share 1), so paper values 0.8, 2 and
+# 1.25 are 25%, 50% and 20% off; per paper (the figure's first word) P1 has
+# median 37.5% (of 25 and 50) and max 50%, P2 20%; over all, median 25%.
+check "reproduce: relative error per row, median and max per paper and overall" sh -c \
+	"printf 'duration: 10ms\ntasks:\n  - {name: a, behavior: {throttle: {kernel: 100us, sleep: 0, blocking: false}}}\nexpect:\n  - {id: X, figure: P1 Fig. 1, quantity: q1, value: tasks.a.gpu_share, paper_value: 0.8, min: 0}\n  - {id: X, figure: P1 Fig. 2, quantity: q2, value: tasks.a.gpu_share, paper_value: 2, min: 0}\n  - {id: X, figure: P2, quantity: q3, value: tasks.a.gpu_share, paper_value: 1.25, min: 0}\n  - {id: X, figure: P2, quantity: q4, value: tasks.a.gpu_share, min: 0}\n' > $tmp/rel.yaml &&
+	 $GPUSIM reproduce $tmp/rel.yaml > $tmp/rel.out &&
+	 grep -q '^X .* q1 .* 1 *25.0% ' $tmp/rel.out && grep -q '^X .* q2 .* 1 *50.0% ' $tmp/rel.out &&
+	 grep -q '^X .* q3 .* 1 *20.0% ' $tmp/rel.out && grep -q '^X .* q4 .* 1 *- ' $tmp/rel.out &&
+	 grep -q '(3 of 4)' $tmp/rel.out &&
+	 grep -q '^  P1 *2 rows *median *37.5%  max *50.0%' $tmp/rel.out &&
+	 grep -q '^  P2 *1 rows *median *20.0%  max *20.0%' $tmp/rel.out &&
+	 grep -q '^  all *3 rows *median *25.0%  max *50.0%' $tmp/rel.out"
+# A row that misses its band but gives known_gap is shown as a known miss
+# and does not fail the command; without known_gap the same miss fails it.
+check "reproduce: a known gap is shown, counted apart and does not fail" sh -c \
+	"printf 'duration: 10ms\ntasks:\n  - {name: a, behavior: {throttle: {kernel: 100us, sleep: 0, blocking: false}}}\nexpect:\n  - {id: X, quantity: q, value: tasks.a.gpu_share, max: 0.5, known_gap: why}\n  - {id: Y, quantity: q, value: tasks.a.gpu_share, min: 0.5}\n' > $tmp/gap.yaml &&
+	 $GPUSIM reproduce $tmp/gap.yaml > $tmp/gap.out &&
+	 grep -q '^X .* miss (known gap)' $tmp/gap.out &&
+	 grep -q '1 passed, 0 failed, 1 known gap ' $tmp/gap.out &&
+	 sed 's/, known_gap: why//' $tmp/gap.yaml > $tmp/nogap.yaml &&
+	 ! $GPUSIM reproduce $tmp/nogap.yaml > $tmp/nogap.out &&
+	 grep -q '^X .*FAIL' $tmp/nogap.out && grep -q '1 passed, 1 failed' $tmp/nogap.out"
+check "expect: paper_value 0 is refused at its position, exit 2" sh -c \
+	"printf 'duration: 10ms\ntasks:\n  - {name: a, behavior: {throttle: {kernel: 100us}}}\nexpect:\n  - {id: X, quantity: q, value: tasks.a.gpu_share, paper_value: 0, min: 0}\n' > $tmp/pv0.yaml &&
+	 $GPUSIM validate $tmp/pv0.yaml 2> $tmp/pv0.err; test \$? -eq 2 &&
+	 grep -q 'pv0.yaml:5:65: paper_value: must not be 0' $tmp/pv0.err"
 cat >"$tmp/badexpect.yaml" <<'YAML'
 duration: 100ms
 tasks:

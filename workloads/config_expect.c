@@ -11,7 +11,8 @@
 
 static const char *const expect_keys[] = {
 	"id", "figure", "quantity", "paper", "value", "set", "compare", "min",
-	"max", "baseline", "seeds", "sweep", "peak", NULL,
+	"max", "baseline", "seeds", "sweep", "peak", "paper_value",
+	"known_gap", NULL,
 };
 
 static const char *const compare_names[] = {
@@ -180,6 +181,19 @@ static int load_one(struct cfg *c, const yaml_node_t *map, struct gs_expect *e)
 		return -1;
 	if ((v = cfg_map_get(c, map, "paper")) &&
 	    cfg_string(c, v, "paper", false, &e->paper) < 0)
+		return -1;
+	if ((v = cfg_map_get(c, map, "paper_value"))) {
+		if (read_number(c, v, "paper_value", &e->paper_value) < 0)
+			return -1;
+		/* a relative error against 0 has no meaning: a "~0" claim
+		 * is a band (min/max), not a paper value */
+		if (e->paper_value == 0)
+			return cfg_error(c, v,
+					 "paper_value: must not be 0 (the relative error divides by it; state a ~0 claim with min/max)");
+		e->has_paper_value = true;
+	}
+	if ((v = cfg_map_get(c, map, "known_gap")) &&
+	    cfg_string(c, v, "known_gap", false, &e->known_gap) < 0)
 		return -1;
 	if ((v = cfg_map_get(c, map, "set")) && read_set(c, v, &e->set) < 0)
 		return -1;

@@ -137,6 +137,11 @@ struct gs_expect {
 	char *figure;      /* "NEON Fig. 5" */
 	char *quantity;    /* what is measured, in words */
 	char *paper;       /* the paper's value, as text */
+	bool has_paper_value;
+	double paper_value; /* the paper's value as a number (non-zero), for
+			     * the relative-error column */
+	char *known_gap;   /* why the row misses the paper (a section of
+			    * docs/decisions.md): a miss is shown, not failed */
 	char *value;       /* tasks.NAME.FIELD, tasks.*.FIELD, metrics.FIELD */
 	char **set;        /* overrides for this check, NULL-terminated */
 	uint8_t compare;   /* enum gs_expect_compare */

@@ -17,4 +17,17 @@ GArray *gs_repro_select_values(const struct gs_results *r, const char *path);
  * tree's); NULL, reported on stderr, when there is none. */
 GPtrArray *gs_repro_default_files(void);
 
+/* The relative error of a row's values against the paper's (non-zero)
+ * value: the largest |v - paper| / |paper|; NAN when there is no value. */
+double gs_repro_rel_error(const GArray *vals, double paper);
+
+/* "12.3%", or "-" for NAN (no numeric paper value). */
+char *gs_repro_format_rel_error(double rel);
+
+/* After the table: median and maximum relative error per paper (the first
+ * word of each row's figure) and overall, over the rows whose rel is not
+ * NAN. */
+void gs_repro_print_error_summary(const char *const *figures,
+				  const double *rel, guint n);
+
 #endif
