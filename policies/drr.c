@@ -746,7 +746,8 @@ static void drr_timer(struct hal_sched *s, hal_u32 id)
 		drr_tick(s);
 		return;
 	}
-	if (id != DRR_TIMER_KICK && id != DRR_TIMER_PROBE)
+	/* drr arms no other timer */
+	if (HAL_WARN_ON(s, id != DRR_TIMER_KICK && id != DRR_TIMER_PROBE))
 		return;
 	if (id == DRR_TIMER_PROBE)
 		drr_state(s)->probe_fresh = 0;

@@ -180,6 +180,22 @@ void hal_cpu_charge(struct hal_sched *s, hal_u64 ns);
 void hal_log(struct hal_sched *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* HAL_WARN_ON(s, cond): a state the policy's own logic rules out. It
+ * evaluates to cond (true or false), so a policy can still leave the op
+ * safely: `if (HAL_WARN_ON(s, !e)) return;`. Where it is true, the
+ * environment is told through hal_warn: the kernel HAL makes it the
+ * kernel's WARN_ON_ONCE (one report per call site, its once-flag kept by
+ * the kernel), the simulator counts it per run (summary.json's
+ * policy_warnings and the first message) and the policy tests' mock HAL
+ * fails the test. An environment may define HAL_WARN_ON in hal_impl.h;
+ * this is the definition of those that do not. */
+void hal_warn(struct hal_sched *s, const char *file, int line,
+	      const char *cond);
+#ifndef HAL_WARN_ON
+#define HAL_WARN_ON(s, cond) \
+	((cond) ? (hal_warn((s), __FILE__, __LINE__, #cond), 1) : 0)
+#endif
+
 /* A seeded random source (the simulator's is deterministic). */
 hal_u64 hal_random(struct hal_sched *s);
 

@@ -486,7 +486,8 @@ void loga_timer(struct hal_sched *s, hal_u32 id)
 {
 	struct loga *l = loga_of(s);
 
-	if (id != LOGA_TIMER_WAKE || l->state != LOGA_SLEEP)
+	/* LOGA_TIMER_WAKE is the only timer loga (and hdfq over it) arms */
+	if (HAL_WARN_ON(s, id != LOGA_TIMER_WAKE) || l->state != LOGA_SLEEP)
 		return;
 	hal_trace_phase(s, "sleep", l->phase_start, hal_now(s));
 	start_poll(s);

@@ -60,7 +60,7 @@ static void placement_timer(struct hal_sched *s, hal_u32 id)
 	hal_u64 now = hal_now(s), len = now - p->window_start;
 	hal_u32 g;
 
-	if (id != TIMER_MONITOR)
+	if (HAL_WARN_ON(s, id != TIMER_MONITOR)) /* its only timer */
 		return;
 	nl_update(s, &p->node);
 	for (g = 0; g < p->node.n_gpus && len; g++) {

@@ -546,7 +546,7 @@ static void ts_timer(struct hal_sched *s, hal_u32 id)
 {
 	if (id == TS_TIMER_SLICE)
 		ts_slice_timer(s);
-	else if (id == TS_TIMER_POLL)
+	else if (!HAL_WARN_ON(s, id != TS_TIMER_POLL)) /* its only two */
 		ts_poll_timer(s);
 }
 

@@ -3,6 +3,7 @@
  * MMIO reads and kernel-thread wake-ups to policy CPU time, traps to the
  * task (host.c). */
 #include <glib.h>
+#include <inttypes.h>
 #include <stdarg.h>
 
 #include "sim/sim_internal.h"
@@ -18,6 +19,19 @@ static void charge(struct hal_sched *s, gs_time_t ns)
 {
 	s->cpu += ns;
 	s->sim->policy_cpu += ns;
+}
+
+/* HAL_WARN_ON fired: counted for the run, the first kept for
+ * summary.json. A policy bug, not the scenario's: the run goes on. */
+void hal_warn(struct hal_sched *s, const char *file, int line,
+	      const char *cond)
+{
+	struct gs_sim *sim = sim_of(s);
+
+	if (!sim->policy_warnings++)
+		sim->policy_warning = g_strdup_printf(
+			"policy %s at %" PRIu64 " ns: %s:%d: WARN_ON(%s)",
+			s->ops->name, (uint64_t)sim->q.now, file, line, cond);
 }
 
 /* ---- instance ------------------------------------------------------- */

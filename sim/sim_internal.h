@@ -192,6 +192,10 @@ struct gs_sim {
 	gs_time_t checked_at;
 	uint64_t invariant_period, next_check, invariant_checks;
 	char *violation;
+	/* HAL_WARN_ON in the policies (hal_sim.c): how many fired and the
+	 * first one's message; per run, never in a static */
+	uint64_t policy_warnings;
+	char *policy_warning;
 
 	struct gs_results *rec;     /* series and timeline are recorded here */
 	GHashTable *tracks;         /* (gpu, kind, id) -> track index + 1 */

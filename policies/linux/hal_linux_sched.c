@@ -145,6 +145,16 @@ void hal_cpu_charge(struct hal_sched *s, hal_u64 ns)
 	s->stats.cpu_charge_ns += ns;
 }
 
+/* Reached once per call site (HAL_WARN_ON in hal_impl.h keeps the
+ * kernel's once-flag): WARN_ON_ONCE's report, with the policy named. */
+void hal_warn(struct hal_sched *s, const char *file, int line,
+	      const char *cond)
+{
+	s->stats.warnings++;
+	WARN(1, "gpusim: %s: %s:%d: WARN_ON(%s)\n", s->ops->name, file, line,
+	     cond);
+}
+
 void hal_log(struct hal_sched *s, const char *fmt, ...)
 {
 	struct va_format vaf;

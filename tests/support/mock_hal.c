@@ -83,6 +83,8 @@ struct mock_hal {
 	uint64_t poll_until;
 	GHashTable *phases; /* name -> count */
 	uint64_t rng;
+	uint32_t warnings;       /* HAL_WARN_ON reports */
+	bool warnings_expected;  /* else the first one fails the test */
 };
 
 /* "25us" -> ns; "true"/"false"; plain integers. */
@@ -577,6 +579,19 @@ void hal_trace_phase(struct hal_sched *s, const char *name, hal_u64 start,
 }
 
 void hal_cpu_charge(struct hal_sched *s, hal_u64 ns) { s->m->cpu_ns += ns; }
+
+/* A policy reached a state its logic rules out: a failed test, unless
+ * the test provokes it on purpose (mock_expect_warnings). */
+void hal_warn(struct hal_sched *s, const char *file, int line,
+	      const char *cond)
+{
+	s->m->warnings++;
+	if (!s->m->warnings_expected)
+		fail_msg("%s:%d: WARN_ON(%s)", file, line, cond);
+}
+
+void mock_expect_warnings(struct mock_hal *m) { m->warnings_expected = true; }
+uint32_t mock_warnings(const struct mock_hal *m) { return m->warnings; }
 
 void hal_log(struct hal_sched *s, const char *fmt, ...)
 {
