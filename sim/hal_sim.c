@@ -14,13 +14,6 @@ static struct gs_sim *sim_of(struct hal_sched *s)
 	return s->sim;
 }
 
-/* Policy CPU time, of this instance and of all. */
-static void charge(struct hal_sched *s, gs_time_t ns)
-{
-	s->cpu += ns;
-	s->sim->policy_cpu += ns;
-}
-
 /* HAL_WARN_ON fired: counted for the run, the first kept for
  * summary.json. A policy bug, not the scenario's: the run goes on. */
 void hal_warn(struct hal_sched *s, const char *file, int line,
@@ -81,9 +74,7 @@ static void timers_fired(void *ctx, struct gs_event *ev)
 		if (s->timer_when[i] > now)
 			continue;
 		s->timer_when[i] = GS_TIME_NEVER;
-		charge(s, s->sim->sc->host.policy_wakeup);
-		if (s->ops->timer)
-			s->ops->timer(s, i);
+		gs_policy_timer(s, i);
 	}
 	schedule_timers(s);
 }
@@ -201,7 +192,7 @@ static bool instance_start(struct gs_sim *sim, struct hal_sched *s,
 					     sim->sc->vms[s->vm].name,
 					     ops->name);
 	gs_rng_seed(&s->rng, sim->sc->seed, stream);
-	if (ops->init && ops->init(s) != 0) {
+	if (gs_policy_init(s) != 0) {
 		/* where the scenario chose it, when it did */
 		g_autofree char *where =
 			pc && pc->where ? g_strdup_printf("%s: ", pc->where)
@@ -249,8 +240,7 @@ static void instance_stop(struct gs_sim *sim, struct hal_sched *s)
 {
 	if (!s->ops)
 		return;
-	if (s->ops->fini)
-		s->ops->fini(s);
+	gs_policy_fini(s);
 	gs_evq_cancel(&sim->q, &s->timer_ev);
 	gs_evq_cancel(&sim->q, &s->poll.sample_ev);
 	gs_evq_cancel(&sim->q, &s->poll.end_ev);
@@ -453,7 +443,7 @@ static void charge_shadow_switch(struct hal_sched *s, struct hal_chan *c)
 	int32_t vm = c->task->cfg->vm;
 
 	if (vm >= 0)
-		charge(s, s->sim->sc->vms[vm].shadow_copy);
+		gs_policy_charge(s, s->sim->sc->vms[vm].shadow_copy);
 }
 
 void hal_shadow_enable(struct hal_sched *s, struct hal_chan *c)
@@ -535,7 +525,7 @@ static void charge_mmio(struct hal_sched *s, struct gs_gpu *gpu)
 	/* a read made by the running poll loop's thread is already in the
 	 * loop's busy time */
 	if (!s->poll.active)
-		charge(s, gpu->cfg.mmio_read);
+		gs_policy_charge(s, gpu->cfg.mmio_read);
 }
 
 static void read_status(struct gs_gpu *gpu, hal_u32 engine,
@@ -629,8 +619,7 @@ static void poll_sample(void *ctx, struct gs_event *ev)
 	    st.ctx_status == p->last.ctx_status && st.busy == p->last.busy)
 		return;
 	p->last = st;
-	if (s->ops->poll_change)
-		s->ops->poll_change(s, &st, s->sim->q.now);
+	gs_policy_poll_change(s, &st, s->sim->q.now);
 }
 
 /* Charge the loop's reads and busy CPU time from start to now. */
@@ -640,7 +629,7 @@ static void poll_finish(struct hal_sched *s)
 	struct gs_sim *sim = s->sim;
 	gs_time_t elapsed = sim->q.now - p->start;
 
-	charge(s, elapsed);
+	gs_policy_charge(s, elapsed);
 	/* reads at start, start + period, ... before now */
 	sim->gpus[p->gpu]->mmio_reads +=
 		(elapsed + p->period - 1) / p->period;
@@ -660,7 +649,7 @@ static void poll_flush(struct hal_sched *s)
 		return;
 	/* whole periods, so the read grid stays where it was */
 	elapsed = (s->sim->q.now - p->start) / p->period * p->period;
-	charge(s, elapsed);
+	gs_policy_charge(s, elapsed);
 	s->sim->gpus[p->gpu]->mmio_reads += elapsed / p->period;
 	p->start += elapsed;
 }
@@ -680,8 +669,7 @@ static void poll_end(void *ctx, struct gs_event *ev)
 	(void)ev;
 
 	poll_finish(s);
-	if (s->ops->poll_end)
-		s->ops->poll_end(s);
+	gs_policy_poll_end(s);
 }
 
 void hal_poll_start(struct hal_sched *s, hal_u32 gpu, hal_u32 engine,
@@ -746,7 +734,7 @@ void hal_trace_phase(struct hal_sched *s, const char *name, hal_u64 start,
 
 void hal_cpu_charge(struct hal_sched *s, hal_u64 ns)
 {
-	charge(s, ns);
+	gs_policy_charge(s, ns);
 }
 
 void hal_log(struct hal_sched *s, const char *fmt, ...)

@@ -4,6 +4,7 @@
 
 #include "gpu_model/gpu.h"
 #include "policies/policy.h"
+#include "sim/policy_call.h"
 #include "sim/rng.h"
 #include "sim/sim.h"
 
@@ -82,6 +83,7 @@ struct hal_sched {
 	struct gs_event timer_ev;
 	struct hal_poll poll;
 	struct gs_rng rng;
+	uint64_t op_calls[GS_POLICY_OPS]; /* policy_call.c counts them */
 };
 
 struct gs_task {
