@@ -113,6 +113,8 @@
 static const struct gs_param_desc dfq_params[] = {
 	DFQ_PARAM_DESCS
 };
+_Static_assert(sizeof(dfq_params) / sizeof(dfq_params[0]) == DFQ_N_PARAMS,
+	       "one descriptor per index");
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -676,16 +678,16 @@ int dfq_init(struct hal_sched *s)
 	struct dfq *d = dfq_of(s);
 
 	vt_init(&d->vt);
-	d->poll = hal_param(s, "poll");
-	d->sample = hal_param(s, "sample");
-	d->sample_requests = (hal_u32)hal_param(s, "sample_requests");
-	d->factor = (hal_u32)hal_param(s, "free_run_factor");
-	d->measured = (hal_u8)hal_param(s, "measure_episode");
-	d->check_chram = (hal_u8)hal_param(s, "check_chram");
-	d->account_only = (hal_u8)hal_param(s, "account_only");
-	d->by_count = (hal_u8)hal_param(s, "charge_by_count");
-	d->status_at_barrier = (hal_u8)hal_param(s, "active_at_barrier");
-	d->kill_after = hal_param(s, "kill_after");
+	d->poll = hal_param(s, DFQ_P_POLL);
+	d->sample = hal_param(s, DFQ_P_SAMPLE);
+	d->sample_requests = (hal_u32)hal_param(s, DFQ_P_SAMPLE_REQUESTS);
+	d->factor = (hal_u32)hal_param(s, DFQ_P_FREE_RUN_FACTOR);
+	d->measured = (hal_u8)hal_param(s, DFQ_P_MEASURE_EPISODE);
+	d->check_chram = (hal_u8)hal_param(s, DFQ_P_CHECK_CHRAM);
+	d->account_only = (hal_u8)hal_param(s, DFQ_P_ACCOUNT_ONLY);
+	d->by_count = (hal_u8)hal_param(s, DFQ_P_CHARGE_BY_COUNT);
+	d->status_at_barrier = (hal_u8)hal_param(s, DFQ_P_ACTIVE_AT_BARRIER);
+	d->kill_after = hal_param(s, DFQ_P_KILL_AFTER);
 	if (!d->poll)
 		d->poll = 1;
 	if (!d->sample)

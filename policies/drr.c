@@ -162,26 +162,41 @@ struct drr_state {
 	struct drr_gpu gpus[DRR_MAX_GPUS];
 };
 
+/* Indices into the parameter table below (hal_param). */
+enum {
+	DRR_P_QUANTUM,
+	DRR_P_TICK,
+	DRR_P_EXCLUSIVE,
+	DRR_P_WINDOW,
+	DRR_P_EARLY_PROBE,
+	DRR_P_BUSY_CLOCK,
+	DRR_P_AVG_SHIFT,
+	DRR_P_ORACLE,
+	DRR_N_PARAMS
+};
+
 static const struct gs_param_desc drr_params[] = {
-	{ "quantum", GS_PARAM_DURATION, "500us",
+	[DRR_P_QUANTUM] = { "quantum", GS_PARAM_DURATION, "500us",
 	  "GPU time added to a task's deficit per visit (GERM_QUANTUM)", 0 },
-	{ "tick", GS_PARAM_DURATION, "1ms",
+	[DRR_P_TICK] = { "tick", GS_PARAM_DURATION, "1ms",
 	  "period of the timing thread that reads the fences", 0 },
-	{ "exclusive", GS_PARAM_BOOL, "true",
+	[DRR_P_EXCLUSIVE] = { "exclusive", GS_PARAM_BOOL, "true",
 	  "one task's forwarded work on the GPU at a time (exact timing)", 0 },
-	{ "window", GS_PARAM_DURATION, "2ms",
+	[DRR_P_WINDOW] = { "window", GS_PARAM_DURATION, "2ms",
 	  "with exclusive: false, estimated work kept forwarded", 0 },
-	{ "early_probe", GS_PARAM_DURATION, "50us",
+	[DRR_P_EARLY_PROBE] = { "early_probe", GS_PARAM_DURATION, "50us",
 	  "exclusive: probe this long after a batch's estimated end, and "
 	  "again while not seen done (0: only every tick)", 0 },
-	{ "busy_clock", GS_PARAM_BOOL, "true",
+	[DRR_P_BUSY_CLOCK] = { "busy_clock", GS_PARAM_BOOL, "true",
 	  "measure with the GPU's busy counter; false: wall time (GERM)", 0 },
 	/* a shift count (drr_init refuses more than 16 too) */
-	{ "avg_shift", GS_PARAM_UINT, "3",
+	[DRR_P_AVG_SHIFT] = { "avg_shift", GS_PARAM_UINT, "3",
 	  "a measurement moves the class average by 1/2^avg_shift", 16 },
-	{ "oracle", GS_PARAM_BOOL, "false",
+	[DRR_P_ORACLE] = { "oracle", GS_PARAM_BOOL, "false",
 	  "estimate with the simulator's exact command length", 0 },
 };
+_Static_assert(sizeof(drr_params) / sizeof(drr_params[0]) == DRR_N_PARAMS,
+	       "one descriptor per index");
 
 static struct drr_state *drr_state(struct hal_sched *s)
 {
@@ -597,14 +612,14 @@ static int drr_init(struct hal_sched *s)
 	struct drr_state *st = drr_state(s);
 	hal_u32 i;
 
-	st->quantum = hal_param(s, "quantum");
-	st->tick = hal_param(s, "tick");
-	st->exclusive = hal_param(s, "exclusive") != 0;
-	st->window = hal_param(s, "window");
-	st->early_probe = hal_param(s, "early_probe");
-	st->busy_clock = hal_param(s, "busy_clock") != 0;
-	st->avg_shift = (hal_u32)hal_param(s, "avg_shift");
-	st->oracle = hal_param(s, "oracle") != 0;
+	st->quantum = hal_param(s, DRR_P_QUANTUM);
+	st->tick = hal_param(s, DRR_P_TICK);
+	st->exclusive = hal_param(s, DRR_P_EXCLUSIVE) != 0;
+	st->window = hal_param(s, DRR_P_WINDOW);
+	st->early_probe = hal_param(s, DRR_P_EARLY_PROBE);
+	st->busy_clock = hal_param(s, DRR_P_BUSY_CLOCK) != 0;
+	st->avg_shift = (hal_u32)hal_param(s, DRR_P_AVG_SHIFT);
+	st->oracle = hal_param(s, DRR_P_ORACLE) != 0;
 	if (!st->quantum || !st->tick || st->avg_shift > 16)
 		return -DRR_EINVAL;
 	plist_init(&st->tasks);

@@ -43,11 +43,13 @@ void hal_free(struct hal_sched *s, void *p);
 /* The policy instance's state (ops->priv_size bytes, zeroed). */
 void *hal_priv(struct hal_sched *s);
 
-/* Value of a parameter the policy declares in ops->params: nanoseconds for
- * durations, the number for integers, 0/1 for booleans. The default is
- * returned when the scenario does not set it; an undeclared name is a
- * policy bug and returns 0. */
-hal_u64 hal_param(struct hal_sched *s, const char *name);
+/* Value of parameter `idx`, its index in ops->params (each policy names
+ * them with an enum beside its table): nanoseconds for durations, the
+ * number for integers, 0/1 for booleans; the default when the scenario
+ * does not set it. The environment checked and converted every value
+ * when the instance was made; an index past the table is a policy bug
+ * (reported, 0). */
+hal_u64 hal_param(struct hal_sched *s, hal_u32 idx);
 
 /* ---- tasks and channels ------------------------------------------------ */
 

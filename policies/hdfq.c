@@ -84,17 +84,39 @@ struct hdfq {
 	struct plist entities;   /* struct hdfq_entity */
 };
 
+/* dfq's parameters first (dfq's code reads them where dfq's own table
+ * has them), then loga's blocks, then hdfq's own. */
+enum {
+	HDFQ_LOGA_PHASE_BASE = DFQ_N_PARAMS,
+	HDFQ_LOGA_METRIC_BASE = HDFQ_LOGA_PHASE_BASE + LOGA_N_PHASE_PARAMS,
+	HDFQ_P_LOGA = HDFQ_LOGA_METRIC_BASE + LOGA_N_METRIC_PARAMS,
+	HDFQ_P_NESTED,
+	HDFQ_N_PARAMS
+};
+
 static const struct gs_param_desc hdfq_params[] = {
 	DFQ_PARAM_DESCS
-	LOGA_PHASE_PARAM_DESCS
-	LOGA_METRIC_PARAM_DESCS
-	{ "loga", GS_PARAM_BOOL, "false",
+	LOGA_PHASE_PARAM_DESCS(HDFQ_LOGA_PHASE_BASE)
+	LOGA_METRIC_PARAM_DESCS(HDFQ_LOGA_METRIC_BASE)
+	[HDFQ_P_LOGA] = { "loga", GS_PARAM_BOOL, "false",
 	  "account by polling the engine status register (LoGA, with the "
 	  "event_T/event_X phases) instead of DFQ's exclusive sampling", 0 },
-	{ "nested", GS_PARAM_BOOL, "false",
+	[HDFQ_P_NESTED] = { "nested", GS_PARAM_BOOL, "false",
 	  "the host schedules each top-level VM as one entity, knowing "
 	  "nothing of its tasks; a VM's own scheduler (its `scheduler:`) "
 	  "shares the VM's part among them (Fleig 3.4)", 0 },
+};
+_Static_assert(sizeof(hdfq_params) / sizeof(hdfq_params[0]) == HDFQ_N_PARAMS,
+	       "one descriptor per index");
+
+/* loga's parameters in hdfq's table; account_only is dfq's, one switch
+ * for both engines. */
+static const struct loga_slots hdfq_loga_slots = {
+	.event_t = HDFQ_LOGA_PHASE_BASE + LOGA_P_EVENT_T,
+	.event_x = HDFQ_LOGA_PHASE_BASE + LOGA_P_EVENT_X,
+	.randomize = HDFQ_LOGA_PHASE_BASE + LOGA_P_RANDOMIZE,
+	.account_only = DFQ_P_ACCOUNT_ONLY,
+	.mean_segment = HDFQ_LOGA_METRIC_BASE + LOGA_P_MEAN_SEGMENT,
 };
 
 static struct hdfq *hdfq_of(struct hal_sched *s)
@@ -232,12 +254,12 @@ static int hdfq_init(struct hal_sched *s)
 	struct hdfq *h = hdfq_of(s);
 
 	plist_init(&h->entities);
-	h->loga = (hal_u8)hal_param(s, "loga");
-	h->nested = (hal_u8)hal_param(s, "nested");
+	h->loga = (hal_u8)hal_param(s, HDFQ_P_LOGA);
+	h->nested = (hal_u8)hal_param(s, HDFQ_P_NESTED);
 	if (vmtree_init(s, &h->tree) < 0)
 		return -1;
 	if (h->loga)
-		return loga_init(s);
+		return loga_init(s, &hdfq_loga_slots);
 	if (dfq_init(s) < 0)
 		return -1;
 	/* the exclusive samples are GPU time given out equally; charging

@@ -100,11 +100,28 @@
 #include "gate.h"
 #include "loga.h"
 
+/* loga's own table: the phase block, account_only, the metric block. */
+enum {
+	LOGA_P_ACCOUNT_ONLY = LOGA_N_PHASE_PARAMS,
+	LOGA_METRIC_BASE,
+	LOGA_N_PARAMS = LOGA_METRIC_BASE + LOGA_N_METRIC_PARAMS
+};
+
 static const struct gs_param_desc loga_params[] = {
-	LOGA_PHASE_PARAM_DESCS
-	{ "account_only", GS_PARAM_BOOL, "false",
+	LOGA_PHASE_PARAM_DESCS(0)
+	[LOGA_P_ACCOUNT_ONLY] = { "account_only", GS_PARAM_BOOL, "false",
 	  "measure and keep virtual times but never deny a task", 0 },
-	LOGA_METRIC_PARAM_DESCS
+	LOGA_METRIC_PARAM_DESCS(LOGA_METRIC_BASE)
+};
+_Static_assert(sizeof(loga_params) / sizeof(loga_params[0]) == LOGA_N_PARAMS,
+	       "one descriptor per index");
+
+static const struct loga_slots loga_own_slots = {
+	.event_t = LOGA_P_EVENT_T,
+	.event_x = LOGA_P_EVENT_X,
+	.randomize = LOGA_P_RANDOMIZE,
+	.account_only = LOGA_P_ACCOUNT_ONLY,
+	.mean_segment = LOGA_METRIC_BASE + LOGA_P_MEAN_SEGMENT,
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -306,16 +323,16 @@ static void decide(struct hal_sched *s)
 
 /* ---- ops ---------------------------------------------------------------- */
 
-int loga_init(struct hal_sched *s)
+int loga_init(struct hal_sched *s, const struct loga_slots *slots)
 {
 	struct loga *l = loga_of(s);
 
 	vt_init(&l->vt);
-	l->event_t = hal_param(s, "event_T");
-	l->event_x = (hal_u32)hal_param(s, "event_X");
-	l->randomize = (hal_u8)hal_param(s, "randomize");
-	l->account_only = (hal_u8)hal_param(s, "account_only");
-	l->mean_segment = (hal_u8)hal_param(s, "mean_segment");
+	l->event_t = hal_param(s, slots->event_t);
+	l->event_x = (hal_u32)hal_param(s, slots->event_x);
+	l->randomize = (hal_u8)hal_param(s, slots->randomize);
+	l->account_only = (hal_u8)hal_param(s, slots->account_only);
+	l->mean_segment = (hal_u8)hal_param(s, slots->mean_segment);
 	if (!l->event_t)
 		l->event_t = 1;
 	l->state = LOGA_IDLE;
@@ -515,6 +532,11 @@ void loga_poll_end(struct hal_sched *s)
 		decide(s);
 }
 
+static int loga_own_init(struct hal_sched *s)
+{
+	return loga_init(s, &loga_own_slots);
+}
+
 const struct gs_policy_ops gs_policy_loga = {
 	.name = "loga",
 	.summary = "LoGA (SYSTOR'17): account GPU time by polling the engine "
@@ -522,7 +544,7 @@ const struct gs_policy_ops gs_policy_loga = {
 	.params = loga_params,
 	.n_params = sizeof(loga_params) / sizeof(loga_params[0]),
 	.priv_size = sizeof(struct loga),
-	.init = loga_init,
+	.init = loga_own_init,
 	.fini = loga_fini,
 	.task_create = loga_task_create,
 	.task_exit = loga_task_exit,

@@ -302,16 +302,11 @@ void *hal_priv(struct hal_sched *s)
 	return s->priv;
 }
 
-hal_u64 hal_param(struct hal_sched *s, const char *name)
+hal_u64 hal_param(struct hal_sched *s, hal_u32 idx)
 {
-	int i = gs_policy_param_index(s->ops, name);
-
-	if (i < 0) {
-		g_critical("policy %s asked for undeclared parameter %s",
-			   s->ops->name, name);
+	if (HAL_WARN_ON(s, idx >= s->ops->n_params))
 		return 0;
-	}
-	return s->params[i];
+	return s->params[idx];
 }
 
 /* ---- tasks and channels ------------------------------------------------ */

@@ -180,12 +180,37 @@ static void test_no_warning_no_key(void **state)
 	gs_scenario_free(sc);
 }
 
+/* A policy reading a parameter past its table: a policy bug, reported
+ * and answered 0. */
+static int past_table_init(struct hal_sched *s)
+{
+	return hal_param(s, 0) == 0 ? 0 : -1;
+}
+
+static const struct gs_policy_ops past_table_ops = {
+	.name = "past-table",
+	.init = past_table_init,
+};
+
+static void test_param_past_table_warns(void **state)
+{
+	struct gs_scenario *sc;
+	struct gs_sim *sim = start(&past_table_ops, &sc);
+	(void)state;
+
+	assert_int_equal(sim->policy_warnings, 1);
+	assert_non_null(strstr(sim->policy_warning, "idx >= s->ops->n_params"));
+	gs_sim_free(sim);
+	gs_scenario_free(sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_missing_ops_skipped_and_counted),
 		cmocka_unit_test(test_warnings_counted_per_run_and_reported),
 		cmocka_unit_test(test_no_warning_no_key),
+		cmocka_unit_test(test_param_past_table_warns),
 	};
 	return cmocka_run_group_tests_name("op_calls", tests, NULL, NULL);
 }

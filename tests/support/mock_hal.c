@@ -429,14 +429,12 @@ void hal_timer_cancel(struct hal_sched *s, hal_u32 id)
 	s->timer_when[id] = MOCK_NEVER;
 }
 
-hal_u64 hal_param(struct hal_sched *s, const char *name)
+hal_u64 hal_param(struct hal_sched *s, hal_u32 idx)
 {
-	int i = gs_policy_param_index(s->ops, name);
-
-	if (i < 0)
-		fail_msg("policy %s asked for undeclared parameter %s",
-			 s->ops->name, name);
-	return s->params[i];
+	if (idx >= s->ops->n_params)
+		fail_msg("policy %s asked for parameter %u of %u",
+			 s->ops->name, idx, s->ops->n_params);
+	return s->params[idx];
 }
 
 hal_u32 hal_task_id(const struct hal_task *t) { return t->id; }
