@@ -6,8 +6,8 @@
 #include <inttypes.h>
 #include <stdarg.h>
 
+#include "policies/duration.h"
 #include "sim/sim_internal.h"
-#include "workloads/config_load.h"
 
 static struct gs_sim *sim_of(struct hal_sched *s)
 {
@@ -32,11 +32,12 @@ void hal_warn(struct hal_sched *s, const char *file, int line,
 static uint64_t parse_param(const struct gs_sim *sim,
 			    const struct gs_param_desc *d, const char *text)
 {
-	gs_time_t ns = 0;
+	hal_u64 ns = 0;
 
 	switch (d->type) {
 	case GS_PARAM_DURATION:
-		if (gs_parse_duration(text, sim->sc->host.clock_hz, &ns) < 0)
+		if (gs_duration_parse(text, sim->sc->host.clock_hz, &ns) !=
+		    GS_DUR_OK)
 			g_error("policy parameter %s: bad default '%s'",
 				d->name, text);
 		return ns;
