@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 
-#include "policies/duration.h"
+#include "policies/param_value.h"
 #include "sim/sim_internal.h"
 
 static struct gs_sim *sim_of(struct hal_sched *s)
@@ -28,25 +28,6 @@ void hal_warn(struct hal_sched *s, const char *file, int line,
 }
 
 /* ---- instance ------------------------------------------------------- */
-
-static uint64_t parse_param(const struct gs_sim *sim,
-			    const struct gs_param_desc *d, const char *text)
-{
-	hal_u64 ns = 0;
-
-	switch (d->type) {
-	case GS_PARAM_DURATION:
-		if (gs_duration_parse(text, sim->sc->host.clock_hz, &ns) !=
-		    GS_DUR_OK)
-			g_error("policy parameter %s: bad default '%s'",
-				d->name, text);
-		return ns;
-	case GS_PARAM_BOOL:
-		return !g_ascii_strcasecmp(text, "true");
-	default:
-		return g_ascii_strtoull(text, NULL, 10);
-	}
-}
 
 static void schedule_timers(struct hal_sched *s)
 {
@@ -172,16 +153,12 @@ static bool instance_start(struct gs_sim *sim, struct hal_sched *s,
 	s->sim = sim;
 	s->ops = ops;
 	s->priv = ops->priv_size ? g_malloc0(ops->priv_size) : NULL;
-	for (i = 0; i < ops->n_params; i++)
-		s->params[i] = parse_param(sim, &ops->params[i],
-					   ops->params[i].def);
-	for (i = 0; pc && i < pc->n_params; i++) {
-		int idx = gs_policy_param_index(ops, pc->params[i].key);
-
-		g_assert(idx >= 0); /* the loader checked the names */
-		s->params[idx] = parse_param(sim, &ops->params[idx],
-					     pc->params[i].value);
-	}
+	/* the defaults from the descriptors, then what the scenario set,
+	 * as the loader checked and converted it */
+	if (gs_param_defaults(ops, s->params) < 0)
+		g_error("policy %s: a malformed default", ops->name);
+	for (i = 0; pc && i < pc->n_params; i++)
+		s->params[pc->params[i].index] = pc->params[i].n;
 	for (i = 0; i < HAL_MAX_TIMERS; i++)
 		s->timer_when[i] = GS_TIME_NEVER;
 	gs_event_init(&s->timer_ev, GS_EVC_POLICY, timers_fired, s);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "policies/duration.h"
+#include "policies/param_value.h"
 
 #define GS_NS_PER_US 1000ULL
 #define GS_NS_PER_MS 1000000ULL
@@ -218,11 +219,27 @@ static void test_generated_texts(void **state)
 	}
 }
 
+/* Every registered policy's defaults parse as every environment reads
+ * them: durations with no clock (the kernel module has none). */
+static void test_every_default_parses(void **state)
+{
+	const struct gs_policy_ops *const *ops;
+	hal_u64 values[GS_MAX_PARAMS];
+	(void)state;
+
+	for (ops = gs_policy_registry; *ops; ops++) {
+		assert_true((*ops)->n_params <= GS_MAX_PARAMS);
+		if (gs_param_defaults(*ops, values) < 0)
+			fail_msg("policy %s: a malformed default", (*ops)->name);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_edge_cases),
 		cmocka_unit_test(test_generated_texts),
+		cmocka_unit_test(test_every_default_parses),
 	};
 	return cmocka_run_group_tests_name("duration", tests, NULL, NULL);
 }

@@ -204,6 +204,43 @@ static void test_param_past_table_warns(void **state)
 	gs_scenario_free(sc);
 }
 
+/* The loader keeps each parameter checked and converted, at its index in
+ * the policy's table; the instance starts from the defaults and takes
+ * those, never re-reading the text. */
+static void test_loader_values_reach_the_instance(void **state)
+{
+	static const char yaml[] =
+		"duration: 1ms\nhost: {clock_hz: 1000000000}\n"
+		"policy: {name: timeslice, params: {poll: 1500 cycles, "
+		"engaged: true}}\n"
+		"tasks:\n  - name: a\n    behavior: {throttle: {kernel: 100us}}\n";
+	struct gs_sim_options opt = { 0 };
+	GError *err = NULL;
+	struct gs_scenario *sc = gs_scenario_load_data(
+		"values.yaml", yaml, strlen(yaml), NULL, 0, &err);
+	const struct gs_policy_ops *ops = gs_policy_find("timeslice");
+	struct gs_sim *sim;
+	int poll = gs_policy_param_index(ops, "poll");
+	int engaged = gs_policy_param_index(ops, "engaged");
+	int slice = gs_policy_param_index(ops, "slice");
+	(void)state;
+
+	if (!sc)
+		fail_msg("%s", err->message);
+	assert_int_equal(sc->policy.n_params, 2);
+	assert_int_equal(sc->policy.params[0].index, poll);
+	assert_int_equal(sc->policy.params[0].n, 1500);
+	assert_int_equal(sc->policy.params[1].index, engaged);
+	assert_int_equal(sc->policy.params[1].n, 1);
+	sim = gs_sim_new(sc, &opt, &err);
+	assert_non_null(sim);
+	assert_int_equal(sim->sched.params[poll], 1500);
+	assert_int_equal(sim->sched.params[engaged], 1);
+	assert_int_equal(sim->sched.params[slice], 30000000); /* default */
+	gs_sim_free(sim);
+	gs_scenario_free(sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_warnings_counted_per_run_and_reported),
 		cmocka_unit_test(test_no_warning_no_key),
 		cmocka_unit_test(test_param_past_table_warns),
+		cmocka_unit_test(test_loader_values_reach_the_instance),
 	};
 	return cmocka_run_group_tests_name("op_calls", tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 
 #include "duration.h"
 #include "gs_linux_priv.h"
+#include "param_value.h"
 
 /* The simulator's loader's parser (policies/duration.c), with no clock:
  * a duration in cycles is refused. */
@@ -123,7 +124,7 @@ int gs_linux_parse_params(const struct gs_policy_ops *ops, const char *text,
 
 		if (given[i])
 			continue;
-		if (gs_parse_value(d, d->def ? d->def : "0", &out[i])) {
+		if (gs_param_default(d, &out[i])) {
 			pr_err("gpusim: %s: bad default '%s' for '%s'\n",
 			       ops->name, d->def, d->name);
 			err = -EINVAL;

@@ -9,6 +9,8 @@
 #include <cmocka.h>
 
 #include "tests/support/mock_hal.h"
+#include "policies/duration.h"
+#include "policies/param_value.h"
 
 #define MOCK_MAX_TASKS 64
 #define MOCK_MAX_CHANS 256
@@ -87,12 +89,18 @@ struct mock_hal {
 	bool warnings_expected;  /* else the first one fails the test */
 };
 
-/* "25us" -> ns; "true"/"false"; plain integers. */
+/* "25us" -> ns (the scenarios' parser); "true"/"false"; plain
+ * integers. */
 static uint64_t parse_value(const char *v, uint8_t type)
 {
 	char *end;
-	uint64_t n;
+	hal_u64 n;
 
+	if (type == GS_PARAM_DURATION) {
+		if (gs_duration_parse(v, 0, &n) != GS_DUR_OK)
+			fail_msg("mock_hal: bad duration '%s'", v);
+		return n;
+	}
 	if (type == GS_PARAM_BOOL) {
 		if (!strcmp(v, "true"))
 			return 1;
@@ -101,18 +109,9 @@ static uint64_t parse_value(const char *v, uint8_t type)
 		fail_msg("mock_hal: bad boolean '%s'", v);
 	}
 	n = g_ascii_strtoull(v, &end, 10);
-	if (end == v)
+	if (end == v || *end)
 		fail_msg("mock_hal: bad number '%s'", v);
-	if (type == GS_PARAM_UINT || !*end || !strcmp(end, "ns"))
-		return n;
-	if (!strcmp(end, "us"))
-		return n * 1000ULL;
-	if (!strcmp(end, "ms"))
-		return n * 1000000ULL;
-	if (!strcmp(end, "s"))
-		return n * 1000000000ULL;
-	fail_msg("mock_hal: bad duration '%s'", v);
-	return 0;
+	return n;
 }
 
 /* An instance with its parameters set, before ops->init. */
@@ -135,9 +134,8 @@ static struct mock_hal *mock_create(const struct gs_policy_ops *ops,
 		for (i = 0; i < 2; i++)
 			m->status[g][i] = (struct hal_engine_status){
 				HAL_CHAN_NONE, HAL_CHAN_NONE, HAL_CTX_INVALID, 0 };
-	for (i = 0; i < ops->n_params; i++)
-		m->s.params[i] = parse_value(ops->params[i].def,
-					     ops->params[i].type);
+	if (gs_param_defaults(ops, m->s.params) < 0)
+		fail_msg("mock_hal: %s has a malformed default", ops->name);
 	for (; params && *params; params++) {
 		const char *eq = strchr(*params, '=');
 		char *name;
