@@ -255,6 +255,9 @@ void gs_hal_levels(struct gs_sim *sim, struct gs_task *t);
 bool gs_hal_start(struct gs_sim *sim, GError **error);
 void gs_hal_stop(struct gs_sim *sim);
 void gs_hal_flush(struct gs_sim *sim);
+/* hal_sim_gpu.c: the poll loop's events of a new instance; status
+ * changes the loops of every instance see. */
+void gs_hal_poll_init(struct hal_sched *s);
 void gs_hal_status_change(void *ctx, struct gs_gpu *gpu, uint8_t engine);
 
 /* record.c: series and timeline */
