@@ -127,6 +127,9 @@ enum dfq_param {
 	[DFQ_P_KILL_AFTER] = { "kill_after", GS_PARAM_DURATION, "60s", \
 	  "kill a task whose request runs longer while the scheduler waits", 0 },
 
+/* dfq as a policy of its own (its ops are the engine's: acct_engine.h). */
+extern const struct gs_policy_ops gs_policy_dfq;
+
 /* Initialise the engine at the start of hal_priv. */
 int dfq_init(struct hal_sched *s);
 void dfq_fini(struct hal_sched *s);

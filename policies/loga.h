@@ -81,6 +81,9 @@ enum loga_metric_param { LOGA_P_MEAN_SEGMENT, LOGA_N_METRIC_PARAMS };
 	  "vtime by mean time between context switches (LoGA-CL) instead " \
 	  "of total time per poll phase", 0 },
 
+/* loga as a policy of its own (its ops are the engine's: acct_engine.h). */
+extern const struct gs_policy_ops gs_policy_loga;
+
 /* Indices of loga's parameters in the table of the policy running it. */
 struct loga_slots {
 	hal_u32 event_t, event_x, randomize, account_only, mean_segment;
