@@ -36,4 +36,14 @@ struct acct_engine {
 extern const struct acct_engine dfq_acct_engine;
 extern const struct acct_engine loga_acct_engine;
 
+/* The engine as a policy of its own, each task its own entity (its
+ * hal_task_data): the ops task_create, task_exit and channel_create of
+ * dfq and loga. */
+void acct_own_task_create(const struct acct_engine *eng, struct hal_sched *s,
+			  struct hal_task *t);
+void acct_own_task_exit(const struct acct_engine *eng, struct hal_sched *s,
+			struct hal_task *t);
+void acct_own_channel_create(const struct acct_engine *eng,
+			     struct hal_sched *s, struct hal_chan *c);
+
 #endif

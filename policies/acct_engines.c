@@ -57,3 +57,32 @@ const struct acct_engine eng##_acct_engine = {				\
 
 ACCT_ENGINE(dfq, struct dfq_task, gs_policy_dfq);
 ACCT_ENGINE(loga, struct loga_task, gs_policy_loga);
+
+void acct_own_task_create(const struct acct_engine *eng, struct hal_sched *s,
+			  struct hal_task *t)
+{
+	void *e = eng->entity_new(s, t, hal_task_weight(t), 0, 0);
+
+	if (e)
+		hal_task_set_data(t, e);
+}
+
+void acct_own_task_exit(const struct acct_engine *eng, struct hal_sched *s,
+			struct hal_task *t)
+{
+	void *e = hal_task_data(t);
+
+	if (!e)
+		return;
+	eng->entity_free(s, e);
+	hal_task_set_data(t, 0);
+}
+
+void acct_own_channel_create(const struct acct_engine *eng,
+			     struct hal_sched *s, struct hal_chan *c)
+{
+	void *e = hal_task_data(hal_chan_task(c));
+
+	if (e)
+		eng->chan_attach(s, e, c);
+}

@@ -211,10 +211,7 @@ struct dfq_task *dfq_entity_new(struct hal_sched *s, struct hal_task *t,
 
 static void dfq_task_create(struct hal_sched *s, struct hal_task *t)
 {
-	struct dfq_task *dt = dfq_entity_new(s, t, hal_task_weight(t));
-
-	if (dt)
-		hal_task_set_data(t, dt);
+	acct_own_task_create(&dfq_acct_engine, s, t);
 }
 
 void dfq_entity_free(struct hal_sched *s, struct dfq_task *dt)
@@ -241,12 +238,7 @@ void dfq_entity_free(struct hal_sched *s, struct dfq_task *dt)
 
 static void dfq_task_exit(struct hal_sched *s, struct hal_task *t)
 {
-	struct dfq_task *dt = hal_task_data(t);
-
-	if (!dt)
-		return;
-	dfq_entity_free(s, dt);
-	hal_task_set_data(t, 0);
+	acct_own_task_exit(&dfq_acct_engine, s, t);
 }
 
 void dfq_chan_attach(struct hal_sched *s, struct dfq_task *dt,
@@ -268,10 +260,7 @@ void dfq_chan_attach(struct hal_sched *s, struct dfq_task *dt,
 
 static void dfq_channel_create(struct hal_sched *s, struct hal_chan *c)
 {
-	struct dfq_task *dt = hal_task_data(hal_chan_task(c));
-
-	if (dt)
-		dfq_chan_attach(s, dt, c);
+	acct_own_channel_create(&dfq_acct_engine, s, c);
 }
 
 struct dfq_task *dfq_chan_entity(struct hal_sched *s, struct hal_chan *c)

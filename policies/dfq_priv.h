@@ -4,6 +4,7 @@
 #ifndef GS_POLICY_DFQ_PRIV_H
 #define GS_POLICY_DFQ_PRIV_H
 
+#include "acct_engine.h"
 #include "dfq.h"
 #include "engines.h"
 #include "gate.h"

@@ -97,6 +97,7 @@
  *
  * Timers: 0 = end of the sleep phase.
  */
+#include "acct_engine.h"
 #include "gate.h"
 #include "loga.h"
 
@@ -393,10 +394,7 @@ struct loga_task *loga_entity_new(struct hal_sched *s, struct hal_task *t,
 
 static void loga_task_create(struct hal_sched *s, struct hal_task *t)
 {
-	struct loga_task *lt = loga_entity_new(s, t, hal_task_weight(t));
-
-	if (lt)
-		hal_task_set_data(t, lt);
+	acct_own_task_create(&loga_acct_engine, s, t);
 }
 
 void loga_entity_free(struct hal_sched *s, struct loga_task *lt)
@@ -418,12 +416,7 @@ void loga_entity_free(struct hal_sched *s, struct loga_task *lt)
 
 static void loga_task_exit(struct hal_sched *s, struct hal_task *t)
 {
-	struct loga_task *lt = hal_task_data(t);
-
-	if (!lt)
-		return;
-	loga_entity_free(s, lt);
-	hal_task_set_data(t, 0);
+	acct_own_task_exit(&loga_acct_engine, s, t);
 }
 
 void loga_chan_attach(struct hal_sched *s, struct loga_task *lt,
@@ -449,10 +442,7 @@ void loga_chan_attach(struct hal_sched *s, struct loga_task *lt,
 
 static void loga_channel_create(struct hal_sched *s, struct hal_chan *c)
 {
-	struct loga_task *lt = hal_task_data(hal_chan_task(c));
-
-	if (lt)
-		loga_chan_attach(s, lt, c);
+	acct_own_channel_create(&loga_acct_engine, s, c);
 }
 
 void loga_chan_detach(struct hal_sched *s, struct hal_chan *c)
