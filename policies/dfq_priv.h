@@ -1,5 +1,5 @@
 /* What dfq's files share (dfq.c, dfq_entity.c, dfq_episode.c): the
- * helpers each of them uses from another. Not for other policies: hdfq
+ * functions each of them uses from another. Not for other policies: hdfq
  * uses dfq.h. */
 #ifndef GS_POLICY_DFQ_PRIV_H
 #define GS_POLICY_DFQ_PRIV_H
