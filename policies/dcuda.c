@@ -47,28 +47,43 @@ struct dcuda {
 
 enum { TIMER_MONITOR = 0, TIMER_SLICE = 1 };
 
-static const struct gs_param_desc dcuda_params[] = {
-	{ "monitor", GS_PARAM_DURATION, "100ms",
-	  "monitor and scheduling period", 0 },
-	{ "over", GS_PARAM_UINT, "100",
-	  "overloaded above this load, percent of one GPU", GS_PARAM_UINT_MAX },
-	{ "under", GS_PARAM_UINT, "90",
-	  "underloaded below this load, percent", GS_PARAM_UINT_MAX },
-	{ "compact", GS_PARAM_BOOL, "true",
-	  "energy compaction of underloaded GPUs", 0 },
-	{ "compact_max", GS_PARAM_UINT, "100",
-	  "compaction only if the pair's load fits in this, percent",
-	  GS_PARAM_UINT_MAX },
-	{ "fairness", GS_PARAM_BOOL, "true",
-	  "time slices for groups on an overloaded GPU", 0 },
-	{ "slice", GS_PARAM_DURATION, "100ms", "fairness slice per group", 0 },
-	{ "group_max", GS_PARAM_UINT, "110",
-	  "a group may fill the GPU up to this, percent", GS_PARAM_UINT_MAX },
+/* Indices into the parameter table below (hal_param). */
+enum {
+	DCUDA_P_MONITOR,
+	DCUDA_P_OVER,
+	DCUDA_P_UNDER,
+	DCUDA_P_COMPACT,
+	DCUDA_P_COMPACT_MAX,
+	DCUDA_P_FAIRNESS,
+	DCUDA_P_SLICE,
+	DCUDA_P_GROUP_MAX,
+	DCUDA_N_PARAMS
 };
 
-static hal_u32 pct_param(struct hal_sched *s, const char *name)
+static const struct gs_param_desc dcuda_params[] = {
+	[DCUDA_P_MONITOR] = { "monitor", GS_PARAM_DURATION, "100ms",
+	  "monitor and scheduling period", 0 },
+	[DCUDA_P_OVER] = { "over", GS_PARAM_UINT, "100",
+	  "overloaded above this load, percent of one GPU", GS_PARAM_UINT_MAX },
+	[DCUDA_P_UNDER] = { "under", GS_PARAM_UINT, "90",
+	  "underloaded below this load, percent", GS_PARAM_UINT_MAX },
+	[DCUDA_P_COMPACT] = { "compact", GS_PARAM_BOOL, "true",
+	  "energy compaction of underloaded GPUs", 0 },
+	[DCUDA_P_COMPACT_MAX] = { "compact_max", GS_PARAM_UINT, "100",
+	  "compaction only if the pair's load fits in this, percent",
+	  GS_PARAM_UINT_MAX },
+	[DCUDA_P_FAIRNESS] = { "fairness", GS_PARAM_BOOL, "true",
+	  "time slices for groups on an overloaded GPU", 0 },
+	[DCUDA_P_SLICE] = { "slice", GS_PARAM_DURATION, "100ms", "fairness slice per group", 0 },
+	[DCUDA_P_GROUP_MAX] = { "group_max", GS_PARAM_UINT, "110",
+	  "a group may fill the GPU up to this, percent", GS_PARAM_UINT_MAX },
+};
+_Static_assert(sizeof(dcuda_params) / sizeof(dcuda_params[0]) == DCUDA_N_PARAMS,
+	       "one descriptor per index");
+
+static hal_u32 pct_param(struct hal_sched *s, hal_u32 idx)
 {
-	return (hal_u32)hal_param(s, name) * (NL_PM / 100);
+	return (hal_u32)hal_param(s, idx) * (NL_PM / 100);
 }
 
 /* ---- step 1: load balancing ------------------------------------------ */
@@ -138,7 +153,8 @@ static hal_u32 best_target(const struct nl_node *n, hal_u32 src, hal_u32 over,
 static void balance(struct hal_sched *s, struct dcuda *d)
 {
 	struct nl_node *n = &d->node;
-	hal_u32 over = pct_param(s, "over"), under = pct_param(s, "under");
+	hal_u32 over = pct_param(s, DCUDA_P_OVER);
+	hal_u32 under = pct_param(s, DCUDA_P_UNDER);
 	hal_u32 skip = 0, src, dst, rounds;
 
 	for (rounds = 0; rounds < 4 * NL_MAX_GPUS; rounds++) {
@@ -193,8 +209,8 @@ static int all_known(const struct nl_node *n, hal_u32 gpu)
 static void compact(struct hal_sched *s, struct dcuda *d)
 {
 	struct nl_node *n = &d->node;
-	hal_u32 cap = pct_param(s, "compact_max");
-	hal_u32 under = pct_param(s, "under");
+	hal_u32 cap = pct_param(s, DCUDA_P_COMPACT_MAX);
+	hal_u32 under = pct_param(s, DCUDA_P_UNDER);
 	hal_u32 a, b, rounds;
 
 	for (rounds = 0; rounds < NL_MAX_GPUS; rounds++) {
@@ -229,8 +245,9 @@ static hal_u32 form_groups(struct hal_sched *s, struct nl_node *n,
 			   hal_u32 gpu)
 {
 	hal_u32 fill[MAX_GROUPS] = { 0 };
-	hal_u32 under = pct_param(s, "under");
-	hal_u32 cap = pct_param(s, "group_max"), groups = 0, placed = 0, g;
+	hal_u32 under = pct_param(s, DCUDA_P_UNDER);
+	hal_u32 cap = pct_param(s, DCUDA_P_GROUP_MAX);
+	hal_u32 groups = 0, placed = 0, g;
 	struct plist *pos;
 
 	plist_for_each(pos, &n->tasks) {
@@ -310,13 +327,13 @@ static void release(struct hal_sched *s, struct dcuda *d, hal_u32 gpu)
 static void plan_slices(struct hal_sched *s, struct dcuda *d)
 {
 	struct nl_node *n = &d->node;
-	hal_u32 over = pct_param(s, "over"), g, i;
+	hal_u32 over = pct_param(s, DCUDA_P_OVER), g, i;
 
 	for (g = 0; g < n->n_gpus; g++) {
 		struct gpu_slices *gs = &d->slices[g];
 		hal_u32 groups = 0;
 
-		if (hal_param(s, "fairness") && n->load_pm[g] > over &&
+		if (hal_param(s, DCUDA_P_FAIRNESS) && n->load_pm[g] > over &&
 		    n->count[g] > 1)
 			groups = form_groups(s, n, g);
 		if (groups != gs->n_groups) {
@@ -335,7 +352,7 @@ static void plan_slices(struct hal_sched *s, struct dcuda *d)
  * its turn and pays one slice off. */
 static void next_slice(struct hal_sched *s, struct dcuda *d)
 {
-	hal_u64 slice = hal_param(s, "slice");
+	hal_u64 slice = hal_param(s, DCUDA_P_SLICE);
 	hal_u32 g, k;
 
 	for (g = 0; g < d->node.n_gpus; g++) {
@@ -362,10 +379,10 @@ static int dcuda_init(struct hal_sched *s)
 {
 	struct dcuda *d = hal_priv(s);
 
-	nl_init(s, &d->node, hal_param(s, "monitor"));
-	hal_timer_arm(s, TIMER_MONITOR, hal_now(s) + hal_param(s, "monitor"));
-	if (hal_param(s, "fairness"))
-		hal_timer_arm(s, TIMER_SLICE, hal_now(s) + hal_param(s, "slice"));
+	nl_init(s, &d->node, hal_param(s, DCUDA_P_MONITOR));
+	hal_timer_arm(s, TIMER_MONITOR, hal_now(s) + hal_param(s, DCUDA_P_MONITOR));
+	if (hal_param(s, DCUDA_P_FAIRNESS))
+		hal_timer_arm(s, TIMER_SLICE, hal_now(s) + hal_param(s, DCUDA_P_SLICE));
 	return 0;
 }
 
@@ -383,18 +400,18 @@ static void dcuda_timer(struct hal_sched *s, hal_u32 id)
 
 	if (id == TIMER_SLICE) {
 		next_slice(s, d);
-		hal_timer_arm(s, TIMER_SLICE, hal_now(s) + hal_param(s, "slice"));
+		hal_timer_arm(s, TIMER_SLICE, hal_now(s) + hal_param(s, DCUDA_P_SLICE));
 		return;
 	}
 	nl_update(s, &d->node);
 	balance(s, d);
-	if (hal_param(s, "compact"))
+	if (hal_param(s, DCUDA_P_COMPACT))
 		compact(s, d);
 	plan_slices(s, d);
 	if (d->balanced + d->compacted != moves)
 		hal_log(s, "moves so far: %u balancing, %u compacting",
 			d->balanced, d->compacted);
-	hal_timer_arm(s, TIMER_MONITOR, hal_now(s) + hal_param(s, "monitor"));
+	hal_timer_arm(s, TIMER_MONITOR, hal_now(s) + hal_param(s, DCUDA_P_MONITOR));
 }
 
 static void dcuda_task_create(struct hal_sched *s, struct hal_task *t)

@@ -105,569 +105,19 @@
  * Timers: 0 = phase end (free run, sample), 1 = poll tick (also armed "now"
  * to run a state change outside a submission callback, where the task
  * about to be held cannot be released yet).
+ *
+ * Files: this one holds the parameters, the ops and the entities' and
+ * channels' comings and goings; dfq_entity.c what dfq knows of an entity
+ * (requests out and done, gates, waiting submissions, kills);
+ * dfq_episode.c the episode (barrier, drain, samples, free run).
  */
-#include "dfq.h"
-#include "engines.h"
-#include "gate.h"
+#include "dfq_priv.h"
 
 static const struct gs_param_desc dfq_params[] = {
 	DFQ_PARAM_DESCS
 };
-
-/* ---- small helpers ------------------------------------------------------ */
-
-/* The engine: at the start of the policy's private state. */
-static struct dfq *dfq_of(struct hal_sched *s)
-{
-	return hal_priv(s);
-}
-
-static void timer_arm(struct hal_sched *s, hal_u32 id, hal_u64 when)
-{
-	hal_timer_arm(s, id, when);
-}
-
-static void timer_cancel(struct hal_sched *s, hal_u32 id)
-{
-	hal_timer_cancel(s, id);
-}
-
-/* The engine's record of a channel. */
-static struct dfq_chan *chan_get(struct hal_sched *s, struct hal_chan *c)
-{
-	(void)s;
-	return hal_chan_data(c);
-}
-
-static void chan_set(struct hal_sched *s, struct hal_chan *c,
-		     struct dfq_chan *dc)
-{
-	(void)s;
-	hal_chan_set_data(c, dc);
-}
-
-static struct dfq_task *task_of(struct plist *pos)
-{
-	return plist_entry(plist_entry(pos, struct vt_task, link),
-			   struct dfq_task, vt);
-}
-
-static hal_u64 task_submitted(struct hal_sched *s, struct dfq_task *dt)
-{
-	struct plist *pos;
-	hal_u64 n = 0;
-
-	plist_for_each(pos, &dt->chans) {
-		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
-
-		if (!dc->dead)
-			n += hal_chan_submitted(s, dc->c);
-	}
-	return n;
-}
-
-/* Requests of the channel known complete: its fence, or more when a held
- * submission showed its last request done. */
-static hal_u64 chan_done(struct hal_sched *s, struct dfq_chan *dc)
-{
-	hal_u64 sub = hal_chan_submitted(s, dc->c);
-	hal_u64 done = hal_fence_read(s, dc->c);
-
-	if (dc->done_hint > done)
-		done = dc->done_hint;
-	return done < sub ? done : sub;
-}
-
-static hal_u64 task_done(struct hal_sched *s, struct dfq_task *dt)
-{
-	struct plist *pos;
-	hal_u64 n = 0;
-
-	plist_for_each(pos, &dt->chans) {
-		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
-
-		if (!dc->dead)
-			n += chan_done(s, dc);
-	}
-	return n;
-}
-
-static hal_u64 task_outstanding(struct hal_sched *s, struct dfq_task *dt)
-{
-	struct plist *pos;
-	hal_u64 n = 0;
-
-	plist_for_each(pos, &dt->chans) {
-		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
-
-		if (!dc->dead)
-			n += hal_chan_submitted(s, dc->c) - chan_done(s, dc);
-	}
-	return n;
-}
-
-/* The task is being held at c's doorbell. The fence the host reads lags
- * the GPU, so a blocking task usually submits again before its last
- * request shows complete. NEON's code takes the held submission itself as
- * the completion of the channel's last request; a task that pipelines
- * would fool that, so we confirm with one channel-RAM read (an MMIO read):
- * an idle channel has nothing left to run. */
-static void note_held(struct hal_sched *s, struct hal_chan *c)
-{
-	struct dfq_chan *dc = chan_get(s, c);
-	hal_u64 sub;
-
-	if (!dc || !dfq_of(s)->check_chram)
-		return;
-	sub = hal_chan_submitted(s, c);
-	if (chan_done(s, dc) < sub &&
-	    hal_read_chram(s, c) == HAL_CHRAM_IDLE)
-		dc->done_hint = sub;
-}
-
-/* Put a channel's gate in `state` (enum dfq_gate; gate.h): let it go,
- * stop it, or (a shadow-gated entity being sampled) trap its writes to
- * count them. */
-static void chan_gate_state(struct hal_sched *s, struct dfq_task *dt,
-			    struct hal_chan *c, hal_u32 state)
-{
-	if (state == DFQ_GATE_COUNT) {
-		hal_shadow_disable(s, c);
-		hal_trap_arm(s, c);
-	} else {
-		gate_chan(s, c, dt->shadow_gate, state == DFQ_GATE_STOP);
-	}
-}
-
-/* Stop (`arm`) or let go a channel's submissions. */
-static void chan_gate(struct hal_sched *s, struct dfq_task *dt,
-		      struct hal_chan *c, int arm)
-{
-	chan_gate_state(s, dt, c, arm ? DFQ_GATE_STOP : DFQ_GATE_GO);
-}
-
-static void task_set_traps(struct hal_sched *s, struct dfq_task *dt, int arm)
-{
-	struct plist *pos;
-
-	plist_for_each(pos, &dt->chans)
-		chan_gate(s, dt, plist_entry(pos, struct dfq_chan, link)->c,
-			  arm);
-}
-
-/* Submissions stopped and waiting: the task held at a trap, or requests
- * in the entity's shadow channels. */
-static hal_u32 entity_waiting(struct hal_sched *s, struct dfq_task *dt)
-{
-	struct plist *pos;
-	hal_u32 n = 0;
-
-	plist_for_each(pos, &dt->chans)
-		n += gate_chan_waiting(s,
-			plist_entry(pos, struct dfq_chan, link)->c,
-			dt->shadow_gate);
-	return n;
-}
-
-/* The sampled entity's waiting submissions go through as its first
- * requests: the held write, or up to `limit` shadowed ones (Fleig 4.3.2:
- * forwarded and counted, the rest stay queued). Below the limit, a
- * shadow-gated entity's channels go back to the GPU with their traps
- * armed (EPT traps, at the VM's trap cost) so that its further
- * submissions are counted as a held task's are. Returns how many. */
-static hal_u32 let_waiting_in(struct hal_sched *s, struct dfq_task *dt,
-			      hal_u32 limit)
-{
-	struct plist *pos;
-	hal_u32 n = 0;
-
-	if (!dt->shadow_gate) {
-		if (!hal_task_held(dt->t))
-			return 0;
-		hal_task_release(s, dt->t);
-		return 1;
-	}
-	plist_for_each(pos, &dt->chans) {
-		struct hal_chan *c = plist_entry(pos, struct dfq_chan, link)->c;
-		hal_u32 q = hal_shadow_pending(s, c);
-
-		if (q > limit - n)
-			q = limit - n;
-		hal_shadow_forward(s, c, q);
-		n += q;
-	}
-	if (n < limit)
-		plist_for_each(pos, &dt->chans)
-			chan_gate_state(s, dt,
-					plist_entry(pos, struct dfq_chan,
-						    link)->c,
-					DFQ_GATE_COUNT);
-	return n;
-}
-
-/* The sampled entity's sample is over (time or request count): nothing
- * more of it is let through. A shadow-gated one is shadowed again; a held
- * one's traps are armed already. */
-static void stop_sample_counting(struct hal_sched *s, struct dfq_task *dt)
-{
-	struct dfq *d = dfq_of(s);
-
-	d->state = DFQ_SAMPLE_WAIT;
-	timer_cancel(s, DFQ_TIMER_PHASE);
-	if (dt->shadow_gate)
-		task_set_traps(s, dt, 1);
-}
-
-/* An observation point of the sampled task: credit the busy time since the
- * previous one and the completions seen. */
-static void observe(struct hal_sched *s, struct dfq_task *dt)
-{
-	hal_u64 now = hal_now(s);
-	hal_u64 fence = task_done(s, dt);
-
-	if (dt->s_out)
-		dt->s_busy += now - dt->s_obs;
-	if (fence > dt->s_fence)
-		dt->s_completed += fence - dt->s_fence;
-	dt->s_fence = fence;
-	dt->s_obs = now;
-	dt->s_out = task_outstanding(s, dt);
-}
-
-/* A span on the policy track, from `start` to now; empty ones are left
- * out (a drain that found nothing outstanding). */
-static void trace(struct hal_sched *s, const char *name, hal_u64 start)
-{
-	hal_u64 now = hal_now(s);
-
-	if (now > start)
-		hal_trace_phase(s, name, start, now);
-}
-
-/* Run the next state change from the poll timer, now. */
-static void kick(struct hal_sched *s)
-{
-	timer_arm(s, DFQ_TIMER_POLL, hal_now(s));
-}
-
-static void kill_task(struct hal_sched *s, struct dfq_task *dt,
-		      const char *why)
-{
-	dt->killed = 1;
-	/* may call back into task_exit and free dt (it does in tests) */
-	hal_task_kill(s, dt->t, why);
-}
-
-/* Whether all the entity's channels are its reporting task's (always, but
- * for a VM without hints: several tasks). */
-static int single_task(const struct dfq_task *dt)
-{
-	struct plist *pos;
-
-	plist_for_each(pos, &dt->chans)
-		if (hal_chan_task(plist_entry(pos, struct dfq_chan,
-					      link)->c) != dt->t)
-			return 0;
-	return 1;
-}
-
-/* The task to kill when the entity's work shows no progress: a task of
- * one of its channels with work outstanding that no other task's running
- * command holds up. 0 if none. */
-static struct hal_task *stuck_task(struct hal_sched *s, struct dfq_task *dt)
-{
-	struct plist *pos;
-
-	if (single_task(dt))
-		return task_outstanding(s, dt) &&
-		       engines_running(s, hal_task_gpu(dt->t), dt->t) !=
-		       ENGINES_RUN_OTHER ? dt->t : 0;
-	plist_for_each(pos, &dt->chans) {
-		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
-		struct hal_task *t = hal_chan_task(dc->c);
-
-		if (!dc->dead && hal_chan_submitted(s, dc->c) != chan_done(s, dc) &&
-		    engines_running(s, hal_chan_gpu(dc->c), t) !=
-		    ENGINES_RUN_OTHER)
-			return t;
-	}
-	return 0;
-}
-
-/* Kill task t of the entity: the entity itself if it is t's alone;
- * otherwise only t, whose channels the entity ignores from now on. */
-static void kill_stuck(struct hal_sched *s, struct dfq_task *dt,
-		       struct hal_task *t, const char *why)
-{
-	struct plist *pos;
-
-	if (single_task(dt)) {
-		kill_task(s, dt, why);
-		return;
-	}
-	plist_for_each(pos, &dt->chans) {
-		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
-
-		if (hal_chan_task(dc->c) == t)
-			dc->dead = 1;
-	}
-	hal_task_kill(s, t, why);
-}
-
-/* ---- the episode -------------------------------------------------------- */
-
-static void next_sample(struct hal_sched *s);
-
-static void start_free_run(struct hal_sched *s, hal_u64 len)
-{
-	struct dfq *d = dfq_of(s);
-	struct plist *pos;
-
-	d->state = DFQ_FREE;
-	d->free_start = hal_now(s);
-	timer_cancel(s, DFQ_TIMER_POLL);
-	plist_for_each(pos, &d->vt.tasks) {
-		struct dfq_task *dt = task_of(pos);
-
-		dt->ran_free = !dt->vt.denied;
-		dt->had_work = 0;
-		dt->snap_submitted = task_submitted(s, dt);
-		if (dt->vt.denied)
-			continue;
-		task_set_traps(s, dt, 0);
-		if (!dt->shadow_gate)
-			hal_task_release(s, dt->t);
-	}
-	timer_arm(s, DFQ_TIMER_PHASE, d->free_start + len);
-}
-
-/* The task's GPU time in the free run that just ended. By count: the
- * requests it ran there times its sampled average size, scaled down if
- * the tasks together would have used more than the free run. By share:
- * the free run split in proportion to average request sizes. */
-static hal_u64 free_run_usage(const struct dfq *d, const struct dfq_task *dt,
-			      hal_u64 sum_avg, hal_u64 sum_count)
-{
-	hal_u64 mine = dt->free_requests * dt->avg;
-
-	if (!d->by_count)
-		return vt_share(dt->avg, sum_avg, d->free_prev);
-	if (sum_count > d->free_prev)
-		return vt_share(mine, sum_count, d->free_prev);
-	return mine;
-}
-
-/* End of the episode: vtime update, deny decision, then the free run. */
-static void decide(struct hal_sched *s)
-{
-	struct dfq *d = dfq_of(s);
-	hal_u64 now = hal_now(s), sum_avg = 0, sum_count = 0, free_len;
-	hal_u32 slots = 0;
-	struct plist *pos;
-
-	plist_for_each(pos, &d->vt.tasks) {
-		struct dfq_task *dt = task_of(pos);
-
-		/* a slot for every task that wants the GPU, sampled or not
-		 * (denied, or idle at the barrier), as NEON's code does for
-		 * denied ones, or the free run would be needlessly short */
-		if (dt->sampled ||
-		    (dt->had_work && (dt->vt.denied || d->status_at_barrier)))
-			slots++;
-		if (dt->ran_free && dt->avg) {
-			sum_avg += dt->avg;
-			sum_count += dt->free_requests * dt->avg;
-		}
-	}
-	if (d->measured && slots) {
-		hal_u64 ep = now - d->episode_start;
-
-		free_len = d->factor * (ep > d->poll ? ep : d->poll);
-	} else {
-		/* nothing sampled: one nominal slot, as NEON's code */
-		free_len = (hal_u64)d->factor * d->sample * (slots ? slots : 1);
-	}
-
-	plist_for_each(pos, &d->vt.tasks) {
-		struct dfq_task *dt = task_of(pos);
-		hal_u64 usage = 0;
-
-		if (dt->ran_free && dt->avg)
-			usage = free_run_usage(d, dt, sum_avg, sum_count);
-		dt->vt.usage = usage;
-		if (d->charge_sample && dt->sampled)
-			dt->vt.usage += dt->s_busy;
-		dt->vt.active = dt->avg || (dt->vt.denied && dt->had_work);
-		if (d->status_at_barrier)
-			dt->vt.active = dt->busy_at_barrier;
-		if (!dt->unreported && (usage || (dt->sampled && dt->s_busy)))
-			hal_account(s, dt->t,
-				    usage + (dt->sampled ? dt->s_busy : 0));
-	}
-	vt_epoch_end(&d->vt);
-	vt_decide(&d->vt, free_len, !d->account_only);
-	plist_for_each(pos, &d->vt.tasks) {
-		struct dfq_task *dt = task_of(pos);
-
-		if (!dt->unreported)
-			hal_set_vtime(s, dt->t, dt->vt.vtime);
-	}
-	start_free_run(s, free_len);
-}
-
-static void finish_sample(struct hal_sched *s)
-{
-	struct dfq *d = dfq_of(s);
-	struct dfq_task *dt = d->cur;
-
-	timer_cancel(s, DFQ_TIMER_PHASE);
-	trace(s, dt->label, dt->s_start);
-	if (dt->s_requests) {
-		hal_u64 n = dt->s_completed ? dt->s_completed : 1;
-
-		dt->avg = hal_div64(dt->s_busy, n);
-		if (!dt->avg)
-			dt->avg = 1;
-	}
-	d->cur = 0;
-	next_sample(s);
-}
-
-/* The sampled task's time (or request count) is up: hold its further
- * submissions and wait for what it has outstanding. */
-static void sample_over(struct hal_sched *s)
-{
-	struct dfq *d = dfq_of(s);
-
-	stop_sample_counting(s, d->cur);
-	observe(s, d->cur);
-	if (!d->cur->s_out)
-		finish_sample(s);
-	else
-		timer_arm(s, DFQ_TIMER_POLL, hal_now(s) + d->poll);
-}
-
-static void next_sample(struct hal_sched *s)
-{
-	struct dfq *d = dfq_of(s);
-	struct dfq_task *dt = 0;
-	struct plist *pos;
-	hal_u64 now = hal_now(s);
-
-	plist_for_each(pos, &d->vt.tasks) {
-		struct dfq_task *t = task_of(pos);
-
-		if (!t->sampled && t->had_work && !t->vt.denied &&
-		    !t->killed &&
-		    (!d->status_at_barrier || t->busy_at_barrier)) {
-			dt = t;
-			break;
-		}
-	}
-	if (!dt) {
-		decide(s);
-		return;
-	}
-	d->cur = dt;
-	d->state = DFQ_SAMPLE;
-	dt->sampled = 1;
-	dt->s_start = now;
-	dt->s_requests = 0;
-	dt->s_completed = 0;
-	dt->s_busy = 0;
-	dt->s_fence = task_done(s, dt);
-	dt->s_obs = now;
-	dt->s_out = task_outstanding(s, dt);
-	timer_arm(s, DFQ_TIMER_PHASE, now + d->sample);
-	timer_arm(s, DFQ_TIMER_POLL, now + d->poll);
-	dt->s_requests = let_waiting_in(s, dt, d->sample_requests);
-	if (dt->s_requests) {
-		/* its stopped submissions go through: its first requests */
-		dt->s_out += dt->s_requests;
-		if (dt->s_requests >= d->sample_requests)
-			/* the poll tick finishes it (no call cycle here) */
-			stop_sample_counting(s, dt);
-	}
-}
-
-/* Drained when no task (but one being killed) has outstanding requests. */
-static int drained(struct hal_sched *s)
-{
-	struct dfq *d = dfq_of(s);
-	struct plist *pos;
-
-	plist_for_each(pos, &d->vt.tasks) {
-		struct dfq_task *dt = task_of(pos);
-
-		if (!dt->killed && task_outstanding(s, dt))
-			return 0;
-	}
-	return 1;
-}
-
-static void drain_check(struct hal_sched *s)
-{
-	struct dfq *d = dfq_of(s);
-	hal_u64 now = hal_now(s);
-
-	if (d->kill_clock < d->episode_start)
-		d->kill_clock = d->episode_start;
-	if (!drained(s) && now - d->kill_clock >= d->kill_after) {
-		struct plist *pos = d->vt.tasks.next;
-
-		while (pos != &d->vt.tasks) {
-			struct dfq_task *dt = task_of(pos);
-
-			struct hal_task *stuck;
-
-			pos = pos->next; /* dt may be gone after the kill */
-			/* a task whose work waits behind another task's
-			 * running command is not the one that is stuck */
-			stuck = dt->killed ? 0 : stuck_task(s, dt);
-			if (stuck) {
-				d->kill_clock = now;
-				kill_stuck(s, dt, stuck, "dfq: request ran past "
-					   "kill_after while draining");
-			}
-		}
-	}
-	if (!drained(s)) {
-		timer_arm(s, DFQ_TIMER_POLL, now + d->poll);
-		return;
-	}
-	trace(s, "drain", d->episode_start);
-	next_sample(s);
-}
-
-static void barrier(struct hal_sched *s)
-{
-	struct dfq *d = dfq_of(s);
-	hal_u64 now = hal_now(s);
-	struct plist *pos;
-
-	trace(s, "free-run", d->free_start);
-	d->free_prev = now - d->free_start;
-	d->state = DFQ_DRAIN;
-	d->episode_start = now;
-	plist_for_each(pos, &d->vt.tasks) {
-		struct dfq_task *dt = task_of(pos);
-
-		task_set_traps(s, dt, 1);
-		dt->free_requests = task_submitted(s, dt) - dt->snap_submitted;
-		dt->busy_at_barrier = entity_waiting(s, dt) ||
-				      task_outstanding(s, dt);
-		if (task_submitted(s, dt) != dt->snap_submitted ||
-		    entity_waiting(s, dt) || task_outstanding(s, dt))
-			dt->had_work = 1;
-		dt->sampled = 0;
-		/* With the status taken at the barrier, a task idle there is
-		 * not sampled and keeps its last estimate. */
-		if (!d->status_at_barrier)
-			dt->avg = 0;
-		dt->s_busy = 0;
-	}
-	drain_check(s);
-}
+_Static_assert(sizeof(dfq_params) / sizeof(dfq_params[0]) == DFQ_N_PARAMS,
+	       "one descriptor per index");
 
 /* ---- ops ---------------------------------------------------------------- */
 
@@ -676,16 +126,16 @@ int dfq_init(struct hal_sched *s)
 	struct dfq *d = dfq_of(s);
 
 	vt_init(&d->vt);
-	d->poll = hal_param(s, "poll");
-	d->sample = hal_param(s, "sample");
-	d->sample_requests = (hal_u32)hal_param(s, "sample_requests");
-	d->factor = (hal_u32)hal_param(s, "free_run_factor");
-	d->measured = (hal_u8)hal_param(s, "measure_episode");
-	d->check_chram = (hal_u8)hal_param(s, "check_chram");
-	d->account_only = (hal_u8)hal_param(s, "account_only");
-	d->by_count = (hal_u8)hal_param(s, "charge_by_count");
-	d->status_at_barrier = (hal_u8)hal_param(s, "active_at_barrier");
-	d->kill_after = hal_param(s, "kill_after");
+	d->poll = hal_param(s, DFQ_P_POLL);
+	d->sample = hal_param(s, DFQ_P_SAMPLE);
+	d->sample_requests = (hal_u32)hal_param(s, DFQ_P_SAMPLE_REQUESTS);
+	d->factor = (hal_u32)hal_param(s, DFQ_P_FREE_RUN_FACTOR);
+	d->measured = (hal_u8)hal_param(s, DFQ_P_MEASURE_EPISODE);
+	d->check_chram = (hal_u8)hal_param(s, DFQ_P_CHECK_CHRAM);
+	d->account_only = (hal_u8)hal_param(s, DFQ_P_ACCOUNT_ONLY);
+	d->by_count = (hal_u8)hal_param(s, DFQ_P_CHARGE_BY_COUNT);
+	d->status_at_barrier = (hal_u8)hal_param(s, DFQ_P_ACTIVE_AT_BARRIER);
+	d->kill_after = hal_param(s, DFQ_P_KILL_AFTER);
 	if (!d->poll)
 		d->poll = 1;
 	if (!d->sample)
@@ -698,7 +148,7 @@ int dfq_init(struct hal_sched *s)
 	 * first free run run disengaged until the next barrier. */
 	d->state = DFQ_FREE;
 	d->free_start = hal_now(s);
-	timer_arm(s, DFQ_TIMER_PHASE, d->free_start);
+	dfq_timer_arm(s, DFQ_TIMER_PHASE, d->free_start);
 	return 0;
 }
 
@@ -707,11 +157,11 @@ void dfq_trace_open(struct hal_sched *s)
 	struct dfq *d = dfq_of(s);
 
 	if (d->state == DFQ_FREE)
-		trace(s, "free-run", d->free_start);
+		dfq_trace(s, "free-run", d->free_start);
 	else if (d->state == DFQ_DRAIN)
-		trace(s, "drain", d->episode_start);
+		dfq_trace(s, "drain", d->episode_start);
 	else if (d->cur)
-		trace(s, d->cur->label, d->cur->s_start);
+		dfq_trace(s, d->cur->label, d->cur->s_start);
 }
 
 void dfq_fini(struct hal_sched *s)
@@ -719,10 +169,10 @@ void dfq_fini(struct hal_sched *s)
 	struct dfq *d = dfq_of(s);
 
 	if (d->state == DFQ_FREE)
-		trace(s, "free-run", d->free_start);
+		dfq_trace(s, "free-run", d->free_start);
 
 	while (!plist_empty(&d->vt.tasks)) {
-		struct dfq_task *dt = task_of(d->vt.tasks.next);
+		struct dfq_task *dt = dfq_task_of(d->vt.tasks.next);
 
 		while (!plist_empty(&dt->chans)) {
 			struct plist *c = dt->chans.next;
@@ -761,10 +211,7 @@ struct dfq_task *dfq_entity_new(struct hal_sched *s, struct hal_task *t,
 
 static void dfq_task_create(struct hal_sched *s, struct hal_task *t)
 {
-	struct dfq_task *dt = dfq_entity_new(s, t, hal_task_weight(t));
-
-	if (dt)
-		hal_task_set_data(t, dt);
+	acct_own_task_create(&dfq_acct_engine, s, t);
 }
 
 void dfq_entity_free(struct hal_sched *s, struct dfq_task *dt)
@@ -772,17 +219,17 @@ void dfq_entity_free(struct hal_sched *s, struct dfq_task *dt)
 	struct dfq *d = dfq_of(s);
 
 	if (d->cur == dt) {
-		trace(s, dt->label, dt->s_start);
+		dfq_trace(s, dt->label, dt->s_start);
 		d->cur = 0;
 	}
 	/* What waited on this task (drain, its sample) is re-checked. */
 	if (d->state != DFQ_FREE)
-		kick(s);
+		dfq_kick(s);
 	while (!plist_empty(&dt->chans)) {
 		struct plist *c = dt->chans.next;
 
 		plist_del(c);
-		chan_set(s, plist_entry(c, struct dfq_chan, link)->c, 0);
+		dfq_chan_set(s, plist_entry(c, struct dfq_chan, link)->c, 0);
 		hal_free(s, plist_entry(c, struct dfq_chan, link));
 	}
 	vt_task_del(&dt->vt);
@@ -791,12 +238,7 @@ void dfq_entity_free(struct hal_sched *s, struct dfq_task *dt)
 
 static void dfq_task_exit(struct hal_sched *s, struct hal_task *t)
 {
-	struct dfq_task *dt = hal_task_data(t);
-
-	if (!dt)
-		return;
-	dfq_entity_free(s, dt);
-	hal_task_set_data(t, 0);
+	acct_own_task_exit(&dfq_acct_engine, s, t);
 }
 
 void dfq_chan_attach(struct hal_sched *s, struct dfq_task *dt,
@@ -810,30 +252,27 @@ void dfq_chan_attach(struct hal_sched *s, struct dfq_task *dt,
 	dc->c = c;
 	dc->dt = dt;
 	plist_add_tail(&dt->chans, &dc->link);
-	chan_set(s, c, dc);
-	chan_gate(s, dt, c, d->state != DFQ_FREE || dt->vt.denied);
+	dfq_chan_set(s, c, dc);
+	dfq_chan_gate(s, dt, c, d->state != DFQ_FREE || dt->vt.denied);
 	/* requests published before this call would count as work */
 	dt->snap_submitted += hal_chan_submitted(s, c);
 }
 
 static void dfq_channel_create(struct hal_sched *s, struct hal_chan *c)
 {
-	struct dfq_task *dt = hal_task_data(hal_chan_task(c));
-
-	if (dt)
-		dfq_chan_attach(s, dt, c);
+	acct_own_channel_create(&dfq_acct_engine, s, c);
 }
 
 struct dfq_task *dfq_chan_entity(struct hal_sched *s, struct hal_chan *c)
 {
-	struct dfq_chan *dc = chan_get(s, c);
+	struct dfq_chan *dc = dfq_chan_get(s, c);
 
 	return dc ? dc->dt : 0;
 }
 
 void dfq_chan_detach(struct hal_sched *s, struct hal_chan *c)
 {
-	struct dfq_chan *dc = chan_get(s, c);
+	struct dfq_chan *dc = dfq_chan_get(s, c);
 	struct dfq_task *dt = dfq_chan_entity(s, c);
 	hal_u64 sub;
 
@@ -845,17 +284,17 @@ void dfq_chan_detach(struct hal_sched *s, struct hal_chan *c)
 		dt->snap_submitted -= sub < dt->snap_submitted
 					      ? sub : dt->snap_submitted;
 		if (dfq_of(s)->cur == dt) {
-			hal_u64 f = chan_done(s, dc);
+			hal_u64 f = dfq_chan_done(s, dc);
 
-			observe(s, dt);
+			dfq_observe(s, dt);
 			dt->s_fence -= f < dt->s_fence ? f : dt->s_fence;
 		}
 	}
 	plist_del(&dc->link);
-	chan_set(s, c, 0);
+	dfq_chan_set(s, c, 0);
 	hal_free(s, dc);
 	if (dt && dfq_of(s)->cur == dt)
-		dt->s_out = task_outstanding(s, dt);
+		dt->s_out = dfq_task_outstanding(s, dt);
 }
 
 /* A submission on c that the scheduler sees (a trapped doorbell write, or
@@ -868,25 +307,25 @@ static int on_submission(struct hal_sched *s, struct dfq_task *dt,
 
 	dt->had_work = 1;
 	if (d->state == DFQ_FREE && !dt->vt.denied) {
-		chan_gate(s, dt, c, 0); /* a stray trap or shadow: run free */
+		dfq_chan_gate(s, dt, c, 0); /* a stray trap or shadow: run free */
 		return 1;
 	}
 	if (d->state == DFQ_SAMPLE && dt == d->cur) {
-		observe(s, dt);
+		dfq_observe(s, dt);
 		dt->s_requests++;
 		dt->s_out++;
 		if (dt->s_requests >= d->sample_requests)
-			stop_sample_counting(s, dt);
+			dfq_stop_sample_counting(s, dt);
 		return 1;
 	}
 	/* stopped: does that end what the scheduler waits for? */
-	note_held(s, c);
-	if (d->state == DFQ_DRAIN && drained(s))
-		kick(s);
+	dfq_note_held(s, c);
+	if (d->state == DFQ_DRAIN && dfq_drained(s))
+		dfq_kick(s);
 	if (d->state == DFQ_SAMPLE_WAIT && dt == d->cur) {
-		observe(s, dt);
+		dfq_observe(s, dt);
 		if (!dt->s_out)
-			kick(s);
+			dfq_kick(s);
 	}
 	return 0;
 }
@@ -910,63 +349,6 @@ void dfq_shadow_submit(struct hal_sched *s, struct hal_chan *c)
 	}
 	if (on_submission(s, dt, c) && hal_shadow_pending(s, c))
 		hal_shadow_forward(s, c, 1);
-}
-
-static void dfq_poll(struct hal_sched *s)
-{
-	struct dfq *d = dfq_of(s);
-	struct dfq_task *dt = d->cur;
-	hal_u64 now = hal_now(s);
-
-	switch (d->state) {
-	case DFQ_DRAIN:
-		drain_check(s);
-		return;
-	case DFQ_SAMPLE:
-	case DFQ_SAMPLE_WAIT:
-		if (!dt || dt->killed) { /* the sampled task is gone */
-			if (dt)
-				trace(s, dt->label, dt->s_start);
-			d->cur = 0;
-			timer_cancel(s, DFQ_TIMER_PHASE);
-			next_sample(s);
-			return;
-		}
-		observe(s, dt);
-		if (d->state == DFQ_SAMPLE_WAIT) {
-			if (!dt->s_out) {
-				finish_sample(s);
-				return;
-			}
-			if (now - dt->s_start >= d->kill_after) {
-				struct hal_task *stuck = stuck_task(s, dt);
-
-				kill_stuck(s, dt, stuck ? stuck : dt->t,
-					   "dfq: request ran past "
-					   "kill_after while sampling");
-				kick(s);
-				return;
-			}
-		}
-		timer_arm(s, DFQ_TIMER_POLL, now + d->poll);
-		return;
-	default:
-		return;
-	}
-}
-
-void dfq_timer(struct hal_sched *s, hal_u32 id)
-{
-	struct dfq *d = dfq_of(s);
-
-	if (id == DFQ_TIMER_POLL) {
-		dfq_poll(s);
-		return;
-	}
-	if (d->state == DFQ_FREE)
-		barrier(s);
-	else if (d->state == DFQ_SAMPLE && d->cur)
-		sample_over(s);
 }
 
 const struct gs_policy_ops gs_policy_dfq = {

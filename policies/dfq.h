@@ -87,31 +87,48 @@ struct dfq {
 };
 
 /* dfq's parameters, for a policy's gs_param_desc array (dfq's and
- * hdfq's). sample_requests and free_run_factor multiply durations, hence
- * their bounds. */
+ * hdfq's), where they come first: dfq's code reads them at these indices
+ * in either table. sample_requests and free_run_factor multiply
+ * durations, hence their bounds. */
+enum dfq_param {
+	DFQ_P_POLL,
+	DFQ_P_SAMPLE,
+	DFQ_P_SAMPLE_REQUESTS,
+	DFQ_P_FREE_RUN_FACTOR,
+	DFQ_P_MEASURE_EPISODE,
+	DFQ_P_CHECK_CHRAM,
+	DFQ_P_CHARGE_BY_COUNT,
+	DFQ_P_ACTIVE_AT_BARRIER,
+	DFQ_P_ACCOUNT_ONLY,
+	DFQ_P_KILL_AFTER,
+	DFQ_N_PARAMS
+};
 #define DFQ_PARAM_DESCS \
-	{ "poll", GS_PARAM_DURATION, "1ms", \
+	[DFQ_P_POLL] = { "poll", GS_PARAM_DURATION, "1ms", \
 	  "fence polling period while draining and sampling", 0 }, \
-	{ "sample", GS_PARAM_DURATION, "5ms", \
+	[DFQ_P_SAMPLE] = { "sample", GS_PARAM_DURATION, "5ms", \
 	  "sampling time per active task", 0 }, \
-	{ "sample_requests", GS_PARAM_UINT, "96", \
+	[DFQ_P_SAMPLE_REQUESTS] = { "sample_requests", GS_PARAM_UINT, "96", \
 	  "a task's sample ends early after this many requests", 1000000 }, \
-	{ "free_run_factor", GS_PARAM_UINT, "5", \
+	[DFQ_P_FREE_RUN_FACTOR] = { "free_run_factor", GS_PARAM_UINT, "5", \
 	  "free run = factor x the engagement (nominal sampling time)", 1000 }, \
-	{ "measure_episode", GS_PARAM_BOOL, "false", \
+	[DFQ_P_MEASURE_EPISODE] = { "measure_episode", GS_PARAM_BOOL, "false", \
 	  "base the free run on the measured episode (drain + sampling)", 0 }, \
-	{ "check_chram", GS_PARAM_BOOL, "true", \
+	[DFQ_P_CHECK_CHRAM] = { "check_chram", GS_PARAM_BOOL, "true", \
 	  "at a held submission, an idle channel (RAM status) is drained", 0 }, \
-	{ "charge_by_count", GS_PARAM_BOOL, "true", \
+	[DFQ_P_CHARGE_BY_COUNT] = { "charge_by_count", GS_PARAM_BOOL, "true", \
 	  "charge requests run in the free run x average size (false: split " \
 	  "the free run by average request size)", 0 }, \
-	{ "active_at_barrier", GS_PARAM_BOOL, "true", \
+	[DFQ_P_ACTIVE_AT_BARRIER] = { "active_at_barrier", GS_PARAM_BOOL, "true", \
 	  "a task is active if it has work at the barrier (false: if it " \
 	  "submitted anything in the free run)", 0 }, \
-	{ "account_only", GS_PARAM_BOOL, "false", \
+	[DFQ_P_ACCOUNT_ONLY] = { "account_only", GS_PARAM_BOOL, "false", \
 	  "keep sampling and accounting but never deny a task", 0 }, \
-	{ "kill_after", GS_PARAM_DURATION, "60s", \
+	[DFQ_P_KILL_AFTER] = { "kill_after", GS_PARAM_DURATION, "60s", \
 	  "kill a task whose request runs longer while the scheduler waits", 0 },
+
+/* dfq as a policy of its own (its ops are the engine's: acct_engine.h). */
+extern const struct gs_policy_ops gs_policy_dfq;
 
 /* Initialise the engine at the start of hal_priv. */
 int dfq_init(struct hal_sched *s);

@@ -43,11 +43,13 @@ void hal_free(struct hal_sched *s, void *p);
 /* The policy instance's state (ops->priv_size bytes, zeroed). */
 void *hal_priv(struct hal_sched *s);
 
-/* Value of a parameter the policy declares in ops->params: nanoseconds for
- * durations, the number for integers, 0/1 for booleans. The default is
- * returned when the scenario does not set it; an undeclared name is a
- * policy bug and returns 0. */
-hal_u64 hal_param(struct hal_sched *s, const char *name);
+/* Value of parameter `idx`, its index in ops->params (each policy names
+ * them with an enum beside its table): nanoseconds for durations, the
+ * number for integers, 0/1 for booleans; the default when the scenario
+ * does not set it. The environment checked and converted every value
+ * when the instance was made; an index past the table is a policy bug
+ * (reported, 0). */
+hal_u64 hal_param(struct hal_sched *s, hal_u32 idx);
 
 /* ---- tasks and channels ------------------------------------------------ */
 
@@ -179,6 +181,22 @@ void hal_cpu_charge(struct hal_sched *s, hal_u64 ns);
 /* Debug log line (printk / stderr when verbose). */
 void hal_log(struct hal_sched *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* HAL_WARN_ON(s, cond): a state the policy's own logic rules out. It
+ * evaluates to cond (true or false), so a policy can still leave the op
+ * safely: `if (HAL_WARN_ON(s, !e)) return;`. Where it is true, the
+ * environment is told through hal_warn: the kernel HAL makes it the
+ * kernel's WARN_ON_ONCE (one report per call site, its once-flag kept by
+ * the kernel), the simulator counts it per run (summary.json's
+ * policy_warnings and the first message) and the policy tests' mock HAL
+ * fails the test. An environment may define HAL_WARN_ON in hal_impl.h;
+ * this is the definition of those that do not. */
+void hal_warn(struct hal_sched *s, const char *file, int line,
+	      const char *cond);
+#ifndef HAL_WARN_ON
+#define HAL_WARN_ON(s, cond) \
+	((cond) ? (hal_warn((s), __FILE__, __LINE__, #cond), 1) : 0)
+#endif
 
 /* A seeded random source (the simulator's is deterministic). */
 hal_u64 hal_random(struct hal_sched *s);

@@ -47,6 +47,7 @@
  *   order. The entity's figures are not reported on its tasks (the host
  *   cannot split them; a VM's scheduler reports its own).
  */
+#include "acct_engine.h"
 #include "dfq.h"
 #include "loga.h"
 #include "vmtree.h"
@@ -62,9 +63,8 @@ struct hdfq_member {
 
 struct hdfq_entity {
 	struct plist link;       /* in hdfq.entities */
-	struct dfq_task *dt;     /* the engine's record: dt or lt */
-	struct loga_task *lt;
-	struct vt_task *vt;      /* its virtual time, in either */
+	void *rec;               /* the engine's record of it */
+	struct vt_task *vt;      /* its virtual time, in rec */
 	struct plist members;    /* struct hdfq_member */
 	hal_s32 vm;              /* VMT_ROOT: a host task */
 	hal_s32 at;              /* where its leaf is in the tree: vm, or
@@ -82,19 +82,42 @@ struct hdfq {
 	hal_u8 nested;           /* each top-level VM one entity */
 	struct vmtree tree;
 	struct plist entities;   /* struct hdfq_entity */
+	const struct acct_engine *engine; /* dfq's or loga's */
+};
+
+/* dfq's parameters first (dfq's code reads them where dfq's own table
+ * has them), then loga's blocks, then hdfq's own. */
+enum {
+	HDFQ_LOGA_PHASE_BASE = DFQ_N_PARAMS,
+	HDFQ_LOGA_METRIC_BASE = HDFQ_LOGA_PHASE_BASE + LOGA_N_PHASE_PARAMS,
+	HDFQ_P_LOGA = HDFQ_LOGA_METRIC_BASE + LOGA_N_METRIC_PARAMS,
+	HDFQ_P_NESTED,
+	HDFQ_N_PARAMS
 };
 
 static const struct gs_param_desc hdfq_params[] = {
 	DFQ_PARAM_DESCS
-	LOGA_PHASE_PARAM_DESCS
-	LOGA_METRIC_PARAM_DESCS
-	{ "loga", GS_PARAM_BOOL, "false",
+	LOGA_PHASE_PARAM_DESCS(HDFQ_LOGA_PHASE_BASE)
+	LOGA_METRIC_PARAM_DESCS(HDFQ_LOGA_METRIC_BASE)
+	[HDFQ_P_LOGA] = { "loga", GS_PARAM_BOOL, "false",
 	  "account by polling the engine status register (LoGA, with the "
 	  "event_T/event_X phases) instead of DFQ's exclusive sampling", 0 },
-	{ "nested", GS_PARAM_BOOL, "false",
+	[HDFQ_P_NESTED] = { "nested", GS_PARAM_BOOL, "false",
 	  "the host schedules each top-level VM as one entity, knowing "
 	  "nothing of its tasks; a VM's own scheduler (its `scheduler:`) "
 	  "shares the VM's part among them (Fleig 3.4)", 0 },
+};
+_Static_assert(sizeof(hdfq_params) / sizeof(hdfq_params[0]) == HDFQ_N_PARAMS,
+	       "one descriptor per index");
+
+/* loga's parameters in hdfq's table; account_only is dfq's, one switch
+ * for both engines. */
+static const struct loga_slots hdfq_loga_slots = {
+	.event_t = HDFQ_LOGA_PHASE_BASE + LOGA_P_EVENT_T,
+	.event_x = HDFQ_LOGA_PHASE_BASE + LOGA_P_EVENT_X,
+	.randomize = HDFQ_LOGA_PHASE_BASE + LOGA_P_RANDOMIZE,
+	.account_only = DFQ_P_ACCOUNT_ONLY,
+	.mean_segment = HDFQ_LOGA_METRIC_BASE + LOGA_P_MEAN_SEGMENT,
 };
 
 static struct hdfq *hdfq_of(struct hal_sched *s)
@@ -133,25 +156,13 @@ static struct hdfq_entity *entity_new(struct hal_sched *s, struct hal_task *t,
 
 	if (!e)
 		return 0;
-	if (h->loga) {
-		e->lt = loga_entity_new(s, t, weight);
-		if (e->lt) {
-			e->lt->shadow_gate = vm != VMT_ROOT;
-			e->lt->unreported = vm_entity;
-			e->vt = &e->lt->vt;
-		}
-	} else {
-		e->dt = dfq_entity_new(s, t, weight);
-		if (e->dt) {
-			e->dt->shadow_gate = vm != VMT_ROOT;
-			e->dt->unreported = vm_entity;
-			e->vt = &e->dt->vt;
-		}
-	}
-	if (!e->vt) {
+	e->rec = h->engine->entity_new(s, t, weight, vm != VMT_ROOT,
+				       vm_entity);
+	if (!e->rec) {
 		hal_free(s, e);
 		return 0;
 	}
+	e->vt = h->engine->entity_vt(e->rec);
 	e->vm = vm;
 	e->at = vm_entity ? VMT_ROOT : vm;
 	e->guest = guest;
@@ -201,28 +212,11 @@ static void entity_free(struct hal_sched *s, struct hdfq_entity *e)
 {
 	struct hdfq *h = hdfq_of(s);
 
-	if (e->lt)
-		loga_entity_free(s, e->lt);
-	else
-		dfq_entity_free(s, e->dt);
+	h->engine->entity_free(s, e->rec);
 	vmtree_leaf_del(&h->tree, e->at, e->weight);
 	plist_del(&e->link);
 	hal_free(s, e);
 	reweigh(s);
-}
-
-/* The task the entity's figures are reported on. */
-static struct hal_task *entity_reporter(struct hdfq_entity *e)
-{
-	return e->lt ? e->lt->t : e->dt->t;
-}
-
-static void entity_set_reporter(struct hdfq_entity *e, struct hal_task *t)
-{
-	if (e->lt)
-		e->lt->t = t;
-	else
-		e->dt->t = t;
 }
 
 /* ---- ops ---------------------------------------------------------------- */
@@ -232,12 +226,13 @@ static int hdfq_init(struct hal_sched *s)
 	struct hdfq *h = hdfq_of(s);
 
 	plist_init(&h->entities);
-	h->loga = (hal_u8)hal_param(s, "loga");
-	h->nested = (hal_u8)hal_param(s, "nested");
+	h->loga = (hal_u8)hal_param(s, HDFQ_P_LOGA);
+	h->nested = (hal_u8)hal_param(s, HDFQ_P_NESTED);
 	if (vmtree_init(s, &h->tree) < 0)
 		return -1;
+	h->engine = h->loga ? &loga_acct_engine : &dfq_acct_engine;
 	if (h->loga)
-		return loga_init(s);
+		return loga_init(s, &hdfq_loga_slots);
 	if (dfq_init(s) < 0)
 		return -1;
 	/* the exclusive samples are GPU time given out equally; charging
@@ -249,10 +244,7 @@ static int hdfq_init(struct hal_sched *s)
 /* The engine's phase in progress, up to now (ops.trace_open). */
 static void hdfq_trace_open(struct hal_sched *s)
 {
-	if (hdfq_of(s)->loga)
-		loga_trace_open(s);
-	else
-		dfq_trace_open(s);
+	hdfq_of(s)->engine->ops->trace_open(s);
 }
 
 static void hdfq_fini(struct hal_sched *s)
@@ -260,10 +252,7 @@ static void hdfq_fini(struct hal_sched *s)
 	struct hdfq *h = hdfq_of(s);
 
 	/* the engine frees its records; members go with their tasks */
-	if (h->loga)
-		loga_fini(s);
-	else
-		dfq_fini(s);
+	h->engine->ops->fini(s);
 	while (!plist_empty(&h->entities)) {
 		struct hdfq_entity *e = entity_of(h->entities.next);
 
@@ -312,10 +301,12 @@ static void hdfq_task_exit(struct hal_sched *s, struct hal_task *t)
 		plist_del(&m->link);
 		if (plist_empty(&e->members))
 			entity_free(s, e);
-		else if (entity_reporter(e) == t)
+		else if (hdfq_of(s)->engine->reporter(e->rec) == t)
 			/* report on a task that is still there */
-			entity_set_reporter(e, plist_entry(e->members.next,
-						struct hdfq_member, link)->t);
+			hdfq_of(s)->engine->set_reporter(
+				e->rec, plist_entry(e->members.next,
+						    struct hdfq_member,
+						    link)->t);
 	}
 	hal_free(s, m);
 }
@@ -347,53 +338,45 @@ static void hdfq_channel_create(struct hal_sched *s, struct hal_chan *c)
 			return;
 		member_bind(m, e);
 	}
-	if (m->e->lt)
-		loga_chan_attach(s, m->e->lt, c);
-	else
-		dfq_chan_attach(s, m->e->dt, c);
+	hdfq_of(s)->engine->chan_attach(s, m->e->rec, c);
 }
 
 /* The rest goes to the engine. */
 static void hdfq_channel_destroy(struct hal_sched *s, struct hal_chan *c)
 {
-	if (hdfq_of(s)->loga)
-		loga_chan_detach(s, c);
-	else
-		dfq_chan_detach(s, c);
+	hdfq_of(s)->engine->ops->channel_destroy(s, c);
 }
 
 static int hdfq_submit(struct hal_sched *s, struct hal_chan *c)
 {
-	return hdfq_of(s)->loga ? loga_submit(s, c) : dfq_submit(s, c);
+	return hdfq_of(s)->engine->ops->submit(s, c);
 }
 
 static void hdfq_shadow_submit(struct hal_sched *s, struct hal_chan *c)
 {
-	if (hdfq_of(s)->loga)
-		loga_shadow_submit(s, c);
-	else
-		dfq_shadow_submit(s, c);
+	hdfq_of(s)->engine->ops->shadow_submit(s, c);
 }
 
 static void hdfq_timer(struct hal_sched *s, hal_u32 id)
 {
-	if (hdfq_of(s)->loga)
-		loga_timer(s, id);
-	else
-		dfq_timer(s, id);
+	hdfq_of(s)->engine->ops->timer(s, id);
 }
 
 static void hdfq_poll_change(struct hal_sched *s,
 			     const struct hal_engine_status *st, hal_u64 when)
 {
-	if (hdfq_of(s)->loga)
-		loga_poll_change(s, st, when);
+	const struct gs_policy_ops *eng = hdfq_of(s)->engine->ops;
+
+	if (eng->poll_change)
+		eng->poll_change(s, st, when);
 }
 
 static void hdfq_poll_end(struct hal_sched *s)
 {
-	if (hdfq_of(s)->loga)
-		loga_poll_end(s);
+	const struct gs_policy_ops *eng = hdfq_of(s)->engine->ops;
+
+	if (eng->poll_end)
+		eng->poll_end(s);
 }
 
 const struct gs_policy_ops gs_policy_hdfq = {

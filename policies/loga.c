@@ -97,14 +97,32 @@
  *
  * Timers: 0 = end of the sleep phase.
  */
+#include "acct_engine.h"
 #include "gate.h"
 #include "loga.h"
 
+/* loga's own table: the phase block, account_only, the metric block. */
+enum {
+	LOGA_P_ACCOUNT_ONLY = LOGA_N_PHASE_PARAMS,
+	LOGA_METRIC_BASE,
+	LOGA_N_PARAMS = LOGA_METRIC_BASE + LOGA_N_METRIC_PARAMS
+};
+
 static const struct gs_param_desc loga_params[] = {
-	LOGA_PHASE_PARAM_DESCS
-	{ "account_only", GS_PARAM_BOOL, "false",
+	LOGA_PHASE_PARAM_DESCS(0)
+	[LOGA_P_ACCOUNT_ONLY] = { "account_only", GS_PARAM_BOOL, "false",
 	  "measure and keep virtual times but never deny a task", 0 },
-	LOGA_METRIC_PARAM_DESCS
+	LOGA_METRIC_PARAM_DESCS(LOGA_METRIC_BASE)
+};
+_Static_assert(sizeof(loga_params) / sizeof(loga_params[0]) == LOGA_N_PARAMS,
+	       "one descriptor per index");
+
+static const struct loga_slots loga_own_slots = {
+	.event_t = LOGA_P_EVENT_T,
+	.event_x = LOGA_P_EVENT_X,
+	.randomize = LOGA_P_RANDOMIZE,
+	.account_only = LOGA_P_ACCOUNT_ONLY,
+	.mean_segment = LOGA_METRIC_BASE + LOGA_P_MEAN_SEGMENT,
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -306,16 +324,16 @@ static void decide(struct hal_sched *s)
 
 /* ---- ops ---------------------------------------------------------------- */
 
-int loga_init(struct hal_sched *s)
+int loga_init(struct hal_sched *s, const struct loga_slots *slots)
 {
 	struct loga *l = loga_of(s);
 
 	vt_init(&l->vt);
-	l->event_t = hal_param(s, "event_T");
-	l->event_x = (hal_u32)hal_param(s, "event_X");
-	l->randomize = (hal_u8)hal_param(s, "randomize");
-	l->account_only = (hal_u8)hal_param(s, "account_only");
-	l->mean_segment = (hal_u8)hal_param(s, "mean_segment");
+	l->event_t = hal_param(s, slots->event_t);
+	l->event_x = (hal_u32)hal_param(s, slots->event_x);
+	l->randomize = (hal_u8)hal_param(s, slots->randomize);
+	l->account_only = (hal_u8)hal_param(s, slots->account_only);
+	l->mean_segment = (hal_u8)hal_param(s, slots->mean_segment);
 	if (!l->event_t)
 		l->event_t = 1;
 	l->state = LOGA_IDLE;
@@ -376,10 +394,7 @@ struct loga_task *loga_entity_new(struct hal_sched *s, struct hal_task *t,
 
 static void loga_task_create(struct hal_sched *s, struct hal_task *t)
 {
-	struct loga_task *lt = loga_entity_new(s, t, hal_task_weight(t));
-
-	if (lt)
-		hal_task_set_data(t, lt);
+	acct_own_task_create(&loga_acct_engine, s, t);
 }
 
 void loga_entity_free(struct hal_sched *s, struct loga_task *lt)
@@ -401,12 +416,7 @@ void loga_entity_free(struct hal_sched *s, struct loga_task *lt)
 
 static void loga_task_exit(struct hal_sched *s, struct hal_task *t)
 {
-	struct loga_task *lt = hal_task_data(t);
-
-	if (!lt)
-		return;
-	loga_entity_free(s, lt);
-	hal_task_set_data(t, 0);
+	acct_own_task_exit(&loga_acct_engine, s, t);
 }
 
 void loga_chan_attach(struct hal_sched *s, struct loga_task *lt,
@@ -432,10 +442,7 @@ void loga_chan_attach(struct hal_sched *s, struct loga_task *lt,
 
 static void loga_channel_create(struct hal_sched *s, struct hal_chan *c)
 {
-	struct loga_task *lt = hal_task_data(hal_chan_task(c));
-
-	if (lt)
-		loga_chan_attach(s, lt, c);
+	acct_own_channel_create(&loga_acct_engine, s, c);
 }
 
 void loga_chan_detach(struct hal_sched *s, struct hal_chan *c)
@@ -486,7 +493,8 @@ void loga_timer(struct hal_sched *s, hal_u32 id)
 {
 	struct loga *l = loga_of(s);
 
-	if (id != LOGA_TIMER_WAKE || l->state != LOGA_SLEEP)
+	/* LOGA_TIMER_WAKE is the only timer loga (and hdfq over it) arms */
+	if (HAL_WARN_ON(s, id != LOGA_TIMER_WAKE) || l->state != LOGA_SLEEP)
 		return;
 	hal_trace_phase(s, "sleep", l->phase_start, hal_now(s));
 	start_poll(s);
@@ -514,6 +522,11 @@ void loga_poll_end(struct hal_sched *s)
 		decide(s);
 }
 
+static int loga_own_init(struct hal_sched *s)
+{
+	return loga_init(s, &loga_own_slots);
+}
+
 const struct gs_policy_ops gs_policy_loga = {
 	.name = "loga",
 	.summary = "LoGA (SYSTOR'17): account GPU time by polling the engine "
@@ -521,7 +534,7 @@ const struct gs_policy_ops gs_policy_loga = {
 	.params = loga_params,
 	.n_params = sizeof(loga_params) / sizeof(loga_params[0]),
 	.priv_size = sizeof(struct loga),
-	.init = loga_init,
+	.init = loga_own_init,
 	.fini = loga_fini,
 	.task_create = loga_task_create,
 	.task_exit = loga_task_exit,

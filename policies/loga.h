@@ -63,20 +63,33 @@ struct loga {
 };
 
 /* loga's parameters (loga's and hdfq's tables); event_X multiplies the
- * poll phase, hence its bound. */
-#define LOGA_PHASE_PARAM_DESCS \
-	{ "event_T", GS_PARAM_DURATION, "1ms", \
+ * poll phase, hence its bound. Each block is placed at `base` in the
+ * table, its entries at base + their offset in the block; a policy that
+ * runs loga's code tells it where each one sits (struct loga_slots). */
+enum loga_phase_param { LOGA_P_EVENT_T, LOGA_P_EVENT_X, LOGA_P_RANDOMIZE,
+			LOGA_N_PHASE_PARAMS };
+enum loga_metric_param { LOGA_P_MEAN_SEGMENT, LOGA_N_METRIC_PARAMS };
+#define LOGA_PHASE_PARAM_DESCS(base) \
+	[(base) + LOGA_P_EVENT_T] = { "event_T", GS_PARAM_DURATION, "1ms", \
 	  "poll phase per occupied channel", 0 }, \
-	{ "event_X", GS_PARAM_UINT, "5", \
+	[(base) + LOGA_P_EVENT_X] = { "event_X", GS_PARAM_UINT, "5", \
 	  "non-poll phase = event_X x the poll phase (0: poll all the time)", 1000 }, \
-	{ "randomize", GS_PARAM_BOOL, "false", \
+	[(base) + LOGA_P_RANDOMIZE] = { "randomize", GS_PARAM_BOOL, "false", \
 	  "draw both phase lengths uniformly from [mean/2, 3 mean/2)", 0 },
-#define LOGA_METRIC_PARAM_DESCS \
-	{ "mean_segment", GS_PARAM_BOOL, "false", \
+#define LOGA_METRIC_PARAM_DESCS(base) \
+	[(base) + LOGA_P_MEAN_SEGMENT] = { "mean_segment", GS_PARAM_BOOL, "false", \
 	  "vtime by mean time between context switches (LoGA-CL) instead " \
 	  "of total time per poll phase", 0 },
 
-int loga_init(struct hal_sched *s);
+/* loga as a policy of its own (its ops are the engine's: acct_engine.h). */
+extern const struct gs_policy_ops gs_policy_loga;
+
+/* Indices of loga's parameters in the table of the policy running it. */
+struct loga_slots {
+	hal_u32 event_t, event_x, randomize, account_only, mean_segment;
+};
+
+int loga_init(struct hal_sched *s, const struct loga_slots *slots);
 void loga_fini(struct hal_sched *s);
 /* Trace the poll or sleep phase in progress up to now (ops.trace_open). */
 void loga_trace_open(struct hal_sched *s);

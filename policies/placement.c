@@ -26,20 +26,28 @@ struct placement {
 
 enum { TIMER_MONITOR = 0 };
 
+/* Indices into the parameter table below (hal_param). */
+enum {
+	PLACEMENT_P_MONITOR,
+	PLACEMENT_N_PARAMS
+};
+
 static const struct gs_param_desc placement_params[] = {
-	{ "monitor", GS_PARAM_DURATION, "100ms",
+	[PLACEMENT_P_MONITOR] = { "monitor", GS_PARAM_DURATION, "100ms",
 	  "least-loaded: the utilisation window", 0 },
 };
+_Static_assert(sizeof(placement_params) / sizeof(placement_params[0]) ==
+		       PLACEMENT_N_PARAMS, "one descriptor per index");
 
 static int init_common(struct hal_sched *s, hal_u8 least_loaded)
 {
 	struct placement *p = hal_priv(s);
 
-	nl_init(s, &p->node, hal_param(s, "monitor"));
+	nl_init(s, &p->node, hal_param(s, PLACEMENT_P_MONITOR));
 	p->least_loaded = least_loaded;
 	if (least_loaded)
 		hal_timer_arm(s, TIMER_MONITOR,
-			      hal_now(s) + hal_param(s, "monitor"));
+			      hal_now(s) + hal_param(s, PLACEMENT_P_MONITOR));
 	return 0;
 }
 
@@ -60,7 +68,7 @@ static void placement_timer(struct hal_sched *s, hal_u32 id)
 	hal_u64 now = hal_now(s), len = now - p->window_start;
 	hal_u32 g;
 
-	if (id != TIMER_MONITOR)
+	if (HAL_WARN_ON(s, id != TIMER_MONITOR)) /* its only timer */
 		return;
 	nl_update(s, &p->node);
 	for (g = 0; g < p->node.n_gpus && len; g++) {
@@ -71,7 +79,7 @@ static void placement_timer(struct hal_sched *s, hal_u32 id)
 		p->busy_at[g] = busy;
 	}
 	p->window_start = now;
-	hal_timer_arm(s, TIMER_MONITOR, hal_now(s) + hal_param(s, "monitor"));
+	hal_timer_arm(s, TIMER_MONITOR, hal_now(s) + hal_param(s, PLACEMENT_P_MONITOR));
 }
 
 /* The GPU a new task goes to, among those with room for its footprint

@@ -103,18 +103,30 @@ struct ts_state {
 	hal_u64 slice_end;      /* its slice ended; the drain started */
 };
 
+/* Indices into the parameter table below (hal_param). */
+enum {
+	TS_P_SLICE,
+	TS_P_ENGAGED,
+	TS_P_POLL,
+	TS_P_KILL_AFTER,
+	TS_P_SKIP_IDLE,
+	TS_N_PARAMS
+};
+
 static const struct gs_param_desc ts_params[] = {
-	{ "slice", GS_PARAM_DURATION, "30ms",
+	[TS_P_SLICE] = { "slice", GS_PARAM_DURATION, "30ms",
 	  "time the token holder has the GPU to itself", 0 },
-	{ "engaged", GS_PARAM_BOOL, "false",
+	[TS_P_ENGAGED] = { "engaged", GS_PARAM_BOOL, "false",
 	  "trap every submission (Timeslice); false: Disengaged Timeslice", 0 },
-	{ "poll", GS_PARAM_DURATION, "1ms",
+	[TS_P_POLL] = { "poll", GS_PARAM_DURATION, "1ms",
 	  "period of the polling thread that reads the fences", 0 },
-	{ "kill_after", GS_PARAM_DURATION, "60s",
+	[TS_P_KILL_AFTER] = { "kill_after", GS_PARAM_DURATION, "60s",
 	  "kill a task whose request shows no progress this long (0: never)", 0 },
-	{ "skip_idle", GS_PARAM_BOOL, "true",
+	[TS_P_SKIP_IDLE] = { "skip_idle", GS_PARAM_BOOL, "true",
 	  "pass the token over tasks with no outstanding or held work", 0 },
 };
+_Static_assert(sizeof(ts_params) / sizeof(ts_params[0]) == TS_N_PARAMS,
+	       "one descriptor per index");
 
 static struct ts_state *ts_state(struct hal_sched *s)
 {
@@ -434,11 +446,11 @@ static int ts_init(struct hal_sched *s)
 {
 	struct ts_state *st = ts_state(s);
 
-	st->slice = hal_param(s, "slice");
-	st->engaged = hal_param(s, "engaged") != 0;
-	st->poll = hal_param(s, "poll");
-	st->kill_after = hal_param(s, "kill_after");
-	st->skip_idle = hal_param(s, "skip_idle") != 0;
+	st->slice = hal_param(s, TS_P_SLICE);
+	st->engaged = hal_param(s, TS_P_ENGAGED) != 0;
+	st->poll = hal_param(s, TS_P_POLL);
+	st->kill_after = hal_param(s, TS_P_KILL_AFTER);
+	st->skip_idle = hal_param(s, TS_P_SKIP_IDLE) != 0;
 	if (!st->slice || !st->poll)
 		return -TS_EINVAL;
 	plist_init(&st->ring);
@@ -546,7 +558,7 @@ static void ts_timer(struct hal_sched *s, hal_u32 id)
 {
 	if (id == TS_TIMER_SLICE)
 		ts_slice_timer(s);
-	else if (id == TS_TIMER_POLL)
+	else if (!HAL_WARN_ON(s, id != TS_TIMER_POLL)) /* its only two */
 		ts_poll_timer(s);
 }
 

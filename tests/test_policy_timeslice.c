@@ -563,6 +563,25 @@ static void test_slice_and_poll_params(void **state)
 	mock_hal_free(f.m);
 }
 
+/* A timer id the policy never arms is an impossible state: reported
+ * through HAL_WARN_ON (the mock fails a test that does not expect it),
+ * once per expiry, and nothing else happens. */
+static void test_unknown_timer_warns(void **state)
+{
+	struct fixture f;
+	(void)state;
+
+	setup_tasks(&f, NULL, 2);
+	mock_expect_warnings(f.m);
+	gs_policy_timeslice.timer(mock_sched(f.m), 7);
+	assert_int_equal(mock_warnings(f.m), 1);
+	assert_int_equal(disengaged_holder(&f, 2), 0);
+	assert_true(mock_held(f.m, f.t[1]) == false);
+	gs_policy_timeslice.timer(mock_sched(f.m), HAL_MAX_TIMERS - 1);
+	assert_int_equal(mock_warnings(f.m), 2);
+	mock_hal_free(f.m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -587,6 +606,7 @@ int main(void)
 		cmocka_unit_test(test_skip_idle_off_gives_idle_task_its_slice),
 		cmocka_unit_test(test_skip_idle_holder_keeps_token_undrained),
 		cmocka_unit_test(test_slice_and_poll_params),
+		cmocka_unit_test(test_unknown_timer_warns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,114 +2,29 @@
  * arithmetic, and the distribution mappings that may stand in for them. */
 #include "workloads/config_internal.h"
 
+#include "policies/duration.h"
+
 #include <string.h>
 
-__extension__ typedef unsigned __int128 cfg_u128;
-
-struct unit {
-	const char *name;
-	uint64_t ns; /* 0: cycles */
-};
-
-static const struct unit units[] = {
-	{ "ns", 1 },
-	{ "us", GS_NS_PER_US },
-	{ "ms", GS_NS_PER_MS },
-	{ "s", GS_NS_PER_S },
-	{ "cycles", 0 },
-	{ "cycle", 0 },
-};
-
-/* The number is read as ip + fp / 10^scale (at most 18 fractional digits
- * that matter); the result must then be a whole number of nanoseconds, or
- * is rounded to the nearest nanosecond for cycles (which rarely divide
- * evenly). */
+/* The parser is the kernel-clean one the kernel module's params= uses
+ * too; here it gains the loader's wording of its problems. */
 enum cfg_dur_problem cfg_parse_duration(const char *text, uint64_t clock_hz,
 					gs_time_t *out)
 {
-	static const struct unit bare = { "", 1 };
-	const char *s = text;
-	uint64_t ip = 0, fp = 0, pow10 = 1;
-	cfg_u128 ns;
-	const struct unit *u = NULL;
-	bool digits = false, lost = false;
-	size_t i;
+	hal_u64 ns = 0;
+	enum gs_dur_problem p = gs_duration_parse(text, clock_hz, &ns);
 
-	if (!s)
-		return CFG_DUR_SYNTAX;
-	while (*s == ' ')
-		s++;
-	if (*s == '-')
-		return CFG_DUR_NEGATIVE;
-	if (*s == '+')
-		s++;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (ip > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
-			return CFG_DUR_OVERFLOW;
-		ip = ip * 10 + (uint64_t)(*s - '0');
-		digits = true;
-	}
-	if (*s == '.') {
-		for (s++; *s >= '0' && *s <= '9'; s++) {
-			digits = true;
-			if (pow10 == 1000000000000000000ULL) {
-				lost |= *s != '0';
-				continue;
-			}
-			fp = fp * 10 + (uint64_t)(*s - '0');
-			pow10 *= 10;
-		}
-	}
-	if (!digits)
-		return CFG_DUR_SYNTAX;
-	while (*s == ' ')
-		s++;
-	if (!*s)
-		u = &bare;
-	for (i = 0; !u && i < G_N_ELEMENTS(units); i++) {
-		size_t len = strlen(units[i].name);
-		const char *e = s + len;
-
-		if (strncmp(s, units[i].name, len))
-			continue;
-		while (*e == ' ')
-			e++;
-		if (!*e)
-			u = &units[i];
-	}
-	if (!u) {
-		for (i = 0; s[i]; i++)
-			if (!g_ascii_isalpha(s[i]) && s[i] != ' ')
-				return CFG_DUR_SYNTAX;
-		return CFG_DUR_UNIT;
-	}
-	if (lost)
-		return CFG_DUR_PRECISION;
-	if (u->ns == 0) {
-		/* (ip + fp / pow10) * 1e9 / clock, rounded to nearest. */
-		cfg_u128 num, den;
-
-		if (!clock_hz)
-			return CFG_DUR_NO_CLOCK;
-		if (pow10 > 1000000000ULL)
-			return CFG_DUR_PRECISION;
-		if (ip > 1000000000000000000ULL)
-			return CFG_DUR_OVERFLOW;
-		num = ((cfg_u128)ip * pow10 + fp) * GS_NS_PER_S;
-		den = (cfg_u128)pow10 * clock_hz;
-		ns = (num + den / 2) / den;
-	} else {
-		cfg_u128 frac = (cfg_u128)fp * u->ns;
-
-		if (frac % pow10)
-			return CFG_DUR_PRECISION;
-		ns = (cfg_u128)ip * u->ns + frac / pow10;
-	}
-	if (ns > UINT64_MAX - 1) /* GS_TIME_NEVER is not a duration */
-		return CFG_DUR_OVERFLOW;
-	*out = (gs_time_t)ns;
-	return CFG_DUR_OK;
+	if (p == GS_DUR_OK)
+		*out = ns;
+	return (enum cfg_dur_problem)p;
 }
+_Static_assert(CFG_DUR_SYNTAX == (int)GS_DUR_SYNTAX &&
+	       CFG_DUR_NEGATIVE == (int)GS_DUR_NEGATIVE &&
+	       CFG_DUR_UNIT == (int)GS_DUR_UNIT &&
+	       CFG_DUR_PRECISION == (int)GS_DUR_PRECISION &&
+	       CFG_DUR_OVERFLOW == (int)GS_DUR_OVERFLOW &&
+	       CFG_DUR_NO_CLOCK == (int)GS_DUR_NO_CLOCK,
+	       "the loader's problems are the parser's");
 
 int gs_parse_duration(const char *text, uint64_t clock_hz, gs_time_t *out)
 {

@@ -137,6 +137,7 @@ int cfg_dist(struct cfg *c, const yaml_node_t *n, const char *what,
 	     uint64_t clock_hz, struct gs_dist *out);
 
 /* Why a duration string is bad: 0 if it is good. */
+/* policies/duration.h's enum gs_dur_problem, value for value */
 enum cfg_dur_problem {
 	CFG_DUR_OK = 0,
 	CFG_DUR_SYNTAX,

@@ -82,6 +82,9 @@ static int load_param(struct cfg *c, const struct gs_param_desc *d,
 	}
 	if (rc < 0)
 		return -1;
+	out->n = d->type == GS_PARAM_DURATION ? t
+		 : d->type == GS_PARAM_UINT   ? u
+					      : b;
 	out->key = g_strdup(cfg_text(kn));
 	out->value = g_strdup(cfg_text(v));
 	ov = override_of(c, v);
@@ -121,7 +124,7 @@ static int load_params(struct cfg *c, const struct gs_policy_ops *ops,
 		if (load_param(c, d, kn, cfg_node(c, p->value),
 			       &pc->params[pc->n_params]) < 0)
 			return -1;
-		pc->n_params++;
+		pc->params[pc->n_params++].index = (uint32_t)(d - ops->params);
 	}
 	return 0;
 }

@@ -33,6 +33,8 @@ struct gs_host_config {
 struct gs_policy_param {
 	char *key;
 	char *value;          /* scalar text as written in YAML */
+	uint32_t index;       /* the parameter's in the policy's table */
+	uint64_t n;           /* its value, checked: ns, number or 0/1 */
 	char *file;           /* where it was written, for errors */
 	uint32_t line, column;/* 1-based */
 };

@@ -26,6 +26,7 @@ static int gs_stats_show(struct seq_file *m, void *unused)
 		   st->shadow_queued, st->shadow_forwarded);
 	seq_printf(m, "phases %llu\ncpu_charge_ns %llu\n", st->phases,
 		   st->cpu_charge_ns);
+	seq_printf(m, "warnings %llu\n", st->warnings);
 	seq_puts(m, "task pid name weight vm gpu accounted_ns vtime held killed\n");
 	list_for_each_entry(t, &s->tasks, node)
 		seq_printf(m, "%u %d %s %u %d %u %llu %llu %d %d\n", t->id,

@@ -30,6 +30,7 @@ struct hal_timer_slot {
 struct gs_linux_stats {
 	u64 traps, holds, timer_fires, poll_samples, poll_changes, phases;
 	u64 cpu_charge_ns, kills, shadow_queued, shadow_forwarded;
+	u64 warnings; /* HAL_WARN_ON call sites that fired */
 };
 
 struct hal_sched {

@@ -25,4 +25,19 @@ hal_u64 hal_div64(hal_u64 a, hal_u64 b);
 /* a * b / c without overflowing the product (128-bit intermediate). */
 hal_u64 hal_mul_div64(hal_u64 a, hal_u64 b, hal_u64 c);
 
+/* The kernel's WARN_ON_ONCE: evaluates to cond, reports the first time
+ * a call site sees it true. The once-flag is a static in .data.once, as
+ * the kernel's own DO_ONCE_LITE keeps it (cleared by the debugfs
+ * clear_warn_once knob); written out here rather than taken from
+ * <asm/bug.h> for the reason above. */
+#define HAL_WARN_ON(s, cond) ({						\
+	static bool __attribute__((section(".data.once"))) hal_warned;	\
+	bool hal_warn_cond = !!(cond);					\
+	if (__builtin_expect(hal_warn_cond, 0) && !hal_warned) {	\
+		hal_warned = true;					\
+		hal_warn((s), __FILE__, __LINE__, #cond);		\
+	}								\
+	hal_warn_cond;							\
+})
+
 #endif

@@ -106,16 +106,11 @@ void *hal_priv(struct hal_sched *s)
 	return s->priv;
 }
 
-hal_u64 hal_param(struct hal_sched *s, const char *name)
+hal_u64 hal_param(struct hal_sched *s, hal_u32 idx)
 {
-	int i = gs_policy_param_index(s->ops, name);
-
-	if (i < 0) {
-		pr_warn_once("%s: undeclared parameter '%s'\n", s->ops->name,
-			     name);
+	if (HAL_WARN_ON(s, idx >= s->ops->n_params))
 		return 0;
-	}
-	return s->params[i];
+	return s->params[idx];
 }
 
 /* ---- reporting ------------------------------------------------------------ */
@@ -143,6 +138,16 @@ void hal_trace_phase(struct hal_sched *s, const char *name, hal_u64 start,
 void hal_cpu_charge(struct hal_sched *s, hal_u64 ns)
 {
 	s->stats.cpu_charge_ns += ns;
+}
+
+/* Reached once per call site (HAL_WARN_ON in hal_impl.h keeps the
+ * kernel's once-flag): WARN_ON_ONCE's report, with the policy named. */
+void hal_warn(struct hal_sched *s, const char *file, int line,
+	      const char *cond)
+{
+	s->stats.warnings++;
+	WARN(1, "gpusim: %s: %s:%d: WARN_ON(%s)\n", s->ops->name, file, line,
+	     cond);
 }
 
 void hal_log(struct hal_sched *s, const char *fmt, ...)

@@ -6,77 +6,34 @@
  *     params="slice=30ms,engaged=1"
  *
  * Comma-separated name=value pairs, names as the policy declares them in
- * ops->params. Durations take ns, us, ms or s (a bare number is ns; a
- * fraction is fine if the result is whole ns: "1.5ms"); integers are
+ * ops->params. Durations are written as in the simulator's scenarios
+ * (policies/duration.c: ns, us, ms or s, a bare number is ns, a fraction
+ * is fine if the result is whole ns: "1.5ms"; cycles are refused, the
+ * module knows no clock); integers are
  * decimal or 0x hex; booleans are 1/0, y/n, yes/no, true/false, on/off. A
  * parameter not given takes the default string of its gs_param_desc. An
  * unknown name or a malformed value fails instance creation with -EINVAL.
  */
 #include <linux/kernel.h>
-#include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "duration.h"
 #include "gs_linux_priv.h"
+#include "param_value.h"
 
-struct gs_unit {
-	const char *name;
-	u32 ns;
-};
-
-static const struct gs_unit gs_units[] = {
-	{ "", 1 }, { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
-	{ "s", 1000000000 },
-};
-
-/* Integer-only, like the simulator's parser: the fraction is folded in
- * digit by digit with a shrinking 32-bit scale, so there is no 64-bit
- * division and no rounding. */
+/* The simulator's loader's parser (policies/duration.c), with no clock:
+ * a duration in cycles is refused. */
 static int gs_parse_duration(const char *v, u64 *out)
 {
-	const char *p = v, *frac = NULL;
-	u64 ip = 0, val;
-	u32 scale = 0, i;
-	bool digits = false;
-
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (check_mul_overflow(ip, (u64)10, &ip) ||
-		    check_add_overflow(ip, (u64)(*p - '0'), &ip))
-			return -ERANGE;
-		digits = true;
-	}
-	if (*p == '.') {
-		frac = ++p;
-		while (*p >= '0' && *p <= '9') {
-			p++;
-			digits = true;
-		}
-	}
-	if (!digits)
-		return -EINVAL;
-	while (*p == ' ')
-		p++;
-	for (i = 0; i < ARRAY_SIZE(gs_units); i++)
-		if (!strcmp(p, gs_units[i].name))
-			scale = gs_units[i].ns;
-	if (!scale)
-		return -EINVAL;
-	if (check_mul_overflow(ip, (u64)scale, &val))
+	switch (gs_duration_parse(v, 0, out)) {
+	case GS_DUR_OK:
+		return 0;
+	case GS_DUR_OVERFLOW:
 		return -ERANGE;
-	for (p = frac; p && *p >= '0' && *p <= '9'; p++) {
-		u32 d = *p - '0';
-
-		scale /= 10;
-		if (!scale) {
-			if (d)
-				return -EINVAL; /* finer than a nanosecond */
-			continue;
-		}
-		if (check_add_overflow(val, (u64)d * scale, &val))
-			return -ERANGE;
+	default:
+		return -EINVAL;
 	}
-	*out = val;
-	return 0;
 }
 
 static int gs_parse_bool(const char *v, u64 *out)
@@ -167,7 +124,7 @@ int gs_linux_parse_params(const struct gs_policy_ops *ops, const char *text,
 
 		if (given[i])
 			continue;
-		if (gs_parse_value(d, d->def ? d->def : "0", &out[i])) {
+		if (gs_param_default(d, &out[i])) {
 			pr_err("gpusim: %s: bad default '%s' for '%s'\n",
 			       ops->name, d->def, d->name);
 			err = -EINVAL;

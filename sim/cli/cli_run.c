@@ -193,6 +193,10 @@ static int run_loaded(const char *file, const struct gs_scenario *sc,
 			gs_results_print_table(&r, stdout);
 			printf("\nresults written to %s/\n", out_dir);
 		}
+		if (r.policy_warnings)
+			fprintf(stderr, "gpusim: %s: %" PRIu64 " policy "
+				"warning(s), the first: %s\n", file,
+				r.policy_warnings, r.policy_warning);
 		/* written all the same, marked violated in summary.json */
 		if (r.invariant_violation) {
 			fprintf(stderr, "gpusim: %s: %s\n", file,

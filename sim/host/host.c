@@ -7,6 +7,7 @@
  * host.wakeup). Tasks are assumed to have a CPU each. */
 #include <glib.h>
 
+#include "sim/host/policy_call.h"
 #include "sim/host/sim_internal.h"
 
 /* Instantaneous steps run back to back; past this many without simulated
@@ -87,8 +88,7 @@ static void levels_task_create(struct gs_task *t)
 	for (k = t->n_levels; k-- > 0;) {
 		struct hal_sched *s = t->levels[k].s;
 
-		if (s->ops->task_create)
-			s->ops->task_create(s, t->levels[k].hal);
+		gs_policy_task_create(s, t->levels[k].hal);
 	}
 }
 
@@ -99,8 +99,7 @@ static void levels_task_exit(struct gs_task *t)
 	for (k = 0; k < t->n_levels; k++) {
 		struct hal_sched *s = t->levels[k].s;
 
-		if (s->ops->task_exit)
-			s->ops->task_exit(s, t->levels[k].hal);
+		gs_policy_task_exit(s, t->levels[k].hal);
 	}
 }
 
@@ -132,9 +131,7 @@ void gs_task_close_channels(struct gs_task *t)
 		for (k = 0; k < t->n_levels; k++) {
 			struct hal_sched *s = t->levels[k].s;
 
-			if (s->ops->channel_destroy)
-				s->ops->channel_destroy(
-					s, &t->levels[k].chans[i]);
+			gs_policy_channel_destroy(s, &t->levels[k].chans[i]);
 		}
 		gs_gpu_channel_close(t->chans[i].ch);
 	}
@@ -204,9 +201,7 @@ bool gs_task_open_channels(struct gs_task *t)
 		for (k = t->n_levels; k-- > 0;) {
 			struct hal_sched *s = t->levels[k].s;
 
-			if (s->ops->channel_create)
-				s->ops->channel_create(
-					s, &t->levels[k].chans[i]);
+			gs_policy_channel_create(s, &t->levels[k].chans[i]);
 		}
 	}
 	t->channels_open = true;
@@ -272,6 +267,7 @@ enum write_end { WRITE_PUBLISHED, WRITE_QUEUED, WRITE_STOPPED };
 static enum write_end write_through(struct gs_task *t)
 {
 	uint32_t chan = cur_step(t)->channel;
+	int verdict;
 
 	while (t->write_level < t->n_levels) {
 		struct gs_task_level *l = &t->levels[t->write_level];
@@ -280,14 +276,14 @@ static enum write_end write_through(struct gs_task *t)
 		if (hc->shadow) {
 			t->write_trapped = false;
 			hc->queued++;
-			if (l->s->ops->shadow_submit)
-				l->s->ops->shadow_submit(l->s, hc);
+			gs_policy_shadow_submit(l->s, hc);
 			return WRITE_QUEUED;
 		}
-		if (!t->write_trapped && hc->trap_armed &&
-		    l->s->ops->submit) {
-			int verdict = l->s->ops->submit(l->s, hc);
-
+		/* a trap the policy has no submit op for stops nothing */
+		verdict = !t->write_trapped && hc->trap_armed
+				  ? gs_policy_submit(l->s, hc)
+				  : GS_SUBMIT_NO_OP;
+		if (verdict != GS_SUBMIT_NO_OP) {
 			t->write_trapped = true;
 			if (verdict == GS_SUBMIT_HOLD) {
 				t->held_level = t->write_level;
@@ -324,14 +320,15 @@ void gs_task_forward(struct hal_chan *hc, uint32_t n)
 
 		if (o->shadow) {
 			o->queued += n;
-			for (i = 0; i < n && s->ops->shadow_submit; i++)
-				s->ops->shadow_submit(s, o);
+			for (i = 0; i < n; i++)
+				gs_policy_shadow_submit(s, o);
 			return;
 		}
 		/* a forward is the guest kernel's write, not a task's: an
 		 * outer trap sees it but cannot hold it */
-		for (i = 0; o->trap_armed && i < n && s->ops->submit; i++)
-			(void)s->ops->submit(s, o);
+		for (i = 0; o->trap_armed && i < n; i++)
+			if (gs_policy_submit(s, o) == GS_SUBMIT_NO_OP)
+				break;
 	}
 	gs_chan_publish(hc->ch, n);
 }

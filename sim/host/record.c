@@ -3,6 +3,7 @@
  * periodic series samples. */
 #include <glib.h>
 
+#include "sim/host/policy_call.h"
 #include "sim/host/sim_internal.h"
 
 static const char *const engine_names[GS_ENGINE_KINDS] = { "compute",
@@ -204,11 +205,11 @@ void gs_record_close(struct gs_sim *sim)
 		return;
 	for (g = 0; g < sim->n_gpus; g++)
 		close_engines(sim, sim->gpus[g], sim->q.now);
-	if (s->ops && s->ops->trace_open)
-		s->ops->trace_open(&sim->sched);
+	if (s->ops)
+		gs_policy_trace_open(&sim->sched);
 	for (g = 0; g < sim->n_guests; g++)
-		if (sim->guests[g].ops && sim->guests[g].ops->trace_open)
-			sim->guests[g].ops->trace_open(&sim->guests[g]);
+		if (sim->guests[g].ops)
+			gs_policy_trace_open(&sim->guests[g]);
 	for (i = first; i < spans->len; i++)
 		g_array_index(spans, struct gs_span, i).open = true;
 }

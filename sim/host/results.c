@@ -35,6 +35,7 @@ void gs_results_clear(struct gs_results *r)
 	g_free(r->name);
 	g_free(r->policy);
 	g_free(r->invariant_violation);
+	g_free(r->policy_warning);
 	for (i = 0; r->tasks && i < r->n_tasks; i++) {
 		g_free(r->tasks[i].name);
 		g_free(r->tasks[i].vm);

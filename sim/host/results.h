@@ -113,6 +113,9 @@ struct gs_results {
 	/* The first invariant violation (sim/host/invariants.c) of the run or of
 	 * a standalone reference run; NULL: every check held. */
 	char *invariant_violation;
+	/* HAL_WARN_ON reports of the policies: count and the first one */
+	uint64_t policy_warnings;
+	char *policy_warning;
 	uint32_t n_gpus;
 	bool node_report;      /* a node scenario: gpus and node metrics */
 	struct gs_gpu_result *gpus; /* n_gpus of them when node_report */

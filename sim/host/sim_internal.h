@@ -6,6 +6,7 @@
 #include "policies/policy.h"
 #include "base/rng.h"
 #include "sim/host/invariants.h"
+#include "sim/host/policy_ops.h"
 #include "sim/host/results.h"
 #include "sim/host/sim_options.h"
 #include "workloads/scenario.h"
@@ -85,6 +86,7 @@ struct hal_sched {
 	struct gs_event timer_ev;
 	struct hal_poll poll;
 	struct gs_rng rng;
+	uint64_t op_calls[GS_POLICY_OPS]; /* policy_call.c counts them */
 };
 
 struct gs_task {
@@ -195,6 +197,10 @@ struct gs_sim {
 	gs_time_t checked_at;
 	uint64_t invariant_period, next_check, invariant_checks;
 	char *violation;
+	/* HAL_WARN_ON in the policies (hal_sim.c): how many fired and the
+	 * first one's message; per run, never in a static */
+	uint64_t policy_warnings;
+	char *policy_warning;
 
 	struct gs_results *rec;     /* series and timeline are recorded here */
 	GHashTable *tracks;         /* (gpu, kind, id) -> track index + 1 */
@@ -252,6 +258,9 @@ void gs_hal_levels(struct gs_sim *sim, struct gs_task *t);
 bool gs_hal_start(struct gs_sim *sim, GError **error);
 void gs_hal_stop(struct gs_sim *sim);
 void gs_hal_flush(struct gs_sim *sim);
+/* hal_sim_gpu.c: the poll loop's events of a new instance; status
+ * changes the loops of every instance see. */
+void gs_hal_poll_init(struct hal_sched *s);
 void gs_hal_status_change(void *ctx, struct gs_gpu *gpu, uint8_t engine);
 
 /* record.c: series and timeline */

@@ -155,6 +155,12 @@ static JsonNode *build_summary(const struct gs_results *r)
 	add_string(b, "invariants", r->invariant_violation ? "violated" : "ok");
 	if (r->invariant_violation)
 		add_string(b, "invariant_violation", r->invariant_violation);
+	/* only when a policy reported an impossible state, so the summaries
+	 * of healthy runs stay as they were */
+	if (r->policy_warnings) {
+		add_uint(b, "policy_warnings", r->policy_warnings);
+		add_string(b, "policy_warning", r->policy_warning);
+	}
 	json_builder_set_member_name(b, "tasks");
 	json_builder_begin_array(b);
 	for (i = 0; i < r->n_tasks; i++)

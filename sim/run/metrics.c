@@ -147,6 +147,8 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 	r->events = sim->q.dispatched;
 	r->event_checksum = sim->q.checksum;
 	r->invariant_violation = g_strdup(sim->violation);
+	r->policy_warnings = sim->policy_warnings;
+	r->policy_warning = g_strdup(sim->policy_warning);
 	r->n_gpus = sim->n_gpus;
 	r->n_tasks = sim->n_tasks;
 	r->tasks = g_new0(struct gs_task_result, sim->n_tasks ? sim->n_tasks : 1);

@@ -148,6 +148,7 @@ void gs_sim_free(struct gs_sim *sim)
 	gs_results_clear(sim->rec);
 	g_free(sim->rec);
 	g_free(sim->violation);
+	g_free(sim->policy_warning);
 	g_free(sim);
 }
 

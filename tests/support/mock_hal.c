@@ -9,6 +9,8 @@
 #include <cmocka.h>
 
 #include "tests/support/mock_hal.h"
+#include "policies/duration.h"
+#include "policies/param_value.h"
 
 #define MOCK_MAX_TASKS 64
 #define MOCK_MAX_CHANS 256
@@ -84,14 +86,22 @@ struct mock_hal {
 	uint64_t poll_until;
 	GHashTable *phases; /* name -> count */
 	uint64_t rng;
+	uint32_t warnings;       /* HAL_WARN_ON reports */
+	bool warnings_expected;  /* else the first one fails the test */
 };
 
-/* "25us" -> ns; "true"/"false"; plain integers. */
+/* "25us" -> ns (the scenarios' parser); "true"/"false"; plain
+ * integers. */
 static uint64_t parse_value(const char *v, uint8_t type)
 {
 	char *end;
-	uint64_t n;
+	hal_u64 n;
 
+	if (type == GS_PARAM_DURATION) {
+		if (gs_duration_parse(v, 0, &n) != GS_DUR_OK)
+			fail_msg("mock_hal: bad duration '%s'", v);
+		return n;
+	}
 	if (type == GS_PARAM_BOOL) {
 		if (!strcmp(v, "true"))
 			return 1;
@@ -100,18 +110,9 @@ static uint64_t parse_value(const char *v, uint8_t type)
 		fail_msg("mock_hal: bad boolean '%s'", v);
 	}
 	n = g_ascii_strtoull(v, &end, 10);
-	if (end == v)
+	if (end == v || *end)
 		fail_msg("mock_hal: bad number '%s'", v);
-	if (type == GS_PARAM_UINT || !*end || !strcmp(end, "ns"))
-		return n;
-	if (!strcmp(end, "us"))
-		return n * 1000ULL;
-	if (!strcmp(end, "ms"))
-		return n * 1000000ULL;
-	if (!strcmp(end, "s"))
-		return n * 1000000000ULL;
-	fail_msg("mock_hal: bad duration '%s'", v);
-	return 0;
+	return n;
 }
 
 /* An instance with its parameters set, before ops->init. */
@@ -134,9 +135,8 @@ static struct mock_hal *mock_create(const struct gs_policy_ops *ops,
 		for (i = 0; i < 2; i++)
 			m->status[g][i] = (struct hal_engine_status){
 				HAL_CHAN_NONE, HAL_CHAN_NONE, HAL_CTX_INVALID, 0 };
-	for (i = 0; i < ops->n_params; i++)
-		m->s.params[i] = parse_value(ops->params[i].def,
-					     ops->params[i].type);
+	if (gs_param_defaults(ops, m->s.params) < 0)
+		fail_msg("mock_hal: %s has a malformed default", ops->name);
 	for (; params && *params; params++) {
 		const char *eq = strchr(*params, '=');
 		char *name;
@@ -434,14 +434,12 @@ void hal_timer_cancel(struct hal_sched *s, hal_u32 id)
 	s->timer_when[id] = MOCK_NEVER;
 }
 
-hal_u64 hal_param(struct hal_sched *s, const char *name)
+hal_u64 hal_param(struct hal_sched *s, hal_u32 idx)
 {
-	int i = gs_policy_param_index(s->ops, name);
-
-	if (i < 0)
-		fail_msg("policy %s asked for undeclared parameter %s",
-			 s->ops->name, name);
-	return s->params[i];
+	if (idx >= s->ops->n_params)
+		fail_msg("policy %s asked for parameter %u of %u",
+			 s->ops->name, idx, s->ops->n_params);
+	return s->params[idx];
 }
 
 hal_u32 hal_task_id(const struct hal_task *t) { return t->id; }
@@ -584,6 +582,19 @@ void hal_trace_phase(struct hal_sched *s, const char *name, hal_u64 start,
 }
 
 void hal_cpu_charge(struct hal_sched *s, hal_u64 ns) { s->m->cpu_ns += ns; }
+
+/* A policy reached a state its logic rules out: a failed test, unless
+ * the test provokes it on purpose (mock_expect_warnings). */
+void hal_warn(struct hal_sched *s, const char *file, int line,
+	      const char *cond)
+{
+	s->m->warnings++;
+	if (!s->m->warnings_expected)
+		fail_msg("%s:%d: WARN_ON(%s)", file, line, cond);
+}
+
+void mock_expect_warnings(struct mock_hal *m) { m->warnings_expected = true; }
+uint32_t mock_warnings(const struct mock_hal *m) { return m->warnings; }
 
 void hal_log(struct hal_sched *s, const char *fmt, ...)
 {

@@ -80,6 +80,11 @@ void mock_set_copy_busy(struct mock_hal *m, uint32_t gpu, uint64_t busy_ns);
  * (ties by id). The poll loop is not run by the mock: call
  * ops->poll_change / poll_end yourself, as the hardware would. */
 void mock_advance(struct mock_hal *m, uint64_t t);
+
+/* HAL_WARN_ON fails the test at once, unless the test means to drive the
+ * policy into an impossible state: then the reports are only counted. */
+void mock_expect_warnings(struct mock_hal *m);
+uint32_t mock_warnings(const struct mock_hal *m);
 uint64_t mock_now(struct mock_hal *m);
 
 /* Observations. */

@@ -1,0 +1,285 @@
+/* policies/hal.h in the simulator (see hal_sim.c): the policy's view of
+ * tasks, channels and the VM tree, submission control (traps, holds,
+ * shadow queues), killing tasks and the node-level services. */
+#include <glib.h>
+
+#include "sim/host/policy_call.h"
+#include "sim/host/sim_internal.h"
+
+/* ---- tasks and channels ------------------------------------------------ */
+
+/* The handle of host channel handle hc at instance s's level, or NULL
+ * when s does not schedule its task (another VM's channel). */
+static struct hal_chan *gs_hal_chan_at(struct hal_sched *s,
+				       struct hal_chan *hc)
+{
+	const struct gs_task *t;
+	uint32_t k, chan;
+
+	if (!hc || s == &s->sim->sched)
+		return hc;
+	t = hc->task;
+	chan = (uint32_t)(hc - t->chans);
+	for (k = 0; k < t->n_levels; k++)
+		if (t->levels[k].s == s)
+			return &t->levels[k].chans[chan];
+	return NULL;
+}
+
+hal_u32 hal_task_id(const struct hal_task *t) { return t->task->index; }
+const char *hal_task_name(const struct hal_task *t) { return t->task->name; }
+hal_u32 hal_task_weight(const struct hal_task *t) { return t->task->cfg->weight; }
+/* A VM index as instance s sees it: its own VM is where its tasks are
+ * (-1, the "host" of a guest kernel), the VMs below it numbered from 0. */
+static hal_s32 vm_view(const struct hal_sched *s, int32_t vm)
+{
+	return vm == s->vm ? -1 : vm - (s->vm + 1);
+}
+
+hal_s32 hal_task_vm(const struct hal_task *t)
+{
+	return vm_view(t->s, t->task->cfg->vm);
+}
+hal_u32 hal_task_gpu(const struct hal_task *t) { return t->task->gpu; }
+void *hal_task_data(const struct hal_task *t) { return t->data; }
+void hal_task_set_data(struct hal_task *t, void *data) { t->data = data; }
+struct hal_task *hal_chan_task(const struct hal_chan *c) { return c->owner; }
+hal_u32 hal_chan_id(const struct hal_chan *c) { return c->ch->id; }
+hal_u32 hal_chan_gpu(const struct hal_chan *c) { return c->ch->gpu->index; }
+void *hal_chan_data(const struct hal_chan *c) { return c->data; }
+void hal_chan_set_data(struct hal_chan *c, void *data) { c->data = data; }
+
+struct hal_chan *hal_chan_lookup(struct hal_sched *s, hal_u32 gpu, hal_u32 id)
+{
+	struct gs_sim *sim = s->sim;
+	struct gs_channel *ch;
+
+	if (gpu >= sim->n_gpus || id >= sim->gpus[gpu]->cfg.max_channels)
+		return NULL;
+	ch = &sim->gpus[gpu]->channels[id];
+	return ch->open ? gs_hal_chan_at(s, ch->owner) : NULL;
+}
+
+/* Guest task ids: what a VM's guest driver would pass at channel
+ * allocation. The simulator uses the task's index + 1, unique in the VM
+ * and constant, as the thesis's guest pid. */
+hal_u32 hal_chan_guest_id(const struct hal_chan *c)
+{
+	int32_t vm = c->task->cfg->vm;
+
+	/* a VM's own scheduler knows its processes: no hints needed */
+	if (vm == c->owner->s->vm || !c->task->sim->sc->vms[vm].hints)
+		return HAL_GUEST_NONE;
+	return c->task->index + 1;
+}
+
+hal_u32 hal_vm_count(struct hal_sched *s)
+{
+	return s->vm_end - (uint32_t)(s->vm + 1);
+}
+
+/* VM `vm` of s's view as a scenario VM index, or -1 if out of range. */
+static int32_t vm_global(const struct hal_sched *s, hal_s32 vm)
+{
+	return vm >= 0 && (hal_u32)vm < hal_vm_count((struct hal_sched *)s)
+		       ? vm + s->vm + 1 : -1;
+}
+
+hal_s32 hal_vm_parent(struct hal_sched *s, hal_s32 vm)
+{
+	int32_t g = vm_global(s, vm);
+
+	return g < 0 ? -1 : vm_view(s, s->sim->sc->vms[g].parent);
+}
+
+hal_u32 hal_vm_weight(struct hal_sched *s, hal_s32 vm)
+{
+	int32_t g = vm_global(s, vm);
+
+	return g < 0 ? 1 : s->sim->sc->vms[g].weight;
+}
+
+/* ---- submission control ------------------------------------------------ */
+
+void hal_trap_arm(struct hal_sched *s, struct hal_chan *c)
+{
+	(void)s;
+	c->trap_armed = true;
+}
+
+void hal_trap_disarm(struct hal_sched *s, struct hal_chan *c)
+{
+	(void)s;
+	c->trap_armed = false;
+}
+
+/* Held by this handle's level (another level's hold is not its own). */
+int hal_task_held(const struct hal_task *t)
+{
+	return t->task->state == GS_TASK_HELD &&
+	       t->task->held_level == t->level;
+}
+
+void hal_task_release(struct hal_sched *s, struct hal_task *t)
+{
+	(void)s;
+	if (hal_task_held(t))
+		gs_task_release(t->task);
+}
+
+/* Switching a VM task's channel to or from its shadow copies its control
+ * registers and remaps it: the VM's `shadow_copy`, policy CPU time. A
+ * host task's software queue (GERM) costs nothing to switch. */
+static void charge_shadow_switch(struct hal_sched *s, struct hal_chan *c)
+{
+	int32_t vm = c->task->cfg->vm;
+
+	if (vm >= 0)
+		gs_policy_charge(s, s->sim->sc->vms[vm].shadow_copy);
+}
+
+void hal_shadow_enable(struct hal_sched *s, struct hal_chan *c)
+{
+	if (!c->shadow) {
+		charge_shadow_switch(s, c);
+		c->shadow_since = s->sim->q.now;
+	}
+	c->shadow = true;
+}
+
+void hal_shadow_disable(struct hal_sched *s, struct hal_chan *c)
+{
+	if (c->shadow) {
+		charge_shadow_switch(s, c);
+		if (s == &s->sim->sched)
+			c->task->host_shadowed_ns += s->sim->q.now -
+						     c->shadow_since;
+	}
+	c->shadow = false;
+	gs_task_forward(c, c->queued);
+}
+
+hal_u32 hal_shadow_pending(struct hal_sched *s, struct hal_chan *c)
+{
+	(void)s;
+	return c->queued;
+}
+
+/* The oldest command of c's level's queue: the outer levels' queues hold
+ * older ones (unpublished commands are in order, outermost first). */
+static const struct gs_cmd *shadow_head(const struct hal_chan *c)
+{
+	const struct gs_task *t = c->task;
+	uint32_t k, before = 0, chan;
+
+	if (!c->queued)
+		return NULL;
+	chan = (uint32_t)(c - t->levels[c->owner->level].chans);
+	for (k = c->owner->level + 1; k < t->n_levels; k++)
+		before += t->levels[k].chans[chan].queued;
+	return gs_chan_unpublished_at(c->ch, before);
+}
+
+hal_u64 hal_shadow_peek_hint(struct hal_sched *s, struct hal_chan *c)
+{
+	const struct gs_cmd *head = shadow_head(c);
+
+	(void)s;
+	return head ? head->duration : 0;
+}
+
+hal_u32 hal_shadow_peek_class(struct hal_sched *s, struct hal_chan *c)
+{
+	const struct gs_cmd *head = shadow_head(c);
+
+	(void)s;
+	return head ? head->cls : 0;
+}
+
+hal_u32 hal_shadow_peek_occupancy(struct hal_sched *s, struct hal_chan *c)
+{
+	(void)s;
+	if (!shadow_head(c))
+		return 0;
+	return c->ch->occupancy_pm ? c->ch->occupancy_pm : 1000;
+}
+
+void hal_shadow_forward(struct hal_sched *s, struct hal_chan *c, hal_u32 n)
+{
+	(void)s;
+	gs_task_forward(c, n);
+}
+
+/* ---- acting on tasks --------------------------------------------------- */
+
+void hal_task_kill(struct hal_sched *s, struct hal_task *t, const char *why)
+{
+	struct gs_task *task = t->task;
+
+	g_message("%s: task %s killed: %s", s->ops->name, task->name, why);
+	/* Deferred to an event of its own: killing tears down channels and
+	 * calls back into the policy, which is in the middle of a call now. */
+	gs_evq_schedule(&s->sim->q, &task->kill_ev, s->sim->q.now);
+}
+
+/* ---- node-level services ----------------------------------------------- */
+
+hal_u32 hal_gpu_count(struct hal_sched *s)
+{
+	return s->sim->n_gpus;
+}
+
+hal_u64 hal_gpu_busy_ns(struct hal_sched *s, hal_u32 gpu)
+{
+	/* kernels sharing the cores: time any of them ran, as the GPU's
+	 * utilisation counter (nvidia-smi) reports it */
+	return gs_gpu_compute_active_now(s->sim->gpus[gpu]);
+}
+
+hal_u64 hal_engine_busy_ns(struct hal_sched *s, hal_u32 gpu, hal_u32 engine)
+{
+	const struct gs_gpu *g = s->sim->gpus[gpu];
+
+	if (engine == HAL_ENGINE_COMPUTE)
+		return hal_gpu_busy_ns(s, gpu);
+	if (engine != HAL_ENGINE_COPY || !g->cfg.copy_engine)
+		return 0;
+	return gs_engine_busy_now(&g->engines[GS_ENGINE_COPY]);
+}
+
+int hal_task_migrate(struct hal_sched *s, struct hal_task *t, hal_u32 gpu)
+{
+	struct gs_task *task = t->task;
+
+	/* a VM's scheduler cannot move its tasks off the VM's GPU */
+	if (s->vm >= 0 || gpu >= s->sim->n_gpus ||
+	    task->state == GS_TASK_DONE ||
+	    task->state == GS_TASK_KILLED)
+		return -1;
+	if (!task->channels_open && !task->resident) {
+		/* from task_create: placement, free */
+		task->gpu = gpu;
+		return 0;
+	}
+	/* host.c moves it at its next launch with nothing outstanding */
+	task->migrate_to = gpu == task->gpu ? GS_GPU_AUTO : gpu;
+	return 0;
+}
+
+hal_u64 hal_task_sync_ns(struct hal_sched *s, const struct hal_task *t)
+{
+	(void)s;
+	return gs_task_sync_now(t->task);
+}
+
+hal_u64 hal_gpu_memory(struct hal_sched *s, hal_u32 gpu)
+{
+	(void)gpu;
+	return s->sim->sc->gpu_memory;
+}
+
+hal_u64 hal_task_memory(struct hal_sched *s, const struct hal_task *t)
+{
+	(void)s;
+	return t->task->cfg->memory_bytes;
+}
