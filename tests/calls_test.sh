@@ -36,8 +36,8 @@ gpu_model/shared.c gpu_model/engine.c       shared kernels changed the rate of t
 policies/acct_engines.c policies/dfq.c      hdfq table of accounting engines: dfq is one entry, and dfq shares acct_own_* of acct_engines.c
 policies/acct_engines.c policies/loga.c     the same table: loga is the other entry
 policies/drr_sched.c policies/drr.c         one policy in two files: the timing thread reads the parameters of drr.c
-sim/results/results_write.c sim/results/results_json.c      results_write.c is the writers table; results_json.c uses its row helpers
-sim/results/results_write.c sim/results/results_timeline.c  the same table and helpers for timeline.json
+sim/results/results_write.c sim/results/results_json.c      results_write.c is the writers table; results_json.c uses its row functions
+sim/results/results_write.c sim/results/results_timeline.c  the same table and functions for timeline.json
 '
 
 objs=$(find "$build" -name '*.o' \( -path "$build/base/*" -o \
