@@ -79,6 +79,7 @@ test: check-deps
 	$(MAKE) $(BIN) $(TEST_BINS) $(FUZZ_REPLAYS) $(PROPTEST)
 	sh tests/check_policies.sh
 	sh tests/layers_test.sh
+	sh tests/calls_test.sh $(BUILD)
 	$(MAKE) fuzz-replay
 	sh tests/run_tests.sh $(BUILD)/tests ./$(BIN)
 	$(PROPTEST)

@@ -91,8 +91,6 @@ char *cfg_describe(const yaml_node_t *n);
 /* A mapping's keys must be scalars, known (allowed: NULL-terminated) and
  * unique. NULL (absent) and a null node stand for an empty mapping. `what`
  * names it. */
-/* The scenario's top-level keys, NULL-terminated. */
-extern const char *const cfg_scenario_keys[];
 int cfg_map_check(struct cfg *c, const yaml_node_t *map, const char *what,
 		  const char *const *allowed);
 /* The value of key (NULL if absent or map is null). */
@@ -184,9 +182,11 @@ int cfg_load_host(struct cfg *c, const yaml_node_t *map);
 int cfg_load_tasks(struct cfg *c, const yaml_node_t *tasks);
 /* config_expect.c */
 int cfg_load_expect(struct cfg *c, const yaml_node_t *list);
-/* config_sweep.c: `key` is the `sweep` key, for its position. */
+/* config_sweep.c: `key` is the `sweep` key, for its position; a swept
+ * key path must start with one of `scenario_keys` (NULL-terminated; the
+ * loader passes its own list, so the sweep never calls back into it). */
 int cfg_load_sweep(struct cfg *c, const yaml_node_t *key,
-		   const yaml_node_t *map);
+		   const yaml_node_t *map, const char *const *scenario_keys);
 
 struct cfg_prog; /* config_program.h */
 int cfg_compile_script(struct cfg *c, const yaml_node_t *steps,

@@ -337,7 +337,7 @@ static int check_folder_name(struct cfg *c, const yaml_node_t *n,
 }
 
 /* The scenario's top-level keys (sweeps check their key paths too). */
-const char *const cfg_scenario_keys[] = {
+static const char *const scenario_keys[] = {
 	"name", "seed", "duration", "max_events", "gpu", "node", "host",
 	"policy", "vms", "tasks", "output", "expect", "arrivals",
 	"sweep", NULL,
@@ -348,7 +348,7 @@ static int load_scenario(struct cfg *c, const yaml_node_t *root)
 	struct gs_scenario *sc = c->sc;
 	yaml_node_t *v, *gpu, *node;
 
-	if (cfg_map_check(c, root, "the scenario", cfg_scenario_keys) < 0)
+	if (cfg_map_check(c, root, "the scenario", scenario_keys) < 0)
 		return -1;
 	gpu = cfg_map_get(c, root, "gpu");
 	node = cfg_map_get(c, root, "node");
@@ -417,7 +417,8 @@ static int load_scenario(struct cfg *c, const yaml_node_t *root)
 		return -1;
 	v = cfg_map_get(c, root, "sweep");
 	return v && !cfg_is_null(v) ?
-	       cfg_load_sweep(c, cfg_map_key(c, root, "sweep"), v) : 0;
+	       cfg_load_sweep(c, cfg_map_key(c, root, "sweep"), v,
+			    scenario_keys) : 0;
 }
 
 /* --- entry points --- */

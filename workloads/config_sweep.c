@@ -90,7 +90,10 @@ static void append_flow(struct cfg *c, GString *out, const yaml_node_t *n,
 	g_string_append_c(out, '}');
 }
 
-static int check_path(struct cfg *c, const yaml_node_t *key, const char *path)
+/* `scenario_keys`: the top-level keys a path may start with (the
+ * scenario's, NULL-terminated; the loader above owns the list). */
+static int check_path(struct cfg *c, const yaml_node_t *key, const char *path,
+		      const char *const *scenario_keys)
 {
 	g_auto(GStrv) parts = g_strsplit(path, ".", -1);
 	const char *near;
@@ -107,10 +110,10 @@ static int check_path(struct cfg *c, const yaml_node_t *key, const char *path)
 					 "sweep: '%s' cannot be swept%s", path,
 					 strcmp(path, "seed") ? "" :
 					 " (list the seeds under sweep.seeds)");
-	for (i = 0; cfg_scenario_keys[i]; i++)
-		if (!strcmp(parts[0], cfg_scenario_keys[i]))
+	for (i = 0; scenario_keys[i]; i++)
+		if (!strcmp(parts[0], scenario_keys[i]))
 			return 0;
-	near = cfg_closest(parts[0], cfg_scenario_keys, i);
+	near = cfg_closest(parts[0], scenario_keys, i);
 	if (!near && !strcmp(path, "seed"))
 		near = "seeds";
 	return cfg_error(c, key,
@@ -148,12 +151,13 @@ static int load_seeds(struct cfg *c, const yaml_node_t *list)
 }
 
 static int load_axis(struct cfg *c, const yaml_node_t *key,
-		     const yaml_node_t *list, struct gs_sweep_axis *ax)
+		     const yaml_node_t *list, struct gs_sweep_axis *ax,
+		     const char *const *scenario_keys)
 {
 	size_t i, j, len;
 
 	ax->key = g_strdup(cfg_text(key));
-	if (check_path(c, key, ax->key) < 0)
+	if (check_path(c, key, ax->key, scenario_keys) < 0)
 		return -1;
 	if (list->type != YAML_SEQUENCE_NODE) {
 		g_autofree char *got = cfg_describe(list);
@@ -194,7 +198,7 @@ static int load_axis(struct cfg *c, const yaml_node_t *key,
 }
 
 int cfg_load_sweep(struct cfg *c, const yaml_node_t *key,
-		   const yaml_node_t *map)
+		   const yaml_node_t *map, const char *const *scenario_keys)
 {
 	struct gs_sweep_config *sw = &c->sc->sweep;
 	uint64_t points = 1;
@@ -227,7 +231,8 @@ int cfg_load_sweep(struct cfg *c, const yaml_node_t *key,
 				return -1;
 			points *= sw->n_seeds;
 		} else {
-			if (load_axis(c, k, v, &sw->axes[sw->n_axes]) < 0) {
+			if (load_axis(c, k, v, &sw->axes[sw->n_axes],
+				      scenario_keys) < 0) {
 				sw->n_axes++;
 				return -1;
 			}

@@ -119,7 +119,7 @@ void gs_task_chan_times(const struct gs_task *t, gs_time_t *open,
 			*shadowed += now - t->chans[i].shadow_since;
 }
 
-void gs_task_close_channels(struct gs_task *t)
+static void close_channels(struct gs_task *t)
 {
 	uint32_t i, k;
 
@@ -147,7 +147,7 @@ static void task_finish(struct gs_task *t, enum gs_task_state final)
 		return;
 	gs_evq_cancel(&sim->q, &t->ev);
 	if (started) {
-		gs_task_close_channels(t);
+		close_channels(t);
 		if (t->resident)
 			gs_node_leave(t);
 		levels_task_exit(t);
@@ -177,7 +177,7 @@ static void task_kill_event(void *ctx, struct gs_event *ev)
 	gs_task_kill(ctx);
 }
 
-bool gs_task_open_channels(struct gs_task *t)
+static bool open_channels(struct gs_task *t)
 {
 	uint32_t i, k;
 
@@ -216,7 +216,7 @@ static void task_start(struct gs_task *t)
 	/* the policy may have placed it (hal_task_migrate, free until the
 	 * channels exist) */
 	gs_node_join(t);
-	if (!gs_task_open_channels(t)) {
+	if (!open_channels(t)) {
 		/* The GPU's channel table is full: the task cannot run. */
 		g_warning("task %s: no free channel on GPU %u; task killed",
 			  t->name, t->gpu);
@@ -353,14 +353,6 @@ static void ring_doorbell(struct gs_task *t)
 	t->state = GS_TASK_READY;
 	wake_at(t, t->sim->q.now + (kernel_trap ? trap_cost(t)
 					       : host_cfg(t)->doorbell));
-}
-
-gs_time_t gs_task_sync_now(const struct gs_task *t)
-{
-	bool blocked = t->state == GS_TASK_WAITING ||
-		       t->state == GS_TASK_RING_FULL;
-
-	return t->sync_ns + (blocked ? t->sim->q.now - t->wait_since : 0);
 }
 
 /* The launch cost is paid: write the ring slot, or block until one frees.
@@ -543,30 +535,43 @@ void gs_host_ring_space(void *ctx, struct gs_channel *ch)
 		wake_at(hc->task, hc->task->sim->q.now);
 }
 
-gs_time_t gs_task_gpu_time_now(const struct gs_task *t)
+/* The stall of one migration: the runtime cloned from the target's pool of
+ * prepared handles, plus the part of the footprint touched before the
+ * background prefetch has moved it (faulted in on demand). */
+static gs_time_t migration_cost(const struct gs_task *t)
 {
-	gs_time_t total = t->gpu_time;
-	const struct gs_gpu *gpu;
-	uint32_t i;
-	uint8_t k;
+	const struct gs_migration_config *m = &t->sim->sc->migration;
+	unsigned __int128 faulted = (unsigned __int128)t->cfg->memory_bytes *
+				    m->on_demand_pm;
 
-	if (t->state == GS_TASK_NOT_STARTED)
-		return total;
-	gpu = t->sim->gpus[t->gpu];
-	for (k = 0; k < GS_ENGINE_KINDS; k++) {
-		const struct gs_engine *eng = &gpu->engines[k];
-		const struct hal_chan *hc;
+	return m->clone + (gs_time_t)(faulted * GS_NS_PER_S /
+				      ((unsigned __int128)m->bandwidth * 1000));
+}
 
-		if (eng->state != GS_ENG_RUNNING || !eng->running_chan)
-			continue;
-		hc = eng->running_chan->owner;
-		if (hc && hc->task == t)
-			total += gs_engine_run_work_now(eng);
+void gs_task_migrate_now(struct gs_task *t)
+{
+	struct gs_sim *sim = t->sim;
+	uint32_t from = t->gpu, to = t->migrate_to;
+
+	t->migrate_to = GS_GPU_AUTO;
+	/* The channels are torn down on the source and recreated on the
+	 * target (the policy sees channel_destroy / channel_create). */
+	gs_node_leave(t);
+	close_channels(t);
+	t->gpu = to;
+	if (!open_channels(t)) {
+		/* the target's channel table is full: stay */
+		close_channels(t);
+		t->gpu = from;
+		if (!open_channels(t))
+			g_error("task %s: cannot reopen its channels", t->name);
+		gs_node_join(t);
+		gs_evq_schedule(&sim->q, &t->ev, sim->q.now);
+		return;
 	}
-	/* shared kernels running now (their finished parts are in gpu_time) */
-	/* a task may have more than 255 channels: not an engine-kind index */
-	for (i = 0; t->channels_open && i < t->cfg->channels; i++)
-		if (t->chans[i].ch->occupancy_pm)
-			total += gs_shared_work_now(gpu, t->chans[i].ch);
-	return total;
+	gs_node_join(t);
+	t->migrations++;
+	sim->node.migrations++;
+	t->state = GS_TASK_READY;
+	gs_evq_schedule(&sim->q, &t->ev, sim->q.now + migration_cost(t));
 }

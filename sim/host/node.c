@@ -154,47 +154,6 @@ void gs_node_leave(struct gs_task *t)
 	t->resident = false;
 }
 
-/* The stall of one migration: the runtime cloned from the target's pool of
- * prepared handles, plus the part of the footprint touched before the
- * background prefetch has moved it (faulted in on demand). */
-static gs_time_t migration_cost(const struct gs_task *t)
-{
-	const struct gs_migration_config *m = &t->sim->sc->migration;
-	unsigned __int128 faulted = (unsigned __int128)t->cfg->memory_bytes *
-				    m->on_demand_pm;
-
-	return m->clone + (gs_time_t)(faulted * GS_NS_PER_S /
-				      ((unsigned __int128)m->bandwidth * 1000));
-}
-
-void gs_task_migrate_now(struct gs_task *t)
-{
-	struct gs_sim *sim = t->sim;
-	uint32_t from = t->gpu, to = t->migrate_to;
-
-	t->migrate_to = GS_GPU_AUTO;
-	/* The channels are torn down on the source and recreated on the
-	 * target (the policy sees channel_destroy / channel_create). */
-	gs_node_leave(t);
-	gs_task_close_channels(t);
-	t->gpu = to;
-	if (!gs_task_open_channels(t)) {
-		/* the target's channel table is full: stay */
-		gs_task_close_channels(t);
-		t->gpu = from;
-		if (!gs_task_open_channels(t))
-			g_error("task %s: cannot reopen its channels", t->name);
-		gs_node_join(t);
-		gs_evq_schedule(&sim->q, &t->ev, sim->q.now);
-		return;
-	}
-	gs_node_join(t);
-	t->migrations++;
-	sim->node.migrations++;
-	t->state = GS_TASK_READY;
-	gs_evq_schedule(&sim->q, &t->ev, sim->q.now + migration_cost(t));
-}
-
 /* mW x ns = 1e-12 J */
 static double gpu_energy(const struct gs_node_power *p,
 			 const struct gs_node_gpu *g, gs_time_t elapsed)

@@ -213,3 +213,34 @@ void gs_record_close(struct gs_sim *sim)
 	for (i = first; i < spans->len; i++)
 		g_array_index(spans, struct gs_span, i).open = true;
 }
+
+/* Here rather than in host.c: it reads the engines and shared kernels
+ * running now, as the recording does, and host.c calls the recorder, never
+ * the reverse. */
+gs_time_t gs_task_gpu_time_now(const struct gs_task *t)
+{
+	gs_time_t total = t->gpu_time;
+	const struct gs_gpu *gpu;
+	uint32_t i;
+	uint8_t k;
+
+	if (t->state == GS_TASK_NOT_STARTED)
+		return total;
+	gpu = t->sim->gpus[t->gpu];
+	for (k = 0; k < GS_ENGINE_KINDS; k++) {
+		const struct gs_engine *eng = &gpu->engines[k];
+		const struct hal_chan *hc;
+
+		if (eng->state != GS_ENG_RUNNING || !eng->running_chan)
+			continue;
+		hc = eng->running_chan->owner;
+		if (hc && hc->task == t)
+			total += gs_engine_run_work_now(eng);
+	}
+	/* shared kernels running now (their finished parts are in gpu_time) */
+	/* a task may have more than 255 channels: not an engine-kind index */
+	for (i = 0; t->channels_open && i < t->cfg->channels; i++)
+		if (t->chans[i].ch->occupancy_pm)
+			total += gs_shared_work_now(gpu, t->chans[i].ch);
+	return total;
+}

@@ -221,22 +221,27 @@ void gs_task_teardown(struct gs_task *t);
 void gs_task_release(struct gs_task *t);
 /* Ground-truth GPU time including a command running right now. */
 gs_time_t gs_task_gpu_time_now(const struct gs_task *t);
-/* Time blocked in waits and on full rings, including a block now. */
-gs_time_t gs_task_sync_now(const struct gs_task *t);
+/* Time blocked in waits and on full rings, including a block now. Here,
+ * inline, because it reads the task's own fields only: node.c measures a
+ * task's demand with it without calling back into host.c. */
+static inline gs_time_t gs_task_sync_now(const struct gs_task *t)
+{
+	bool blocked = t->state == GS_TASK_WAITING ||
+		       t->state == GS_TASK_RING_FULL;
 
-/* host.c, for migration: channels of a task */
-void gs_task_close_channels(struct gs_task *t);
-bool gs_task_open_channels(struct gs_task *t);
+	return t->sync_ns + (blocked ? t->sim->q.now - t->wait_since : 0);
+}
+/* Move t to t->migrate_to now (it is between launches with nothing
+ * outstanding); it resumes after the migration cost. In host.c, which
+ * owns the task's channels, and tells node.c (leave, join). */
+void gs_task_migrate_now(struct gs_task *t);
 
-/* node.c: loads, migration, power */
+/* node.c: loads and power (a migration's moves are host.c's) */
 void gs_node_init(struct gs_sim *sim);
 void gs_node_free(struct gs_sim *sim);
 void gs_node_advance(struct gs_sim *sim);
 void gs_node_join(struct gs_task *t);
 void gs_node_leave(struct gs_task *t);
-/* Move t to t->migrate_to now (it is between launches with nothing
- * outstanding); it resumes after the migration cost. */
-void gs_task_migrate_now(struct gs_task *t);
 /* Whether the scenario gets node results: several GPUs, jobs or a power
  * model. */
 bool gs_node_reported(const struct gs_scenario *sc);

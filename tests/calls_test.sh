@@ -1,0 +1,127 @@
+#!/bin/sh
+# calls_test: no two source files call each other, directly or round a
+# cycle (docs/architecture.md, "Calls").
+#
+#   tests/calls_test.sh [BUILD]     (BUILD: the folder of the object
+#                                    files, default build)
+#
+# The include test (layers_test.sh) cannot see calls between files that
+# share one header (gpu_internal.h, sim_internal.h, config_internal.h).
+# This test reads what each object file defines and what it leaves
+# undefined (nm): file a calls file b when a uses a symbol b defines.
+# It fails on a cycle of such calls, unless each call that closes it is
+# in the allow-list below: a call kept on purpose, with its reason.
+# The one seam is the HAL: a policy calls hal_* functions that the layer
+# above provides (sim/host/hal_sim*.c here), as its hal.h includes
+# hal_impl.h; those calls are not imports of the policy's.
+# The last line is "calls: N files, M calls, ok", or the number of
+# problems (and the exit status is 1).
+set -u
+
+build=${1:-build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 2
+[ -d "$build" ] || { echo "calls: $build: no such folder (build first)"; exit 2; }
+
+# Calls kept on purpose: CALLER CALLEE  reason. A cycle is reported
+# unless one of its calls is here.
+allowed='
+gpu_model/engine.c gpu_model/channel.c      an engine that finishes a command writes its channel fence: the completion notification, the way back of the dispatcher -> engine start
+gpu_model/shared.c gpu_model/channel.c      a shared kernel that finishes writes its channel fence: the same completion notification
+gpu_model/engine.c gpu_model/dispatcher.c   an engine that frees kicks the dispatcher; a preempted command goes back to it (take_back, link); at a timeslice end the engine asks if another group waits: the dispatcher owns the round, the engine reports to it
+gpu_model/channel.c gpu_model/dispatcher.c  a doorbell or a closed channel tells the dispatcher (link, unlink, kick, forget): the dispatcher then pulls from the channel
+gpu_model/channel.c gpu_model/engine.c      a channel closed while its command runs stops the engine (forget): the teardown notification
+gpu_model/channel.c gpu_model/shared.c      the same teardown for a channel with shared kernels running
+gpu_model/shared.c gpu_model/engine.c       shared kernels changed the rate of the compute engine: it reschedules its running command (rate_changed); the engine tells shared.c its own load: a notification both ways
+policies/acct_engines.c policies/dfq.c      hdfq table of accounting engines: dfq is one entry, and dfq shares acct_own_* of acct_engines.c
+policies/acct_engines.c policies/loga.c     the same table: loga is the other entry
+policies/drr_sched.c policies/drr.c         one policy in two files: the timing thread reads the parameters of drr.c
+sim/results/results_write.c sim/results/results_json.c      results_write.c is the writers table; results_json.c uses its row functions
+sim/results/results_write.c sim/results/results_timeline.c  the same table and functions for timeline.json
+'
+
+objs=$(find "$build" -name '*.o' \( -path "$build/base/*" -o \
+	-path "$build/gpu_model/*" -o -path "$build/workloads/*" -o \
+	-path "$build/policies/*" -o -path "$build/sim/*" \) | sort)
+[ -n "$objs" ] || { echo "calls: no object files under $build (build first)"; exit 2; }
+
+for o in $objs; do
+	src=${o#"$build"/}
+	src=${src%.o}.c
+	nm "$o" | awk -v f="$src" '
+		$1 == "U" { print "U", f, $2; next }
+		NF == 3 && $2 ~ /^[TDRBCGS]$/ { print "D", f, $3 }'
+done | awk -v allowed="$allowed" '
+function problem(msg) {
+	print "calls: " msg
+	problems++
+}
+BEGIN {
+	n = split(allowed, lines, "\n")
+	for (i = 1; i <= n; i++)
+		if (split(lines[i], w, " ") >= 3)
+			allow[w[1], w[2]] = 1
+}
+$1 == "D" { def[$3] = $2; node[$2] = 1; next }
+$1 == "U" { nu++; ufile[nu] = $2; usym[nu] = $3 }
+END {
+	for (i = 1; i <= nu; i++) {
+		a = ufile[i]
+		if (!(usym[i] in def))
+			continue
+		b = def[usym[i]]
+		if (a == b)
+			continue
+		# the HAL seam: a policy calling the HAL of the layer above
+		if (a ~ /^policies\// && b !~ /^policies\//)
+			continue
+		if ((a, b) in edge) {
+			why[a, b] = why[a, b] ", " usym[i]
+			continue
+		}
+		edge[a, b] = 1
+		why[a, b] = usym[i]
+		ncalls++
+		if (!((a, b) in allow))
+			succ[a] = succ[a] " " b
+	}
+	for (n in node)
+		order[++nn] = n
+	# a fixed order, so the report is the same on every machine
+	for (i = 2; i <= nn; i++)
+		for (j = i; j > 1 && order[j - 1] > order[j]; j--) {
+			t = order[j]; order[j] = order[j - 1]; order[j - 1] = t
+		}
+	for (i = 1; i <= nn; i++)
+		if (!colour[order[i]])
+			dfs(order[i], 0)
+	for (k in allow) {
+		split(k, p, SUBSEP)
+		if (!((p[1], p[2]) in edge))
+			problem("allowed call " p[1] " -> " p[2] \
+				" no longer made: take it off the list")
+	}
+	if (problems) {
+		print "calls: " problems " problem(s)"
+		exit 1
+	}
+	print "calls: " nn " files, " ncalls " calls, ok"
+}
+function dfs(n, depth,   k, s, m, i, j, path) {
+	colour[n] = 1
+	stack[depth] = n
+	k = split(succ[n], s, " ")
+	for (i = 1; i <= k; i++) {
+		m = s[i]
+		if (colour[m] == 1) {
+			path = m
+			for (j = depth; j >= 0 && stack[j] != m; j--)
+				path = stack[j] " -> " path
+			problem("call cycle: " m " -> " path " (" n " calls " \
+				why[n, m] ")")
+		} else if (!colour[m])
+			dfs(m, depth + 1)
+	}
+	colour[n] = 2
+}
+'
