@@ -48,6 +48,9 @@ objs=$(find "$build" -name '*.o' \( -path "$build/base/*" -o \
 for o in $objs; do
 	src=${o#"$build"/}
 	src=${src%.o}.c
+	# an object left by a source that has since moved or gone is no
+	# longer part of the library
+	[ -f "$src" ] || continue
 	nm "$o" | awk -v f="$src" '
 		$1 == "U" { print "U", f, $2; next }
 		NF == 3 && $2 ~ /^[TDRBCGS]$/ { print "D", f, $3 }'
