@@ -123,18 +123,61 @@ static void finish_sample(struct hal_sched *s)
 	next_sample(s);
 }
 
+/* The only task that wants the GPU in this episode (work since the free
+ * run began, or outstanding), or 0 if there are none or several. */
+static struct dfq_task *lone_contender(struct hal_sched *s)
+{
+	struct dfq *d = dfq_of(s);
+	struct dfq_task *lone = 0;
+	struct plist *pos;
+
+	plist_for_each(pos, &d->vt.tasks) {
+		struct dfq_task *dt = dfq_task_of(pos);
+
+		if (dt->killed ||
+		    (!dt->had_work && !dfq_task_outstanding(s, dt)))
+			continue;
+		if (lone)
+			return 0;
+		lone = dt;
+	}
+	return lone;
+}
+
 /* The sampled task's time (or request count) is up: hold its further
- * submissions and wait for what it has outstanding. */
+ * submissions and wait for what it has outstanding. The wait only makes
+ * the GPU idle so that the task's last requests show in its estimate;
+ * when no other task wants the GPU, nobody's share depends on the
+ * estimate's last digits (NEON 3.3 samples to compare tasks), so the
+ * completions already seen give it and the free run starts now (the
+ * requests still out run in it) instead of idling the GPU until a poll
+ * sees them done, the overhead NEON 5.2 names. */
 static void sample_over(struct hal_sched *s)
 {
 	struct dfq *d = dfq_of(s);
 
 	dfq_stop_sample_counting(s, d->cur);
 	dfq_observe(s, d->cur);
-	if (!d->cur->s_out)
+	if (!d->cur->s_out ||
+	    (d->cur->s_completed && lone_contender(s) == d->cur))
 		finish_sample(s);
 	else
 		dfq_timer_arm(s, DFQ_TIMER_POLL, hal_now(s) + d->poll);
+}
+
+/* Whether a sample is due (see next_sample) for a task that is the
+ * only one wanting the GPU. */
+static int sampled_next(const struct dfq *d, const struct dfq_task *t)
+{
+	return !t->sampled && t->had_work && !t->vt.denied && !t->killed &&
+	       (!d->status_at_barrier || t->busy_at_barrier);
+}
+
+static int lone_sampled(struct hal_sched *s)
+{
+	struct dfq_task *lone = lone_contender(s);
+
+	return lone && sampled_next(dfq_of(s), lone);
 }
 
 static void next_sample(struct hal_sched *s)
@@ -147,9 +190,7 @@ static void next_sample(struct hal_sched *s)
 	plist_for_each(pos, &d->vt.tasks) {
 		struct dfq_task *t = dfq_task_of(pos);
 
-		if (!t->sampled && t->had_work && !t->vt.denied &&
-		    !t->killed &&
-		    (!d->status_at_barrier || t->busy_at_barrier)) {
+		if (sampled_next(d, t)) {
 			dt = t;
 			break;
 		}
@@ -221,7 +262,13 @@ static void drain_check(struct hal_sched *s)
 			}
 		}
 	}
-	if (!dfq_drained(s)) {
+	/* The drain is there so that the first sampled task has the GPU
+	 * alone (NEON 3.3: exclusive access while sampling); a task that is
+	 * the only one wanting it has it already, so its sample starts now
+	 * and counts its requests still out, rather than idling the GPU
+	 * until a poll sees them done (NEON 5.2's "idleness during
+	 * draining"). */
+	if (!dfq_drained(s) && !lone_sampled(s)) {
 		dfq_timer_arm(s, DFQ_TIMER_POLL, now + d->poll);
 		return;
 	}

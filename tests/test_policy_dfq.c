@@ -131,32 +131,50 @@ static void test_single_task_alone(void **state)
 	assert_false(mock_trap_armed(m, ca));      /* free run: disengaged */
 	assert_int_equal(mock_submit(m, ca), MOCK_SUBMIT_DIRECT);
 
-	/* barrier at 25ms with a 19us request still in flight */
+	/* barrier at 25ms with a 19us request still in flight: a is the only
+	 * task that wants the GPU, so it has it alone already and its sample
+	 * starts at once (no drain, no poll), counting that request */
 	mock_advance(m, 25 * MS);
 	assert_true(mock_trap_armed(m, ca));
 	assert_int_equal(mock_phases(m, "free-run"), 1);
-	assert_int_equal(mock_timer_when(m, POLL), 26 * MS);
-	mock_complete(m, ca, 1);
-	/* its next submission is trapped and held: that shows the drain */
-	mock_advance(m, 25 * MS + 19 * US);
-	assert_int_equal(mock_submit(m, ca), GS_SUBMIT_HOLD);
 	assert_int_equal(mock_phases(m, "drain"), 0);
-	mock_advance(m, mock_now(m));
-	assert_int_equal(mock_phases(m, "drain"), 1);
-	/* sampled alone: the held request goes in, later ones are allowed */
-	assert_int_equal(mock_releases(m, a), 1);
-	assert_int_equal(mock_timer_when(m, PHASE), 25 * MS + 19 * US + 5 * MS);
+	assert_int_equal(mock_timer_when(m, PHASE), 30 * MS);
 	allowed = run_until_held(m, ca, 19 * US);
-	assert_int_equal(allowed, 95);            /* 1 released + 95 = 96 */
+	assert_int_equal(allowed, 96);
 	assert_int_equal(mock_phases(m, "sample a"), 1);
-	/* the sample took 96 x 19us < 5ms; the free run is still 25ms */
+	/* the sample took 97 x 19us < 5ms; the free run is still 25ms */
 	assert_int_equal(mock_now(m), 25 * MS + 97 * 19 * US);
 	assert_int_equal(mock_timer_when(m, PHASE), mock_now(m) + 25 * MS);
 	assert_false(mock_trap_armed(m, ca));
-	assert_int_equal(mock_releases(m, a), 2); /* the 97th went through */
+	assert_int_equal(mock_releases(m, a), 1); /* the 97th went through */
 	assert_int_equal(mock_timer_when(m, POLL), MOCK_NEVER);
 	/* it had the whole first free run (25ms) */
 	assert_int_equal(mock_vtime(m, a), 25 * MS);
+	mock_hal_free(m);
+}
+
+/* A lone task that pipelines, at the end of its sample time with requests
+ * out: nobody else wants the GPU, so the free run starts at once (the
+ * requests run in it) rather than the GPU idling until a poll tick sees
+ * them done; its estimate comes from the completions seen. */
+static void test_lone_sample_end_does_not_idle(void **state)
+{
+	struct mock_hal *m = dfq_new(NULL);
+	struct hal_task *a = mock_task_add(m, "a", 1);
+	struct hal_chan *ca = mock_chan_add(m, a);
+
+	(void)state;
+	assert_int_equal(mock_submit(m, ca), MOCK_SUBMIT_DIRECT);
+	mock_advance(m, 25 * MS);
+	mock_advance(m, 25 * MS + 100 * US);
+	mock_complete(m, ca, 1);
+	assert_int_equal(mock_submit(m, ca), GS_SUBMIT_ALLOW);
+	assert_int_equal(mock_submit(m, ca), GS_SUBMIT_ALLOW);
+	mock_advance(m, 30 * MS);
+	assert_int_equal(mock_phases(m, "sample a"), 1);
+	assert_int_equal(mock_timer_when(m, PHASE), 55 * MS);
+	assert_false(mock_trap_armed(m, ca));
+	assert_int_equal(outstanding(m, ca), 2);
 	mock_hal_free(m);
 }
 
@@ -423,10 +441,8 @@ static void test_charge_by_count_capped_at_free_run(void **state)
 		mock_complete(m, ca, 1);
 	}
 	assert_int_equal(mock_submit(m, ca), MOCK_SUBMIT_DIRECT);
+	/* alone, its sample starts at the barrier with that request out */
 	mock_advance(m, 25 * MS);
-	mock_complete(m, ca, 1);
-	assert_int_equal(mock_submit(m, ca), GS_SUBMIT_HOLD);
-	mock_advance(m, mock_now(m));
 	run_until_held(m, ca, 300 * US);
 	assert_int_equal(mock_vtime(m, a), 25 * MS);
 	mock_hal_free(m);
@@ -466,15 +482,20 @@ static void test_estimate_of_sleeping_task(void **state)
 
 /* The fence the host reads lags the GPU: a blocking task submits again
  * before its last request shows complete. Held at the barrier, its
- * channel's RAM status says whether anything is left to run. */
+ * channel's RAM status says whether anything is left to run. Task b ran
+ * in the free run, so a must really be drained before its sample. */
 static void run_held_on_lagging_fence(const char *const *params,
 				      uint32_t chram, int ends_drain)
 {
 	struct mock_hal *m = dfq_new(params);
 	struct hal_task *a = mock_task_add(m, "a", 1);
+	struct hal_task *b = mock_task_add(m, "b", 1);
 	struct hal_chan *ca = mock_chan_add(m, a);
+	struct hal_chan *cb = mock_chan_add(m, b);
 	uint64_t reads;
 
+	assert_int_equal(mock_submit(m, cb), MOCK_SUBMIT_DIRECT);
+	mock_complete(m, cb, 1);
 	assert_int_equal(mock_submit(m, ca), MOCK_SUBMIT_DIRECT);
 	mock_advance(m, 25 * MS);
 	mock_set_chram(m, ca, chram);
@@ -747,6 +768,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_single_task_alone),
+		cmocka_unit_test(test_lone_sample_end_does_not_idle),
 		cmocka_unit_test(test_phase_sequence_two_tasks),
 		cmocka_unit_test(test_sample_cut_by_request_count),
 		cmocka_unit_test(test_sample_of_one_request),

@@ -45,6 +45,19 @@ const struct pt_regression pt_regressions[] = {
 	  "there, so two groups took turns for ever and the others' "
 	  "published commands waited: fixed in gpu_model/dispatcher.c; the "
 	  "invariant 'no work waits for ever' now reports such a wait" },
+	{ 164, "hdfq", "kepler",
+	  "lone-task: 6.2% less GPU time than under direct for a lone "
+	  "non-blocking 298 us throttle: each drain and each sample's end "
+	  "idled the GPU until a 1 ms poll saw its last requests done; a "
+	  "task that is the only one wanting the GPU is now sampled "
+	  "without a drain and its free run starts at the sample's end "
+	  "(policies/dfq_episode.c)" },
+	{ 175, "hdfq", "kepler",
+	  "lone-task: 5.2% for a blocking 25 us script with the host trap "
+	  "drawn at 16 us: the cost of its sample's trapped submissions; "
+	  "the 5% bound is NEON's at its own trap cost and now adds the "
+	  "difference (tests/proptest/pt_lone.c)" },
+	{ 175, "hdfq", "volta", "lone-task: as seed 175 on kepler" },
 };
 
 const size_t pt_n_regressions = G_N_ELEMENTS(pt_regressions);
