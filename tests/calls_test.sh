@@ -20,6 +20,8 @@ set -u
 
 build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
+# the cycle search both checks share, beside this script
+cycles_awk=$(cd "$(dirname "$0")" && pwd)/cycles.awk
 cd "$root" || exit 2
 [ -d "$build" ] || { echo "calls: $build: no such folder (build first)"; exit 2; }
 
@@ -54,7 +56,7 @@ for o in $objs; do
 	nm "$o" | awk -v f="$src" '
 		$1 == "U" { print "U", f, $2; next }
 		NF == 3 && $2 ~ /^[TDRBCGS]$/ { print "D", f, $3 }'
-done | awk -v allowed="$allowed" '
+done | awk -v allowed="$allowed" "$(cat "$cycles_awk")"'
 function problem(msg) {
 	print "calls: " msg
 	problems++
@@ -88,16 +90,7 @@ END {
 		if (!((a, b) in allow))
 			succ[a] = succ[a] " " b
 	}
-	for (n in node)
-		order[++nn] = n
-	# a fixed order, so the report is the same on every machine
-	for (i = 2; i <= nn; i++)
-		for (j = i; j > 1 && order[j - 1] > order[j]; j--) {
-			t = order[j]; order[j] = order[j - 1]; order[j - 1] = t
-		}
-	for (i = 1; i <= nn; i++)
-		if (!colour[order[i]])
-			dfs(order[i], 0)
+	find_cycles()
 	for (k in allow) {
 		split(k, p, SUBSEP)
 		if (!((p[1], p[2]) in edge))
@@ -110,21 +103,8 @@ END {
 	}
 	print "calls: " nn " files, " ncalls " calls, ok"
 }
-function dfs(n, depth,   k, s, m, i, j, path) {
-	colour[n] = 1
-	stack[depth] = n
-	k = split(succ[n], s, " ")
-	for (i = 1; i <= k; i++) {
-		m = s[i]
-		if (colour[m] == 1) {
-			path = m
-			for (j = depth; j >= 0 && stack[j] != m; j--)
-				path = stack[j] " -> " path
-			problem("call cycle: " m " -> " path " (" n " calls " \
-				why[n, m] ")")
-		} else if (!colour[m])
-			dfs(m, depth + 1)
-	}
-	colour[n] = 2
+function cycle_found(n, m, path) {
+	problem("call cycle: " m " -> " path " (" n " calls " \
+		why[n, m] ")")
 }
 '

@@ -26,6 +26,8 @@
 set -u
 
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+# the cycle search both checks share, beside this script
+cycles_awk=$(cd "$(dirname "$0")" && pwd)/cycles.awk
 cd "$root" || exit 2
 
 # The layers: folder and rank. A file may include files of its own rank
@@ -50,7 +52,8 @@ files=$(for d in $(echo "$layers" | awk 'NF == 2 {print $1}'); do
 others=$(find . -name '*.[ch]' -not -path './tests/*' -not -path './build*' \
 		-not -path './.git/*' | sed 's#^\./##' | sort)
 
-printf '%s\n' "$layers" | awk -v files="$files" -v others="$others" '
+printf '%s\n' "$layers" | awk -v files="$files" -v others="$others" \
+	"$(cat "$cycles_awk")"'
 function rank_of(path,   d) {
 	d = path
 	sub(/\/[^\/]*$/, "", d)
@@ -177,37 +180,14 @@ END {
 		split("", seen)
 		look_through(a, f[i])
 	}
-	# Cycles: depth-first search, colour 1 on the stack, 2 done.
-	for (n in node)
-		order[++nn] = n
-	# a fixed order, so the report is the same on every machine
-	for (i = 2; i <= nn; i++)
-		for (j = i; j > 1 && order[j - 1] > order[j]; j--) {
-			t = order[j]; order[j] = order[j - 1]; order[j - 1] = t
-		}
-	for (i = 1; i <= nn; i++)
-		if (!colour[order[i]])
-			dfs(order[i], 0)
+	find_cycles()
 	if (problems) {
 		print "layers: " problems " problem(s)"
 		exit 1
 	}
 	print "layers: " nf " files, " nincl " includes, ok"
 }
-function dfs(n, depth,   k, s, m, i, j, path) {
-	colour[n] = 1
-	stack[depth] = n
-	k = split(succ[n], s, " ")
-	for (i = 1; i <= k; i++) {
-		m = s[i]
-		if (colour[m] == 1) {
-			path = m
-			for (j = depth; j >= 0 && stack[j] != m; j--)
-				path = stack[j] " -> " path
-			problem("include cycle: " m " -> " path)
-		} else if (!colour[m])
-			dfs(m, depth + 1)
-	}
-	colour[n] = 2
+function cycle_found(n, m, path) {
+	problem("include cycle: " m " -> " path)
 }
 '
