@@ -29,9 +29,10 @@
  * - A hint-less VM is one entity of user weight 1 holding all its tasks;
  *   its figures (accounted time, vtime) are reported on one of them, the
  *   host's view of "the VM's process".
- * - vtime weights are the shares relative to the mean share of the
- *   root's children, so a host task among equals has weight 1, a guest
- *   task 1/w of formula 3.1 (vmtree_vt_weight).
+ * - vtime weights are in proportion to the shares (vmtree_vt_weight);
+ *   vtime.h normalises them over the entities that have had work, so a
+ *   host task among equals has weight 1, and an entity that never
+ *   submits (an idle task beside a VM) changes no lead.
  * - `account_only` (dfq's parameter): sample and account as usual but
  *   deny nobody, the thesis's overhead measurement (5.3: "ignore the
  *   scheduling decision").

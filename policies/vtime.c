@@ -16,6 +16,7 @@ void vt_task_add(struct vt_sys *sys, struct vt_task *t, hal_u32 weight)
 	t->user_weight = weight ? weight : 1;
 	t->weight = (hal_u64)t->user_weight * VT_WEIGHT_ONE;
 	t->active = 0;
+	t->seen = 0;
 	t->denied = 0;
 	plist_add_tail(&sys->tasks, &t->link);
 }
@@ -38,37 +39,51 @@ hal_u64 vt_share(hal_u64 part, hal_u64 whole, hal_u64 total)
 	return hal_mul_div64(total, part, whole);
 }
 
-/* usage / normalised weight: usage x sum / (w x n) for a user weight
- * (exact when all are equal), usage / weight for a hierarchy's. */
+/* The weight a task competes with, fixed point: a user weight as
+ * VT_WEIGHT_ONE multiples, a hierarchy's as it set it. User weights are at
+ * most 10^6 (the loader's bound), so w x n stays far below 2^64. */
+static hal_u64 vt_weight(const struct vt_task *t)
+{
+	return t->user_weight ? (hal_u64)t->user_weight * VT_WEIGHT_ONE
+			      : t->weight;
+}
+
+/* usage / normalised weight, usage x sum / (w x n), where sum and n are
+ * over the tasks that have had work in some epoch (exact when all are
+ * equal). A task that never submits must change nobody's vtime, or its
+ * mere presence would move every lead against `interval`; a task idle
+ * for one epoch still counts, or the others' vtimes would advance at
+ * another rate in the epochs it sleeps through than in those it
+ * competes in, a bias against it. */
 static hal_u64 weighted(const struct vt_task *t, hal_u64 sum, hal_u64 n)
 {
-	if (t->user_weight)
-		return (hal_u64)t->user_weight * n == sum
-			       ? t->usage
-			       : hal_mul_div64(t->usage, sum,
-					       (hal_u64)t->user_weight * n);
-	return t->weight == VT_WEIGHT_ONE
-		       ? t->usage
-		       : hal_mul_div64(t->usage, VT_WEIGHT_ONE, t->weight);
+	hal_u64 w = vt_weight(t);
+
+	return w * n == sum ? t->usage : hal_mul_div64(t->usage, sum, w * n);
 }
 
 hal_u32 vt_epoch_end(struct vt_sys *sys)
 {
 	struct plist *pos;
-	hal_u64 min = VT_NONE, sum = 0, n = 0;
+	hal_u64 min = VT_NONE, sum = 0;
 	hal_u32 n_active = 0;
+
+	hal_u64 n_seen = 0;
 
 	plist_for_each(pos, &sys->tasks) {
 		struct vt_task *t = plist_entry(pos, struct vt_task, link);
 
-		sum += t->user_weight;
-		n += t->user_weight != 0;
+		t->seen |= t->active;
+		if (t->seen) {
+			sum += vt_weight(t);
+			n_seen++;
+		}
 	}
 	plist_for_each(pos, &sys->tasks) {
 		struct vt_task *t = plist_entry(pos, struct vt_task, link);
 
 		if (t->active) {
-			t->vtime += weighted(t, sum, n);
+			t->vtime += weighted(t, sum, n_seen);
 			if (t->vtime < min)
 				min = t->vtime;
 			n_active++;

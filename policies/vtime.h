@@ -13,8 +13,9 @@
  * then calls vt_epoch_end() and vt_decide(). The rules, in order:
  *
  *   1. every active task's vtime advances by usage / weight, its weight
- *      relative to the mean weight of the tasks (so that only the ratio
- *      of weights matters, not their scale);
+ *      relative to the mean weight of the tasks that have had work in
+ *      some epoch (so that only the ratio of weights matters, not their
+ *      scale, and a task that never submits changes nothing);
  *   2. the system vtime becomes the smallest vtime among active tasks (it
  *      never goes back; with no active task it stays where it was);
  *   3. a task behind the system vtime (only an idle one can be) is pulled
@@ -24,13 +25,17 @@
  *      task had the GPU alone for all of it, it would only catch up.
  *
  * A task that joins starts at the system vtime. Weights are the tasks' user
- * weights (1 in the papers): with weights, vtime is usage per unit of
- * normalised weight, w_i x n / sum of w over the n tasks with a user
- * weight, as hdfq's tree weights (share x children of the root, vmtree.h)
- * are. Vtime is compared with `interval`, a span of real time: without
- * the normalisation, weights 100:200:400 made every vtime advance 100
- * times slower than 1:2:4 and nobody ever led by an interval. Equal
- * weights are exactly 1, as in the papers. Everything is integer nanoseconds; no division but hal_div64 and
+ * weights (1 in the papers) or a hierarchy's fixed-point weights (hdfq's
+ * tree, vmtree.h); either way vtime is usage per unit of normalised
+ * weight, w_i x n / sum of w over the n tasks that have had work. Vtime is
+ * compared with `interval`, a span of real time: without the
+ * normalisation, weights 100:200:400 made every vtime advance 100 times
+ * slower than 1:2:4 and nobody ever led by an interval; with all tasks in
+ * the mean, one that only sleeps (weight 1 beside weights 3 and 8) moved
+ * every lead too. A task asleep for an epoch after having had work stays
+ * in the mean, so the others' vtimes advance at one rate whether it
+ * competes or not. Equal weights are exactly 1, as in the papers.
+ * Everything is integer nanoseconds; no division but hal_div64 and
  * hal_mul_div64.
  */
 #ifndef GS_POLICY_VTIME_H
@@ -49,6 +54,8 @@ struct vt_task {
 			      * vt_epoch_end normalises; 0 once a hierarchy
 			      * set `weight` itself (vt_task_set_weight_fp) */
 	hal_u8 active;      /* in: had work this epoch */
+	hal_u8 seen;        /* had work in some epoch: counts in the
+			     * weights' normalisation */
 	hal_u8 denied;      /* out of vt_decide: denied the next interval */
 };
 

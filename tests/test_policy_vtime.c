@@ -193,9 +193,9 @@ static void test_weight_scale_does_not_matter(void **state)
 	}
 }
 
-/* A hierarchy's fixed-point weight is used as given: hdfq normalises its
- * tree itself. */
-static void test_fixed_point_weight_not_renormalised(void **state)
+/* A hierarchy's fixed-point weights are normalised like user weights:
+ * hdfq's tree sets 1/2 and 1, the mean 3/4 is 1. */
+static void test_fixed_point_weight_normalised(void **state)
 {
 	struct fixture *f = fx_new(2);
 
@@ -204,8 +204,70 @@ static void test_fixed_point_weight_not_renormalised(void **state)
 	f->t[0].usage = f->t[1].usage = 4 * MS;
 	f->t[0].active = f->t[1].active = 1;
 	vt_epoch_end(&f->sys);
-	assert_int_equal(f->t[0].vtime, 8 * MS);
-	assert_int_equal(f->t[1].vtime, 4 * MS);
+	assert_int_equal(f->t[0].vtime, 6 * MS);
+	assert_int_equal(f->t[1].vtime, 3 * MS);
+}
+
+/* Two tasks of weights 3 and 1 compete for two epochs, alone or beside a
+ * third of weight `idle_w` (user or fixed point) that never has work:
+ * the third changes neither vtime nor decision. It did: the mean weight
+ * took it in (7/3 instead of 2), so vtimes advanced slower against the
+ * interval (gpusim generate --seed 412 --policy loga --preset kepler,
+ * --seed 431 --policy hdfq). */
+static void check_never_active_changes_nothing(int fixed_point)
+{
+	const uint64_t u[3] = { 6 * MS, 2 * MS, 0 };
+	const uint8_t a[3] = { 1, 1, 0 };
+	uint64_t vt[2][2];
+	unsigned denied[2], k, i;
+
+	for (k = 0; k < 2; k++) {
+		struct fixture *f = fx_new(0);
+
+		vt_task_add(&f->sys, &f->t[0], 3);
+		vt_task_add(&f->sys, &f->t[1], 1);
+		if (k)
+			vt_task_add(&f->sys, &f->t[2], 3);
+		if (fixed_point)
+			for (i = 0; i < 2 + k; i++)
+				vt_task_set_weight_fp(
+					&f->t[i], (i == 1 ? 1 : 3) * VT_WEIGHT_ONE);
+		epoch(f, 2 + k, u, a);
+		epoch(f, 2 + k, u, a);
+		denied[k] = vt_decide(&f->sys, 2 * MS, 1);
+		for (i = 0; i < 2; i++)
+			vt[k][i] = f->t[i].vtime;
+	}
+	/* mean weight 2: 6 ms / (3/2) = 4 ms, 2 ms / (1/2) = 4 ms a time */
+	assert_int_equal(vt[0][0], 8 * MS);
+	assert_int_equal(vt[0][1], 8 * MS);
+	assert_int_equal(denied[0], 0);
+	assert_int_equal(denied[1], denied[0]);
+	for (i = 0; i < 2; i++)
+		assert_int_equal(vt[1][i], vt[0][i]);
+}
+
+static void test_never_active_task_changes_nothing(void **state)
+{
+	(void)state;
+	check_never_active_changes_nothing(0);
+	check_never_active_changes_nothing(1);
+}
+
+/* A task that has had work counts in the mean even in an epoch it sleeps
+ * through: the others advance at one rate whether it competes or not. */
+static void test_sleeping_task_still_counts(void **state)
+{
+	struct fixture *f = fx_new(0);
+	const uint64_t u[2] = { 3 * MS, 3 * MS };
+	const uint8_t both[2] = { 1, 1 }, first[2] = { 1, 0 };
+
+	(void)state;
+	vt_task_add(&f->sys, &f->t[0], 1);
+	vt_task_add(&f->sys, &f->t[1], 2);
+	epoch(f, 2, u, both);  /* mean 3/2: 4.5 ms and 2.25 ms */
+	epoch(f, 2, u, first); /* t1 sleeps: t0 still 3 ms / (2/3) */
+	assert_int_equal(f->t[0].vtime, 9 * MS);
 }
 
 static void test_del_removes_from_min(void **state)
@@ -235,7 +297,9 @@ int main(void)
 		cmocka_unit_test(test_deny_at_interval_or_more),
 		cmocka_unit_test(test_weight_scales_advance),
 		cmocka_unit_test(test_weight_scale_does_not_matter),
-		cmocka_unit_test(test_fixed_point_weight_not_renormalised),
+		cmocka_unit_test(test_fixed_point_weight_normalised),
+		cmocka_unit_test(test_never_active_task_changes_nothing),
+		cmocka_unit_test(test_sleeping_task_still_counts),
 		cmocka_unit_test(test_del_removes_from_min),
 	};
 

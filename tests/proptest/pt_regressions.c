@@ -58,6 +58,14 @@ const struct pt_regression pt_regressions[] = {
 	  "the 5% bound is NEON's at its own trap cost and now adds the "
 	  "difference (tests/proptest/pt_lone.c)" },
 	{ 175, "hdfq", "volta", "lone-task: as seed 175 on kepler" },
+	{ 412, "loga", "kepler",
+	  "idle-task: t1 0.73 vs 0.24; the added sleeper's weight entered "
+	  "the weights' mean, so every vtime advanced slower against the "
+	  "deny interval: the mean is now over tasks that have had work "
+	  "(policies/vtime.c)" },
+	{ 431, "hdfq", "kepler",
+	  "idle-task: t3 0.09 vs 0.55, the same through hdfq's tree "
+	  "weights (a host-level sleeper beside a nested VM)" },
 };
 
 const size_t pt_n_regressions = G_N_ELEMENTS(pt_regressions);
