@@ -12,12 +12,33 @@
  * timing thread (Fig. 13) wakes every `tick`, reads how many of each
  * channel's commands completed (the fences, GERM's timing register),
  * measures the time they took, charges it (hal_account), gives each task
- * back estimated minus real cost, and moves the running average of the
- * command's class towards the measured cost. The estimate of a command is
- * that average for its task and class (hal_shadow_peek_class: the
- * workload's `class:` tag, standing in for GERM's texture / buffer-swap /
- * vertex / byte heuristics); a class not measured yet is estimated at one
- * quantum, so it goes out alone in a fresh visit and is measured.
+ * back estimated minus real cost, and moves the running coefficient the
+ * command was estimated with towards the measured cost.
+ *
+ * Cost estimation (section 4.5): the scheduler reads the command group's
+ * contents (hal_shadow_peek_content) and takes the first heuristic that
+ * applies, in the thesis's order: texture bytes dispatched x the task's
+ * time per texture byte; else buffer swaps x its time per swap; else
+ * vertices x its time per vertex; else command bytes x its time per
+ * command byte. Each coefficient is learnt per task (5.1: the task
+ * structure holds the heuristic information) from the measured times of
+ * the commands it estimated: the measured time over their summed sizes.
+ * A command with no contents (the kernel HAL, or a workload that gives
+ * none) is estimated by a running average per task and class
+ * (hal_shadow_peek_class, the workload's `class:` tag), one unit per
+ * command. A coefficient not measured yet estimates one quantum, so the
+ * command goes out alone in a fresh visit and is measured. Coefficients
+ * are 16.16 fixed point ns per unit (a texture byte costs about a
+ * nanosecond). Each estimate made from a measured coefficient is told to
+ * the HAL (hal_note_estimate), which in the simulator compares it with
+ * the command's true length (GERM 6.4's accuracy per heuristic).
+ *
+ * Priority (4.4): "if one of the input flows has higher priority, then it
+ * can be assigned a higher quantum each round": the task of the lowest
+ * `weight` gets the policy's quantum and a task of weight w gets w / w_min
+ * quanta, so a backlogged task of weight 2 gets about twice the GPU time
+ * of one of weight 1. Only the ratio of weights matters (as in NEON 3.3
+ * and Fleig 3.3): weights 3 and 9 give the same quanta as 1 and 3.
  *
  * Choices where the thesis is silent or does not carry over, decided here:
  *
@@ -105,6 +126,7 @@ enum {
 	DRR_P_BUSY_CLOCK,
 	DRR_P_AVG_SHIFT,
 	DRR_P_ORACLE,
+	DRR_P_HEURISTICS,
 	DRR_N_PARAMS
 };
 
@@ -127,6 +149,9 @@ static const struct gs_param_desc drr_params[] = {
 	  "a measurement moves the class average by 1/2^avg_shift", 16 },
 	[DRR_P_ORACLE] = { "oracle", GS_PARAM_BOOL, "false",
 	  "estimate with the simulator's exact command length", 0 },
+	[DRR_P_HEURISTICS] = { "heuristics", GS_PARAM_BOOL, "true",
+	  "estimate from the command group's contents (texture bytes, "
+	  "swaps, vertices, command bytes); false: class averages only", 0 },
 };
 _Static_assert(sizeof(drr_params) / sizeof(drr_params[0]) == DRR_N_PARAMS,
 	       "one descriptor per index");
@@ -147,6 +172,29 @@ struct drr_gpu *drr_gpu_of(struct hal_sched *s,
 	return &drr_state(s)->gpus[tt->gpu];
 }
 
+/* Priority as a larger quantum (4.4): weight w gets w / w_min quanta,
+ * w_min the lowest weight among the tasks now. */
+static void drr_set_quanta(struct hal_sched *s)
+{
+	struct drr_state *st = drr_state(s);
+	struct plist *pos;
+	hal_u32 w_min = 0;
+
+	plist_for_each(pos, &st->tasks) {
+		struct drr_task *tt = plist_entry(pos, struct drr_task, node);
+		hal_u32 w = hal_task_weight(tt->t);
+
+		if (!w_min || w < w_min)
+			w_min = w;
+	}
+	plist_for_each(pos, &st->tasks) {
+		struct drr_task *tt = plist_entry(pos, struct drr_task, node);
+
+		tt->quantum = hal_mul_div64(st->quantum, hal_task_weight(tt->t),
+					    w_min);
+	}
+}
+
 /* ---- ops --------------------------------------------------------------- */
 
 static int drr_init(struct hal_sched *s)
@@ -162,6 +210,7 @@ static int drr_init(struct hal_sched *s)
 	st->busy_clock = hal_param(s, DRR_P_BUSY_CLOCK) != 0;
 	st->avg_shift = (hal_u32)hal_param(s, DRR_P_AVG_SHIFT);
 	st->oracle = hal_param(s, DRR_P_ORACLE) != 0;
+	st->heuristics = hal_param(s, DRR_P_HEURISTICS) != 0;
 	if (!st->quantum || !st->tick || st->avg_shift > 16)
 		return -DRR_EINVAL;
 	plist_init(&st->tasks);
@@ -192,6 +241,7 @@ static void drr_task_create(struct hal_sched *s, struct hal_task *t)
 		tt->phase[i++] = name[j];
 	plist_add_tail(&drr_state(s)->tasks, &tt->node);
 	hal_task_set_data(t, tt);
+	drr_set_quanta(s);
 }
 
 static void drr_task_exit(struct hal_sched *s, struct hal_task *t)
@@ -208,6 +258,7 @@ static void drr_task_exit(struct hal_sched *s, struct hal_task *t)
 	plist_del(&tt->node);
 	hal_task_set_data(t, 0);
 	hal_free(s, tt);
+	drr_set_quanta(s);
 }
 
 static void drr_channel_create(struct hal_sched *s, struct hal_chan *c)
