@@ -137,6 +137,52 @@ static void test_heuristics_in_priority_order(void **state)
 	mock_hal_free(b.m);
 }
 
+/* A probe that sees a texture group and a command-byte group complete
+ * together splits its time by their estimates; when the command bytes
+ * took three times their estimate, that split would blame the texture
+ * too. A coefficient trained from a pure probe is left alone by mixed
+ * ones (docs/decisions.md, "GERM's heuristics"). */
+static void test_mixed_probe_keeps_pure_coefficient(void **state)
+{
+	const struct hal_cmd_content bytes = { .cmd_bytes = 1000 };
+	struct bench b;
+	uint64_t est;
+	(void)state;
+
+	bench_init(&b, NULL);
+	run_group(&b, texture(65536), 65536, NULL);
+	run_group(&b, bytes, 50 * US, NULL);
+	/* both in one batch: 65.5 us + 50 us estimated fit a quantum */
+	mock_set_next_content(b.m, b.c, &(struct hal_cmd_content){
+						  .texture_bytes = 65536 });
+	assert_int_equal(mock_submit(b.m, b.c), MOCK_SUBMIT_SHADOWED);
+	mock_set_next_content(b.m, b.c, &bytes);
+	assert_int_equal(mock_submit(b.m, b.c), MOCK_SUBMIT_SHADOWED);
+	/* the first went out at once (idle GPU); the second waits for the
+	 * next visit: complete the first alone, then both pure again */
+	mock_complete(b.m, b.c, mock_submitted(b.m, b.c) -
+				hal_fence_read(mock_sched(b.m), b.c));
+	mock_set_next_content(b.m, b.c, &(struct hal_cmd_content){
+						  .texture_bytes = 65536 });
+	assert_int_equal(mock_submit(b.m, b.c), MOCK_SUBMIT_SHADOWED);
+	b.busy += 65536;
+	mock_set_gpu_busy(b.m, 0, b.busy);
+	mock_advance(b.m, mock_timer_when(b.m, TICK));
+	/* the tick forwarded the bytes group and the texture group together
+	 * (one visit); they complete in one probe, the bytes taking 150 us */
+	assert_int_equal(hal_shadow_pending(mock_sched(b.m), b.c), 0);
+	mock_complete(b.m, b.c, mock_submitted(b.m, b.c) -
+				hal_fence_read(mock_sched(b.m), b.c));
+	b.busy += 150 * US + 65536;
+	mock_set_gpu_busy(b.m, 0, b.busy);
+	mock_advance(b.m, mock_timer_when(b.m, TICK));
+	/* the texture coefficient is still 1 ns a byte */
+	assert_int_equal(run_group(&b, texture(65536), 65536, &est),
+			 HAL_EST_TEXTURE);
+	assert_int_equal(est, 65536);
+	mock_hal_free(b.m);
+}
+
 /* heuristics: false keeps to the class averages whatever the contents. */
 static void test_heuristics_off_uses_classes(void **state)
 {
@@ -220,6 +266,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_texture_bytes_times_coefficient),
 		cmocka_unit_test(test_heuristics_in_priority_order),
+		cmocka_unit_test(test_mixed_probe_keeps_pure_coefficient),
 		cmocka_unit_test(test_heuristics_off_uses_classes),
 		cmocka_unit_test(test_weight_is_a_larger_quantum),
 		cmocka_unit_test(test_weights_scale_free),
