@@ -79,16 +79,20 @@
  *    estimates grow with it: kept as GERM's rule, not as a good setting.
  *  - Training: a probe may see a command's fence after the probe that
  *    saw its busy time, so single probes are noisy; their sum over
- *    everything a task had out is exact. The averages learn when the
+ *    everything a task had out is exact. The coefficients learn when the
  *    task's forwarded work has all been seen (or every DRR_LEARN_BATCH
- *    commands), one sample per class: the mean over those commands.
- *  - Several classes complete in one probe of one task: the time is split
- *    between the classes in proportion to their estimates, then evenly
- *    within a class (GERM's time_per_cmd_grp).
- *  - Running average: each measurement moves the estimate by
+ *    commands), from that sum: one kind of command in it is a pure
+ *    sample (time over units); with several, the kinds already trained
+ *    from a pure sample are taken at their estimates and the rest of the
+ *    time goes to the others (in proportion to their estimates if more
+ *    than one); a sample of trained kinds only teaches nothing (a split
+ *    by estimates cannot tell which kind was wrong). GERM divides a
+ *    probe's time evenly between its command groups
+ *    (time_per_cmd_grp), which blames every kind for the others.
+ *  - Running average: each measurement moves the coefficient by
  *    1/2^`avg_shift` of the difference (an exponentially weighted mean;
  *    GERM says "running averages" without a window); the first
- *    measurement of a class sets it.
+ *    measurement of a kind sets it.
  *  - Deficits: standard DRR resets the deficit of a task whose queue runs
  *    empty. A credit is dropped then, but a debt (corrections that found
  *    commands cheaper estimated than they were) is kept, or a task could

@@ -66,12 +66,14 @@ struct drr_task {
 	hal_u32 done_n[DRR_SLOTS];
 	hal_u64 done_est[DRR_SLOTS];
 	hal_u64 done_units[DRR_SLOTS];
-	/* measured alone since its work in flight was last all seen done */
+	/* measured alone since its work in flight was last all seen done:
+	 * the time (exact in sum, whatever the probes' boundaries) and per
+	 * slot the commands, their estimates and their sizes */
+	hal_u64 acc_time;
 	hal_u32 acc_n[DRR_SLOTS];
-	hal_u64 acc_real[DRR_SLOTS];
+	hal_u64 acc_est[DRR_SLOTS];
 	hal_u64 acc_units[DRR_SLOTS];
 	hal_u8 acc_valid;        /* no probe shared with another task */
-	hal_u16 acc_mixed;       /* bit per slot: a probe saw it with others */
 	hal_u16 exact;           /* bit per slot: trained from a pure sample */
 	hal_u64 batch_start;     /* exclusive: its batch went out */
 	char phase[DRR_PHASE_NAME]; /* "batch <task name>" */

@@ -301,47 +301,71 @@ static hal_u64 drr_collect(struct hal_sched *s, struct drr_task *tt,
 	return est;
 }
 
-/* Train the coefficients from what was measured of the task alone: one
- * sample per slot, the time over the units since the last sample. A
- * slot's time is exact only when its probes saw no other slot complete;
- * a mixed probe splits its time by the estimates, which cannot tell the
- * coefficients apart when every batch mixes the same kinds (any pair of
- * coefficients whose estimates add up to the batch's time fits). So a
- * mixed sample trains only a slot that has no pure one yet. */
+/* Train the coefficients from what was measured of the task alone since
+ * its work in flight was last all seen: one sample, its time exact in
+ * sum. Probes cannot say how it divides between the commands (a probe may
+ * see a command's fence after the one that saw its time), so:
+ *  - one slot in it: a pure sample, time over units (and the slot is
+ *    then "exact");
+ *  - several, one of them not exact: the exact ones are taken at their
+ *    estimates and it gets the rest, its true time if they are right;
+ *  - several not exact: they share the rest in proportion to their
+ *    estimates;
+ *  - all exact: nothing is learnt. Splitting by estimates cannot correct
+ *    them when every batch mixes the same kinds (any coefficients whose
+ *    estimates add up to the batch's time fit), and would blame one kind
+ *    for another's error; pure samples keep them up to date. */
 static void drr_learn_flush(struct hal_sched *s, struct drr_task *tt)
 {
-	hal_u32 k;
+	hal_u64 est_exact = 0, est_open = 0, rest;
+	hal_u32 k, slots = 0, n_open = 0, last = 0;
 
 	for (k = 0; k < DRR_SLOTS; k++) {
-		hal_u16 bit = (hal_u16)(1u << k);
-		int mixed = (tt->acc_mixed & bit) != 0;
-
-		if (tt->acc_valid && tt->acc_n[k] && tt->acc_units[k] &&
-		    (!mixed || !(tt->exact & bit))) {
-			drr_learn(s, tt, k, tt->acc_real[k], tt->acc_units[k]);
-			if (!mixed)
-				tt->exact |= bit;
+		if (!tt->acc_n[k] || !tt->acc_units[k])
+			continue;
+		slots++;
+		last = k;
+		if (tt->exact & (1u << k)) {
+			est_exact += tt->acc_est[k];
+		} else {
+			est_open += tt->acc_est[k];
+			n_open++;
 		}
+	}
+	rest = tt->acc_time > est_exact ? tt->acc_time - est_exact : 0;
+	if (tt->acc_valid && slots == 1) {
+		drr_learn(s, tt, last, tt->acc_time, tt->acc_units[last]);
+		tt->exact |= (hal_u16)(1u << last);
+	} else if (tt->acc_valid && n_open) {
+		for (k = 0; k < DRR_SLOTS; k++) {
+			if (!tt->acc_n[k] || !tt->acc_units[k] ||
+			    (tt->exact & (1u << k)))
+				continue;
+			drr_learn(s, tt, k,
+				  n_open == 1 ? rest
+					      : hal_mul_div64(rest,
+							      tt->acc_est[k],
+							      est_open),
+				  tt->acc_units[k]);
+		}
+	}
+	for (k = 0; k < DRR_SLOTS; k++) {
 		tt->acc_n[k] = 0;
-		tt->acc_real[k] = 0;
+		tt->acc_est[k] = 0;
 		tt->acc_units[k] = 0;
 	}
+	tt->acc_time = 0;
 	tt->acc_valid = 1;
-	tt->acc_mixed = 0;
 }
 
 /* Charge the task `real` for its completions of this probe and correct
- * its deficit by estimated minus real (Fig. 13). The time is split
- * between classes by estimate and kept for training if the probe measured
- * the task alone; the averages learn once everything the task had out has
- * been measured (a probe may see a command's fence after the probe that
- * saw its time, so single probes are noisy; their sum is not). */
+ * its deficit by estimated minus real (Fig. 13); what it measured goes
+ * into the training sums, which learn once everything the task had out
+ * has been seen (or every DRR_LEARN_BATCH commands). */
 static void drr_settle(struct hal_sched *s, struct drr_task *tt,
 		       hal_u64 est, hal_u64 real, int alone)
 {
-	hal_u64 left = real, left_est = est;
-	hal_u32 k, n = 0, slots = 0;
-	hal_u16 seen = 0;
+	hal_u32 k, n = 0;
 
 	hal_account(s, tt->t, real);
 	tt->deficit += (hal_s64)est - (hal_s64)real;
@@ -349,26 +373,10 @@ static void drr_settle(struct hal_sched *s, struct drr_task *tt,
 		tt->deficit = 0;
 	if (!alone)
 		tt->acc_valid = 0;
-	for (k = 0; k < DRR_SLOTS; k++)
-		if (tt->done_n[k]) {
-			seen |= (hal_u16)(1u << k);
-			slots++;
-		}
-	if (slots > 1)
-		tt->acc_mixed |= seen;
+	tt->acc_time += real;
 	for (k = 0; k < DRR_SLOTS; k++) {
-		hal_u64 part;
-
-		if (!tt->done_n[k])
-			continue;
-		/* the last class takes the rest */
-		part = tt->done_est[k] == left_est
-			       ? left
-			       : hal_mul_div64(left, tt->done_est[k], left_est);
-		left -= part;
-		left_est -= tt->done_est[k];
 		tt->acc_n[k] += tt->done_n[k];
-		tt->acc_real[k] += part;
+		tt->acc_est[k] += tt->done_est[k];
 		tt->acc_units[k] += tt->done_units[k];
 		n += tt->acc_n[k];
 		tt->done_n[k] = 0;

@@ -36,21 +36,21 @@ static void run_yaml(const char *yaml, struct gs_results *r)
 }
 
 /* Texture uploads whose length is their size at 1 ns a byte, and command
- * groups of 2000 bytes whose length does not follow their size, each
- * waited for (so every probe measures one kind): drr estimates the first
- * exactly (its coefficient is the true rate) and the second only on
+ * groups of 2000 bytes whose length does not follow their size, queued
+ * back to back so that drr's samples mix the two kinds: drr still
+ * estimates the uploads exactly (the exact kind is taken at its estimate
+ * and the other gets the rest of a sample), the command bytes only on
  * average. */
 static const char *const uploads =
 	"duration: 200ms\ngpu: {preset: kepler}\n"
 	"policy: {name: drr}\n"
 	"tasks:\n"
 	"  - name: up\n    behavior: {script: [{repeat: {steps: [\n"
-	"      {launch: {kernel: 64us, content: {texture_bytes: 64000}}}, wait,\n"
+	"      {launch: {kernel: 64us, content: {texture_bytes: 64000}}},\n"
 	"      {launch: {kernel: 128us, content: {texture_bytes: 128000}}},\n"
-	"      wait,\n"
-	"      {launch: {kernel: 50us, content: {cmd_bytes: 2000}}}, wait,\n"
-	"      {launch: {kernel: 150us, content: {cmd_bytes: 2000}}}, wait\n"
-	"      ]}}]}\n"
+	"      {launch: {kernel: 50us, content: {cmd_bytes: 2000}}},\n"
+	"      {launch: {kernel: 150us, content: {cmd_bytes: 2000}}},\n"
+	"      wait]}}]}\n"
 	"  - name: other\n"
 	"    behavior: {throttle: {kernel: 100us, sleep: 0, blocking: false}}\n";
 
