@@ -150,7 +150,7 @@ static const struct gs_param_desc drr_params[] = {
 	  "measure with the GPU's busy counter; false: wall time (GERM)", 0 },
 	/* a shift count (drr_init refuses more than 16 too) */
 	[DRR_P_AVG_SHIFT] = { "avg_shift", GS_PARAM_UINT, "3",
-	  "a measurement moves the class average by 1/2^avg_shift", 16 },
+	  "a measurement moves a cost coefficient by 1/2^avg_shift", 16 },
 	[DRR_P_ORACLE] = { "oracle", GS_PARAM_BOOL, "false",
 	  "estimate with the simulator's exact command length", 0 },
 	[DRR_P_HEURISTICS] = { "heuristics", GS_PARAM_BOOL, "true",
@@ -388,7 +388,8 @@ static void drr_trace_open(struct hal_sched *s)
 const struct gs_policy_ops gs_policy_drr = {
 	.name = "drr",
 	.summary = "GERM deficit round robin over per-task shadow queues, "
-		   "costs estimated per class and corrected from the fences",
+		   "costs estimated from command contents (or per class) and "
+		   "corrected from the fences",
 	.params = drr_params,
 	.n_params = sizeof(drr_params) / sizeof(drr_params[0]),
 	.priv_size = sizeof(struct drr_state),

@@ -1,7 +1,8 @@
 /* drr (see drr.c): the scheduler proper. Estimates of a command's cost
- * per class, the tasks' queues and the deficit round robin that forwards
- * their commands, and the timing thread that reads the fences, charges
- * what completed and learns the averages. */
+ * (GERM's content heuristics, or per class), the tasks' queues and the
+ * deficit round robin that forwards their commands, and the timing thread
+ * that reads the fences, charges what completed and learns the
+ * coefficients. */
 #include "drr_priv.h"
 
 /* ---- estimates ------------------------------------------------------- */
