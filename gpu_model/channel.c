@@ -103,6 +103,17 @@ uint64_t gs_chan_write(struct gs_channel *ch, uint64_t duration,
 	return cmd.serial;
 }
 
+void gs_chan_set_content(struct gs_channel *ch,
+			 const struct gs_cmd_content *content)
+{
+	struct gs_cmd *last;
+
+	if (!ch->cmds.len)
+		return;
+	last = gs_fifo_at(&ch->cmds, sizeof(*last), ch->cmds.len - 1);
+	last->content = *content;
+}
+
 void gs_chan_publish(struct gs_channel *ch, uint32_t n)
 {
 	uint32_t waiting = gs_chan_unpublished(ch), i;

@@ -25,6 +25,17 @@ enum gs_cmd_flags {
 	GS_CMD_IRQ = 1u << 1,   /* raise a completion interrupt */
 };
 
+/* What a driver could read of a command group's contents (GERM's cost
+ * heuristics, Dwarakinath 2008, 4.5 and 4.7.3: the group header holds the
+ * texture bytes dispatched, the buffer swaps, the vertices and the command
+ * bytes). All 0 when the workload does not say. */
+struct gs_cmd_content {
+	uint32_t texture_bytes;
+	uint32_t swaps;
+	uint32_t vertices;
+	uint32_t cmd_bytes;
+};
+
 struct gs_cmd {
 	gs_time_t duration;  /* engine time the command needs */
 	gs_time_t remaining; /* left to run (less than duration if preempted) */
@@ -33,6 +44,7 @@ struct gs_cmd {
 	uint8_t flags;       /* enum gs_cmd_flags */
 	uint8_t cls;         /* workload's class tag (stands in for what a
 			      * driver would read from the pushbuffer) */
+	struct gs_cmd_content content;
 };
 
 /* ENGINE_STATUS context state. */
@@ -264,6 +276,9 @@ bool gs_chan_ring_full(const struct gs_channel *ch);
  * ring is full. cls is the command's class tag (0 when untagged). */
 uint64_t gs_chan_write(struct gs_channel *ch, uint64_t duration,
 		       uint8_t engine, uint8_t flags, uint8_t cls);
+/* The contents of the command last written (before its doorbell). */
+void gs_chan_set_content(struct gs_channel *ch,
+			 const struct gs_cmd_content *content);
 /* Doorbell: publish everything written so far to the GPU. */
 void gs_chan_doorbell(struct gs_channel *ch);
 /* Publish only the next n written commands (a shadow queue forwarding

@@ -12,12 +12,33 @@
  * timing thread (Fig. 13) wakes every `tick`, reads how many of each
  * channel's commands completed (the fences, GERM's timing register),
  * measures the time they took, charges it (hal_account), gives each task
- * back estimated minus real cost, and moves the running average of the
- * command's class towards the measured cost. The estimate of a command is
- * that average for its task and class (hal_shadow_peek_class: the
- * workload's `class:` tag, standing in for GERM's texture / buffer-swap /
- * vertex / byte heuristics); a class not measured yet is estimated at one
- * quantum, so it goes out alone in a fresh visit and is measured.
+ * back estimated minus real cost, and moves the running coefficient the
+ * command was estimated with towards the measured cost.
+ *
+ * Cost estimation (section 4.5): the scheduler reads the command group's
+ * contents (hal_shadow_peek_content) and takes the first heuristic that
+ * applies, in the thesis's order: texture bytes dispatched x the task's
+ * time per texture byte; else buffer swaps x its time per swap; else
+ * vertices x its time per vertex; else command bytes x its time per
+ * command byte. Each coefficient is learnt per task (5.1: the task
+ * structure holds the heuristic information) from the measured times of
+ * the commands it estimated: the measured time over their summed sizes.
+ * A command with no contents (the kernel HAL, or a workload that gives
+ * none) is estimated by a running average per task and class
+ * (hal_shadow_peek_class, the workload's `class:` tag), one unit per
+ * command. A coefficient not measured yet estimates one quantum, so the
+ * command goes out alone in a fresh visit and is measured. Coefficients
+ * are 16.16 fixed point ns per unit (a texture byte costs about a
+ * nanosecond). Each estimate made from a measured coefficient is told to
+ * the HAL (hal_note_estimate), which in the simulator compares it with
+ * the command's true length (GERM 6.4's accuracy per heuristic).
+ *
+ * Priority (4.4): "if one of the input flows has higher priority, then it
+ * can be assigned a higher quantum each round": the task of the lowest
+ * `weight` gets the policy's quantum and a task of weight w gets w / w_min
+ * quanta, so a backlogged task of weight 2 gets about twice the GPU time
+ * of one of weight 1. Only the ratio of weights matters (as in NEON 3.3
+ * and Fleig 3.3): weights 3 and 9 give the same quanta as 1 and 3.
  *
  * Choices where the thesis is silent or does not carry over, decided here:
  *
@@ -58,16 +79,20 @@
  *    estimates grow with it: kept as GERM's rule, not as a good setting.
  *  - Training: a probe may see a command's fence after the probe that
  *    saw its busy time, so single probes are noisy; their sum over
- *    everything a task had out is exact. The averages learn when the
+ *    everything a task had out is exact. The coefficients learn when the
  *    task's forwarded work has all been seen (or every DRR_LEARN_BATCH
- *    commands), one sample per class: the mean over those commands.
- *  - Several classes complete in one probe of one task: the time is split
- *    between the classes in proportion to their estimates, then evenly
- *    within a class (GERM's time_per_cmd_grp).
- *  - Running average: each measurement moves the estimate by
+ *    commands), from that sum: one kind of command in it is a pure
+ *    sample (time over units); with several, the kinds already trained
+ *    from a pure sample are taken at their estimates and the rest of the
+ *    time goes to the others (in proportion to their estimates if more
+ *    than one); a sample of trained kinds only teaches nothing (a split
+ *    by estimates cannot tell which kind was wrong). GERM divides a
+ *    probe's time evenly between its command groups
+ *    (time_per_cmd_grp), which blames every kind for the others.
+ *  - Running average: each measurement moves the coefficient by
  *    1/2^`avg_shift` of the difference (an exponentially weighted mean;
  *    GERM says "running averages" without a window); the first
- *    measurement of a class sets it.
+ *    measurement of a kind sets it.
  *  - Deficits: standard DRR resets the deficit of a task whose queue runs
  *    empty. A credit is dropped then, but a debt (corrections that found
  *    commands cheaper estimated than they were) is kept, or a task could
@@ -105,6 +130,7 @@ enum {
 	DRR_P_BUSY_CLOCK,
 	DRR_P_AVG_SHIFT,
 	DRR_P_ORACLE,
+	DRR_P_HEURISTICS,
 	DRR_N_PARAMS
 };
 
@@ -124,9 +150,12 @@ static const struct gs_param_desc drr_params[] = {
 	  "measure with the GPU's busy counter; false: wall time (GERM)", 0 },
 	/* a shift count (drr_init refuses more than 16 too) */
 	[DRR_P_AVG_SHIFT] = { "avg_shift", GS_PARAM_UINT, "3",
-	  "a measurement moves the class average by 1/2^avg_shift", 16 },
+	  "a measurement moves a cost coefficient by 1/2^avg_shift", 16 },
 	[DRR_P_ORACLE] = { "oracle", GS_PARAM_BOOL, "false",
 	  "estimate with the simulator's exact command length", 0 },
+	[DRR_P_HEURISTICS] = { "heuristics", GS_PARAM_BOOL, "true",
+	  "estimate from the command group's contents (texture bytes, "
+	  "swaps, vertices, command bytes); false: class averages only", 0 },
 };
 _Static_assert(sizeof(drr_params) / sizeof(drr_params[0]) == DRR_N_PARAMS,
 	       "one descriptor per index");
@@ -147,6 +176,29 @@ struct drr_gpu *drr_gpu_of(struct hal_sched *s,
 	return &drr_state(s)->gpus[tt->gpu];
 }
 
+/* Priority as a larger quantum (4.4): weight w gets w / w_min quanta,
+ * w_min the lowest weight among the tasks now. */
+static void drr_set_quanta(struct hal_sched *s)
+{
+	struct drr_state *st = drr_state(s);
+	struct plist *pos;
+	hal_u32 w_min = 0;
+
+	plist_for_each(pos, &st->tasks) {
+		struct drr_task *tt = plist_entry(pos, struct drr_task, node);
+		hal_u32 w = hal_task_weight(tt->t);
+
+		if (!w_min || w < w_min)
+			w_min = w;
+	}
+	plist_for_each(pos, &st->tasks) {
+		struct drr_task *tt = plist_entry(pos, struct drr_task, node);
+
+		tt->quantum = hal_mul_div64(st->quantum, hal_task_weight(tt->t),
+					    w_min);
+	}
+}
+
 /* ---- ops --------------------------------------------------------------- */
 
 static int drr_init(struct hal_sched *s)
@@ -162,6 +214,7 @@ static int drr_init(struct hal_sched *s)
 	st->busy_clock = hal_param(s, DRR_P_BUSY_CLOCK) != 0;
 	st->avg_shift = (hal_u32)hal_param(s, DRR_P_AVG_SHIFT);
 	st->oracle = hal_param(s, DRR_P_ORACLE) != 0;
+	st->heuristics = hal_param(s, DRR_P_HEURISTICS) != 0;
 	if (!st->quantum || !st->tick || st->avg_shift > 16)
 		return -DRR_EINVAL;
 	plist_init(&st->tasks);
@@ -192,6 +245,7 @@ static void drr_task_create(struct hal_sched *s, struct hal_task *t)
 		tt->phase[i++] = name[j];
 	plist_add_tail(&drr_state(s)->tasks, &tt->node);
 	hal_task_set_data(t, tt);
+	drr_set_quanta(s);
 }
 
 static void drr_task_exit(struct hal_sched *s, struct hal_task *t)
@@ -208,6 +262,7 @@ static void drr_task_exit(struct hal_sched *s, struct hal_task *t)
 	plist_del(&tt->node);
 	hal_task_set_data(t, 0);
 	hal_free(s, tt);
+	drr_set_quanta(s);
 }
 
 static void drr_channel_create(struct hal_sched *s, struct hal_chan *c)
@@ -333,7 +388,8 @@ static void drr_trace_open(struct hal_sched *s)
 const struct gs_policy_ops gs_policy_drr = {
 	.name = "drr",
 	.summary = "GERM deficit round robin over per-task shadow queues, "
-		   "costs estimated per class and corrected from the fences",
+		   "costs estimated from command contents (or per class) and "
+		   "corrected from the fences",
 	.params = drr_params,
 	.n_params = sizeof(drr_params) / sizeof(drr_params[0]),
 	.priv_size = sizeof(struct drr_state),

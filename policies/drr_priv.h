@@ -15,6 +15,17 @@ enum {
 
 #define DRR_EINVAL 22
 #define DRR_CLASSES 8
+/* Estimate slots: one per class (a running average per command), then
+ * GERM's four content heuristics (a running coefficient per unit), in the
+ * thesis's order of priority (4.5). */
+enum {
+	DRR_SLOT_TEXTURE = DRR_CLASSES, /* per texture byte dispatched */
+	DRR_SLOT_SWAP,                  /* per buffer swap */
+	DRR_SLOT_VERTICES,              /* per vertex */
+	DRR_SLOT_BYTES,                 /* per command byte */
+	DRR_SLOTS
+};
+#define DRR_COEF_SHIFT 16 /* coefficients: ns per unit, 16.16 fixed point */
 #define DRR_MAX_GPUS 64
 #define DRR_CHUNKS 256      /* forwarded, not yet completed, per channel */
 #define DRR_MAX_VISITS 4096 /* per dispatch */
@@ -25,7 +36,8 @@ enum {
 /* GERM's work chunk: what the timing thread needs of a forwarded command. */
 struct drr_chunk {
 	hal_u64 est;
-	hal_u8 cls;
+	hal_u32 units;  /* the size its estimate multiplied (1 for a class) */
+	hal_u8 slot;
 };
 
 struct drr_chan {
@@ -46,16 +58,23 @@ struct drr_task {
 	struct drr_chan *cursor; /* channel to forward from next */
 	hal_u8 active;
 	hal_s64 deficit;         /* GERM's time_left */
-	hal_u64 avg[DRR_CLASSES];/* running average cost per class */
-	hal_u8 known;            /* bit per class: avg measured */
+	hal_u64 quantum;         /* the policy's x weight / lowest weight */
+	hal_u64 coef[DRR_SLOTS]; /* running cost per unit (16.16 ns) */
+	hal_u16 known;           /* bit per slot: coef measured */
 	hal_u32 inflight;        /* forwarded, not yet seen complete */
 	/* completions seen by the current probe */
-	hal_u32 done_n[DRR_CLASSES];
-	hal_u64 done_est[DRR_CLASSES];
-	/* measured alone since its work in flight was last all seen done */
-	hal_u32 acc_n[DRR_CLASSES];
-	hal_u64 acc_real[DRR_CLASSES];
+	hal_u32 done_n[DRR_SLOTS];
+	hal_u64 done_est[DRR_SLOTS];
+	hal_u64 done_units[DRR_SLOTS];
+	/* measured alone since its work in flight was last all seen done:
+	 * the time (exact in sum, whatever the probes' boundaries) and per
+	 * slot the commands, their estimates and their sizes */
+	hal_u64 acc_time;
+	hal_u32 acc_n[DRR_SLOTS];
+	hal_u64 acc_est[DRR_SLOTS];
+	hal_u64 acc_units[DRR_SLOTS];
 	hal_u8 acc_valid;        /* no probe shared with another task */
+	hal_u16 exact;           /* bit per slot: trained from a pure sample */
 	hal_u64 batch_start;     /* exclusive: its batch went out */
 	char phase[DRR_PHASE_NAME]; /* "batch <task name>" */
 };
@@ -73,7 +92,7 @@ struct drr_gpu {
 struct drr_state {
 	hal_u64 quantum, tick, window, early_probe;
 	hal_u32 avg_shift;
-	hal_u8 exclusive, busy_clock, oracle;
+	hal_u8 exclusive, busy_clock, oracle, heuristics;
 	hal_u8 ticking;
 	hal_u8 probe_retry;      /* early probes since the last batch */
 	hal_u8 probe_fresh;      /* a dispatch armed the probe for a batch */

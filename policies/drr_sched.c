@@ -1,15 +1,64 @@
 /* drr (see drr.c): the scheduler proper. Estimates of a command's cost
- * per class, the tasks' queues and the deficit round robin that forwards
- * their commands, and the timing thread that reads the fences, charges
- * what completed and learns the averages. */
+ * (GERM's content heuristics, or per class), the tasks' queues and the
+ * deficit round robin that forwards their commands, and the timing thread
+ * that reads the fences, charges what completed and learns the
+ * coefficients. */
 #include "drr_priv.h"
 
 /* ---- estimates ------------------------------------------------------- */
 
+/* What a queued command is estimated by (GERM 4.5): the first of its
+ * texture bytes, buffer swaps, vertices and command bytes that it has,
+ * "in the order they are mentioned", each with a coefficient per unit;
+ * without contents (or with `heuristics: false`), its class, one unit. */
+struct drr_basis {
+	hal_u32 slot, units;
+	hal_u8 measured; /* drr_estimate used a measured coefficient */
+};
+
+static struct drr_basis drr_basis_of(struct hal_sched *s, struct hal_chan *c)
+{
+	struct hal_cmd_content ct;
+	hal_u32 cls;
+
+	if (drr_state(s)->heuristics && hal_shadow_peek_content(s, c, &ct)) {
+		if (ct.texture_bytes)
+			return (struct drr_basis){ DRR_SLOT_TEXTURE,
+						   ct.texture_bytes, 0 };
+		if (ct.swaps)
+			return (struct drr_basis){ DRR_SLOT_SWAP, ct.swaps, 0 };
+		if (ct.vertices)
+			return (struct drr_basis){ DRR_SLOT_VERTICES,
+						   ct.vertices, 0 };
+		if (ct.cmd_bytes)
+			return (struct drr_basis){ DRR_SLOT_BYTES,
+						   ct.cmd_bytes, 0 };
+	}
+	cls = hal_shadow_peek_class(s, c);
+	if (cls >= DRR_CLASSES)
+		cls = DRR_CLASSES - 1;
+	return (struct drr_basis){ cls, 1, 0 };
+}
+
+static hal_u32 drr_estimate_kind(hal_u32 slot)
+{
+	switch (slot) {
+	case DRR_SLOT_TEXTURE: return HAL_EST_TEXTURE;
+	case DRR_SLOT_SWAP: return HAL_EST_SWAP;
+	case DRR_SLOT_VERTICES: return HAL_EST_VERTICES;
+	case DRR_SLOT_BYTES: return HAL_EST_BYTES;
+	default: return HAL_EST_CLASS;
+	}
+}
+
+/* The coefficient times the size; a slot not measured yet costs one
+ * quantum (the command goes out alone in a fresh visit and is measured).
+ * b->measured says whether a measured coefficient made it. */
 static hal_u64 drr_estimate(struct hal_sched *s, const struct drr_task *tt,
-			    struct hal_chan *c, hal_u32 cls)
+			    struct hal_chan *c, struct drr_basis *b)
 {
 	struct drr_state *st = drr_state(s);
+	hal_u64 est;
 
 	if (st->oracle) {
 		hal_u64 hint = hal_shadow_peek_hint(s, c);
@@ -17,26 +66,32 @@ static hal_u64 drr_estimate(struct hal_sched *s, const struct drr_task *tt,
 		if (hint)
 			return hint;
 	}
-	if (tt->known & (1u << cls))
-		return tt->avg[cls];
-	return st->quantum;
+	if (!(tt->known & (1u << b->slot)))
+		return st->quantum;
+	/* to the nearest ns: coefficients are truncated when learnt */
+	est = (hal_mul_div64(tt->coef[b->slot], b->units,
+			     1u << (DRR_COEF_SHIFT - 1)) + 1) >> 1;
+	b->measured = 1;
+	return est ? est : 1; /* an estimate is never 0 */
 }
 
-static void drr_learn(struct hal_sched *s, struct drr_task *tt, hal_u32 cls,
-		      hal_u64 cost)
+/* One measurement: `real` ns for `units` units of the slot's measure. */
+static void drr_learn(struct hal_sched *s, struct drr_task *tt, hal_u32 slot,
+		      hal_u64 real, hal_u64 units)
 {
 	hal_u32 k = drr_state(s)->avg_shift;
-	hal_u64 *avg = &tt->avg[cls];
+	hal_u64 *coef = &tt->coef[slot];
+	hal_u64 cost = hal_mul_div64(real, 1u << DRR_COEF_SHIFT, units);
 
 	if (!cost)
 		cost = 1; /* an estimate is never 0 */
-	if (!(tt->known & (1u << cls))) {
-		*avg = cost;
-		tt->known |= (hal_u8)(1u << cls);
-	} else if (cost >= *avg) {
-		*avg += (cost - *avg) >> k;
+	if (!(tt->known & (1u << slot))) {
+		*coef = cost;
+		tt->known |= (hal_u16)(1u << slot);
+	} else if (cost >= *coef) {
+		*coef += (cost - *coef) >> k;
 	} else {
-		*avg -= (*avg - cost) >> k;
+		*coef -= (*coef - cost) >> k;
 	}
 }
 
@@ -110,23 +165,26 @@ static hal_u32 drr_forward(struct hal_sched *s, struct drr_task *tt)
 	for (;;) {
 		struct drr_chan *tc = drr_next_chan(s, tt);
 		struct drr_chunk *ch;
-		hal_u32 cls;
+		struct drr_basis b;
 		hal_u64 est;
 
 		if (!tc)
 			break;
-		cls = hal_shadow_peek_class(s, tc->c);
-		if (cls >= DRR_CLASSES)
-			cls = DRR_CLASSES - 1;
-		est = drr_estimate(s, tt, tc->c, cls);
+		b = drr_basis_of(s, tc->c);
+		est = drr_estimate(s, tt, tc->c, &b);
 		if ((hal_s64)est > tt->deficit)
 			break;
+		/* the HAL may compare it with the truth (GERM 6.4) */
+		if (b.measured)
+			hal_note_estimate(s, tc->c, drr_estimate_kind(b.slot),
+					  est);
 		if (!g->inflight)
 			drr_mark(s, g, tt->gpu);
 		tt->deficit -= (hal_s64)est;
 		ch = &tc->chunks[(tc->head + tc->len) % DRR_CHUNKS];
 		ch->est = est;
-		ch->cls = (hal_u8)cls;
+		ch->units = b.units;
+		ch->slot = (hal_u8)b.slot;
 		tc->len++;
 		tt->inflight++;
 		g->inflight++;
@@ -181,7 +239,7 @@ void drr_dispatch(struct hal_sched *s, hal_u32 gpu)
 		tt = plist_entry(g->active.next, struct drr_task, ring);
 		plist_del(&tt->ring);
 		plist_add_tail(&g->active, &tt->ring);
-		tt->deficit += (hal_s64)st->quantum;
+		tt->deficit += (hal_s64)tt->quantum;
 		sent = drr_forward(s, tt);
 		if (!drr_backlogged(s, tt))
 			drr_deactivate(tt);
@@ -233,8 +291,9 @@ static hal_u64 drr_collect(struct hal_sched *s, struct drr_task *tt,
 
 			tc->head = (tc->head + 1) % DRR_CHUNKS;
 			tc->len--;
-			tt->done_n[ch->cls]++;
-			tt->done_est[ch->cls] += ch->est;
+			tt->done_n[ch->slot]++;
+			tt->done_est[ch->slot] += ch->est;
+			tt->done_units[ch->slot] += ch->units;
 			est += ch->est;
 			n++;
 		}
@@ -243,32 +302,70 @@ static hal_u64 drr_collect(struct hal_sched *s, struct drr_task *tt,
 	return est;
 }
 
-/* Train the averages from what was measured of the task alone: one
- * sample per class, the mean over the commands since the last sample. */
+/* Train the coefficients from what was measured of the task alone since
+ * its work in flight was last all seen: one sample, its time exact in
+ * sum. Probes cannot say how it divides between the commands (a probe may
+ * see a command's fence after the one that saw its time), so:
+ *  - one slot in it: a pure sample, time over units (and the slot is
+ *    then "exact");
+ *  - several, one of them not exact: the exact ones are taken at their
+ *    estimates and it gets the rest, its true time if they are right;
+ *  - several not exact: they share the rest in proportion to their
+ *    estimates;
+ *  - all exact: nothing is learnt. Splitting by estimates cannot correct
+ *    them when every batch mixes the same kinds (any coefficients whose
+ *    estimates add up to the batch's time fit), and would blame one kind
+ *    for another's error; pure samples keep them up to date. */
 static void drr_learn_flush(struct hal_sched *s, struct drr_task *tt)
 {
-	hal_u32 k;
+	hal_u64 est_exact = 0, est_open = 0, rest;
+	hal_u32 k, slots = 0, n_open = 0, last = 0;
 
-	for (k = 0; k < DRR_CLASSES; k++) {
-		if (tt->acc_valid && tt->acc_n[k])
-			drr_learn(s, tt, k,
-				  hal_div64(tt->acc_real[k], tt->acc_n[k]));
-		tt->acc_n[k] = 0;
-		tt->acc_real[k] = 0;
+	for (k = 0; k < DRR_SLOTS; k++) {
+		if (!tt->acc_n[k] || !tt->acc_units[k])
+			continue;
+		slots++;
+		last = k;
+		if (tt->exact & (1u << k)) {
+			est_exact += tt->acc_est[k];
+		} else {
+			est_open += tt->acc_est[k];
+			n_open++;
+		}
 	}
+	rest = tt->acc_time > est_exact ? tt->acc_time - est_exact : 0;
+	if (tt->acc_valid && slots == 1) {
+		drr_learn(s, tt, last, tt->acc_time, tt->acc_units[last]);
+		tt->exact |= (hal_u16)(1u << last);
+	} else if (tt->acc_valid && n_open) {
+		for (k = 0; k < DRR_SLOTS; k++) {
+			if (!tt->acc_n[k] || !tt->acc_units[k] ||
+			    (tt->exact & (1u << k)))
+				continue;
+			drr_learn(s, tt, k,
+				  n_open == 1 ? rest
+					      : hal_mul_div64(rest,
+							      tt->acc_est[k],
+							      est_open),
+				  tt->acc_units[k]);
+		}
+	}
+	for (k = 0; k < DRR_SLOTS; k++) {
+		tt->acc_n[k] = 0;
+		tt->acc_est[k] = 0;
+		tt->acc_units[k] = 0;
+	}
+	tt->acc_time = 0;
 	tt->acc_valid = 1;
 }
 
 /* Charge the task `real` for its completions of this probe and correct
- * its deficit by estimated minus real (Fig. 13). The time is split
- * between classes by estimate and kept for training if the probe measured
- * the task alone; the averages learn once everything the task had out has
- * been measured (a probe may see a command's fence after the probe that
- * saw its time, so single probes are noisy; their sum is not). */
+ * its deficit by estimated minus real (Fig. 13); what it measured goes
+ * into the training sums, which learn once everything the task had out
+ * has been seen (or every DRR_LEARN_BATCH commands). */
 static void drr_settle(struct hal_sched *s, struct drr_task *tt,
 		       hal_u64 est, hal_u64 real, int alone)
 {
-	hal_u64 left = real, left_est = est;
 	hal_u32 k, n = 0;
 
 	hal_account(s, tt->t, real);
@@ -277,22 +374,15 @@ static void drr_settle(struct hal_sched *s, struct drr_task *tt,
 		tt->deficit = 0;
 	if (!alone)
 		tt->acc_valid = 0;
-	for (k = 0; k < DRR_CLASSES; k++) {
-		hal_u64 part;
-
-		if (!tt->done_n[k])
-			continue;
-		/* the last class takes the rest */
-		part = tt->done_est[k] == left_est
-			       ? left
-			       : hal_mul_div64(left, tt->done_est[k], left_est);
-		left -= part;
-		left_est -= tt->done_est[k];
+	tt->acc_time += real;
+	for (k = 0; k < DRR_SLOTS; k++) {
 		tt->acc_n[k] += tt->done_n[k];
-		tt->acc_real[k] += part;
+		tt->acc_est[k] += tt->done_est[k];
+		tt->acc_units[k] += tt->done_units[k];
 		n += tt->acc_n[k];
 		tt->done_n[k] = 0;
 		tt->done_est[k] = 0;
+		tt->done_units[k] = 0;
 	}
 	if (!tt->inflight || n >= DRR_LEARN_BATCH)
 		drr_learn_flush(s, tt);
@@ -346,7 +436,7 @@ static void drr_probe_gpu(struct hal_sched *s, hal_u32 gpu)
 
 		if (tt->gpu != gpu)
 			continue;
-		for (k = 0; k < DRR_CLASSES; k++)
+		for (k = 0; k < DRR_SLOTS; k++)
 			est += tt->done_est[k];
 		if (!est)
 			continue;

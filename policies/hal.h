@@ -111,6 +111,21 @@ hal_u64 hal_shadow_peek_hint(struct hal_sched *s, struct hal_chan *c);
  * buffer-swap / vertex / byte heuristics). The simulator returns the
  * workload's `class:` tag; a kernel port classifies from the pushbuffer. */
 hal_u32 hal_shadow_peek_class(struct hal_sched *s, struct hal_chan *c);
+/* Contents of the oldest queued command group, as a driver reads them
+ * from the group's header (GERM, Dwarakinath 2008, 4.5 and 4.7.3): the
+ * texture bytes it dispatches, its buffer swaps, its vertices and its
+ * command bytes. Returns 1 and fills *out when the environment knows them
+ * (the simulator: the workload's `content:`, zeros where it says
+ * nothing); 0 with *out zeroed when nothing is queued or the environment
+ * cannot tell (the kernel HAL until a driver port decodes its groups). */
+struct hal_cmd_content {
+	hal_u32 texture_bytes;
+	hal_u32 swaps;
+	hal_u32 vertices;
+	hal_u32 cmd_bytes;
+};
+int hal_shadow_peek_content(struct hal_sched *s, struct hal_chan *c,
+			    struct hal_cmd_content *out);
 /* Share of the GPU's cores (per-mille) the oldest queued kernel occupies,
  * from its launch geometry (what DCUDA's monitor computes with the CUDA
  * occupancy calculator); 0 if none or unknown. The simulator gives the
@@ -173,6 +188,21 @@ void hal_task_kill(struct hal_sched *s, struct hal_task *t, const char *why);
 void hal_account(struct hal_sched *s, struct hal_task *t, hal_u64 gpu_ns);
 /* Publish the task's virtual time (series.csv). */
 void hal_set_vtime(struct hal_sched *s, struct hal_task *t, hal_u64 vtime);
+/* The policy's estimate `est` of the oldest queued command's engine time,
+ * made by heuristic `kind`, told before it forwards the command: the
+ * simulator compares it with the command's true length per kind
+ * (summary.json's estimate_error_* metrics, GERM 6.4's accuracy of each
+ * heuristic); the kernel HAL ignores it. */
+enum hal_estimate_kind {
+	HAL_EST_CLASS = 0,    /* a running average per task and class */
+	HAL_EST_TEXTURE = 1,  /* per texture byte */
+	HAL_EST_SWAP = 2,     /* per buffer swap */
+	HAL_EST_VERTICES = 3, /* per vertex */
+	HAL_EST_BYTES = 4,    /* per command byte */
+	HAL_EST_KINDS = 5,
+};
+void hal_note_estimate(struct hal_sched *s, struct hal_chan *c,
+		       hal_u32 kind, hal_u64 est);
 /* A span on the policy's timeline track, e.g. "drain" or "sample". */
 void hal_trace_phase(struct hal_sched *s, const char *name, hal_u64 start,
 		     hal_u64 end);

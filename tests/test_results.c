@@ -356,7 +356,7 @@ static void test_summary_keys_nulls(void **state)
 	static const char *const metrics[] = {
 		"jain_index", "concurrency_efficiency", "gpu_utilization",
 		"policy_cpu_overhead", "ctx_switches", "accounting_error",
-		"energy_j", NULL,
+		"energy_j", "utime", NULL,
 	};
 	struct fixture *fx = *state;
 	g_autofree char *text = NULL;

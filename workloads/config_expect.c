@@ -28,7 +28,13 @@ static const char *const task_fields[] = {
 static const char *const metric_fields[] = {
 	"jain_index", "concurrency_efficiency", "gpu_utilization",
 	"policy_cpu_overhead", "ctx_switches", "accounting_error", "energy_j",
-	"overloaded_time", "mean_normalized_time", "qos", "migrations", NULL,
+	"overloaded_time", "mean_normalized_time", "qos", "migrations",
+	/* GERM (Dwarakinath 2008) 6.2 and 6.4 */
+	"utime", "estimate_error_class", "estimate_error_max_class",
+	"estimate_error_texture", "estimate_error_max_texture",
+	"estimate_error_swap", "estimate_error_max_swap",
+	"estimate_error_vertices", "estimate_error_max_vertices",
+	"estimate_error_bytes", "estimate_error_max_bytes", NULL,
 };
 
 static const char *const vm_fields[] = {
@@ -60,7 +66,7 @@ static int check_value_path(struct cfg *c, const yaml_node_t *n,
 	    in_list(vm_fields, last + 1))
 		return 0;
 	return cfg_error(c, n,
-			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD, vms.NAME.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds; vm fields: gpu_share, scheduler_cpu_overhead, accounting_error, host_shadowed; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j, overloaded_time, mean_normalized_time, qos, migrations), got '%s'",
+			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD, vms.NAME.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds; vm fields: gpu_share, scheduler_cpu_overhead, accounting_error, host_shadowed; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j, overloaded_time, mean_normalized_time, qos, migrations, utime, estimate_error_KIND, estimate_error_max_KIND with KIND class, texture, swap, vertices or bytes), got '%s'",
 			 path);
 }
 

@@ -195,5 +195,9 @@ int cfg_compile_job(struct cfg *c, const yaml_node_t *map,
 		    struct gs_task_config *t, struct cfg_prog *p);
 int cfg_compile_trace(struct cfg *c, const yaml_node_t *n,
 		      struct gs_task_config *t, struct cfg_prog *p);
+/* config_content.c: a launch's `content:` mapping */
+struct gs_cmd_content;
+int cfg_content(struct cfg *c, const yaml_node_t *map,
+		struct gs_cmd_content *out);
 
 #endif

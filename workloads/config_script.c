@@ -62,7 +62,8 @@ static int step_launch(struct cfg *c, const yaml_node_t *v,
 		       struct script *sc)
 {
 	static const char *const keys[] = {
-		"kernel", "channel", "engine", "irq", "class", NULL,
+		"kernel", "channel", "engine", "irq", "class", "content",
+		NULL,
 	};
 	struct gs_step s = cfg_step(GS_OP_LAUNCH);
 	const yaml_node_t *kernel = v, *n;
@@ -88,6 +89,9 @@ static int step_launch(struct cfg *c, const yaml_node_t *v,
 			return -1;
 		n = cfg_map_get(c, v, "class");
 		if (n && cfg_u32(c, n, "class", 0, GS_MAX_CMD_CLASS, &cls) < 0)
+			return -1;
+		n = cfg_map_get(c, v, "content");
+		if (n && cfg_content(c, n, &s.content) < 0)
 			return -1;
 	}
 	if (cfg_dist(c, kernel, "kernel", c->sc->gpu.clock_hz, &s.dur) < 0)

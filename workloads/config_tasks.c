@@ -33,7 +33,8 @@ static int compile_throttle(struct cfg *c, const yaml_node_t *map,
 			    struct gs_task_config *t, struct cfg_prog *p)
 {
 	static const char *const keys[] = {
-		"kernel", "sleep", "blocking", "wait", "engine", "class", NULL,
+		"kernel", "sleep", "blocking", "wait", "engine", "class",
+		"content", NULL,
 	};
 	struct gs_step launch = cfg_step(GS_OP_LAUNCH);
 	struct gs_step sleep = cfg_step(GS_OP_SLEEP);
@@ -70,6 +71,9 @@ static int compile_throttle(struct cfg *c, const yaml_node_t *map,
 		goto fail;
 	v = cfg_map_get(c, map, "class");
 	if (v && cfg_u32(c, v, "class", 0, GS_MAX_CMD_CLASS, &cls) < 0)
+		goto fail;
+	v = cfg_map_get(c, map, "content");
+	if (v && cfg_content(c, v, &launch.content) < 0)
 		goto fail;
 
 	len = format_ns(gs_dist_mean(&launch.dur));

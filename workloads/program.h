@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "base/dist.h"
+#include "gpu_model/gpu.h"
 
 #define GS_ALL_CHANNELS UINT16_MAX
 #define GS_MAX_LOOP_DEPTH 8
@@ -42,6 +43,8 @@ struct gs_step {
 	uint8_t cls;       /* GS_OP_LAUNCH: command class 0..GS_MAX_CMD_CLASS,
 			    * carried to the command (policies may read it) */
 	uint16_t channel;  /* LAUNCH/WAIT: index among the task's channels */
+	struct gs_cmd_content content; /* LAUNCH: carried to the command
+					* (hal_shadow_peek_content) */
 	uint32_t count;    /* GS_OP_LOOP */
 	uint32_t target;   /* GS_OP_END_LOOP: index of its GS_OP_LOOP */
 	struct gs_dist dur;/* LAUNCH: command length; CPU, SLEEP: time */

@@ -397,6 +397,22 @@ hal_u32 hal_shadow_peek_occupancy(struct hal_sched *s, struct hal_chan *c)
 	return 0;
 }
 
+/* A group's texture bytes, swaps and vertices are known to the user-level
+ * driver (GERM 4.7.1 passes them down with the group); no port decodes
+ * them yet: unknown, and a policy falls back to its class averages. */
+int hal_shadow_peek_content(struct hal_sched *s, struct hal_chan *c,
+			    struct hal_cmd_content *out)
+{
+	*out = (struct hal_cmd_content){ 0 };
+	return 0;
+}
+
+/* The kernel does not know a command's true length to compare with. */
+void hal_note_estimate(struct hal_sched *s, struct hal_chan *c,
+		       hal_u32 kind, hal_u64 est)
+{
+}
+
 /* ---- killing --------------------------------------------------------------- */
 
 /* SIGKILL to the whole process. Its channels are torn down by the

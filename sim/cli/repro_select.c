@@ -22,8 +22,41 @@ static double task_field(const struct gs_task_result *t, const char *field)
 	return (double)t->rounds;
 }
 
+/* GERM's metrics: utime, estimate_error_KIND, estimate_error_max_KIND. */
+static bool germ_metric_field(const struct gs_metrics *m, const char *field,
+			      double *out)
+{
+	static const char mean[] = "estimate_error_",
+			  max[] = "estimate_error_max_";
+	uint32_t k;
+
+	if (!strcmp(field, "utime")) {
+		*out = m->utime;
+		return true;
+	}
+	for (k = 0; k < GS_ESTIMATE_KINDS; k++) {
+		const char *name = gs_estimate_kind_names[k];
+
+		if (!strncmp(field, max, sizeof(max) - 1) &&
+		    !strcmp(field + sizeof(max) - 1, name)) {
+			*out = m->estimates[k].max_error;
+			return true;
+		}
+		if (!strncmp(field, mean, sizeof(mean) - 1) &&
+		    !strcmp(field + sizeof(mean) - 1, name)) {
+			*out = m->estimates[k].mean_error;
+			return true;
+		}
+	}
+	return false;
+}
+
 static double metric_field(const struct gs_metrics *m, const char *field)
 {
+	double germ;
+
+	if (germ_metric_field(m, field, &germ))
+		return germ;
 	if (!strcmp(field, "jain_index"))
 		return m->jain_index;
 	if (!strcmp(field, "concurrency_efficiency"))

@@ -2,6 +2,7 @@
  * tasks, channels and the VM tree, submission control (traps, holds,
  * shadow queues), killing tasks and the node-level services. */
 #include <glib.h>
+#include <math.h>
 
 #include "sim/host/policy_call.h"
 #include "sim/host/sim_internal.h"
@@ -194,6 +195,42 @@ hal_u32 hal_shadow_peek_class(struct hal_sched *s, struct hal_chan *c)
 
 	(void)s;
 	return head ? head->cls : 0;
+}
+
+int hal_shadow_peek_content(struct hal_sched *s, struct hal_chan *c,
+			    struct hal_cmd_content *out)
+{
+	const struct gs_cmd *head = shadow_head(c);
+
+	(void)s;
+	*out = (struct hal_cmd_content){ 0 };
+	if (!head)
+		return 0;
+	out->texture_bytes = head->content.texture_bytes;
+	out->swaps = head->content.swaps;
+	out->vertices = head->content.vertices;
+	out->cmd_bytes = head->content.cmd_bytes;
+	return 1;
+}
+
+/* The relative error of the estimate against the queued command's true
+ * engine time, gathered per kind for the run's metrics. */
+void hal_note_estimate(struct hal_sched *s, struct hal_chan *c,
+		       hal_u32 kind, hal_u64 est)
+{
+	const struct gs_cmd *head = shadow_head(c);
+	struct gs_estimate_stats *st;
+	double err;
+
+	if (!head || !head->duration || kind >= HAL_EST_KINDS)
+		return;
+	st = &s->sim->estimates[kind];
+	err = fabs((double)est - (double)head->duration) /
+	      (double)head->duration;
+	st->n++;
+	st->sum_error += err;
+	if (err > st->max_error)
+		st->max_error = err;
 }
 
 hal_u32 hal_shadow_peek_occupancy(struct hal_sched *s, struct hal_chan *c)

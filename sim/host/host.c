@@ -371,6 +371,7 @@ static void write_command(struct gs_task *t)
 		t->wait_since = now;
 		return;
 	}
+	gs_chan_set_content(ch, &s->content);
 	if (s->engine == GS_ENGINE_COMPUTE)
 		t->launched_ns += t->launch_len;
 	ring_doorbell(t);

@@ -52,6 +52,16 @@ struct gs_vm_result {
 				   * sat in the host policy's shadow queues */
 };
 
+/* GERM 6.4: a policy's cost estimates of one kind (hal_note_estimate)
+ * against the commands' true lengths. Kinds in hal.h's order. */
+#define GS_ESTIMATE_KINDS 5
+extern const char *const gs_estimate_kind_names[GS_ESTIMATE_KINDS];
+struct gs_estimate_result {
+	uint64_t n;
+	double mean_error;        /* mean |estimate - truth| / truth */
+	double max_error;
+};
+
 struct gs_metrics {
 	double jain_index;             /* NAN when no task has a slowdown */
 	double concurrency_efficiency; /* sum of 1/slowdown */
@@ -67,6 +77,10 @@ struct gs_metrics {
 					* to the end (time shared / alone) */
 	double qos;                    /* share of those slowed by < 20% */
 	uint64_t migrations;
+	/* GERM 6.2: Utime = (tmax - tmin) / sum t over the tasks' GPU
+	 * times, each over its fair weight; NAN with fewer than 2 tasks */
+	double utime;
+	struct gs_estimate_result estimates[GS_ESTIMATE_KINDS];
 };
 
 /* One row of series.csv: cumulative figures of one task at time t. */

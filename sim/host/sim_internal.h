@@ -167,6 +167,14 @@ struct gs_node {
 	struct gs_event window_ev; /* measures the demand of non-job tasks */
 };
 
+/* A policy's cost estimates of one kind (hal_note_estimate): how many,
+ * and their relative errors against the commands' true lengths. */
+struct gs_estimate_stats {
+	uint64_t n;
+	double sum_error;
+	double max_error;
+};
+
 struct gs_sim {
 	const struct gs_scenario *sc;
 	struct gs_sim_options opt;
@@ -201,6 +209,7 @@ struct gs_sim {
 	 * first one's message; per run, never in a static */
 	uint64_t policy_warnings;
 	char *policy_warning;
+	struct gs_estimate_stats estimates[HAL_EST_KINDS];
 
 	struct gs_results *rec;     /* series and timeline are recorded here */
 	GHashTable *tracks;         /* (gpu, kind, id) -> track index + 1 */

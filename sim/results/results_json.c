@@ -111,6 +111,30 @@ static void add_vms(JsonBuilder *b, const struct gs_results *r)
 	json_builder_end_array(b);
 }
 
+/* GERM's Utime, and the accuracy of each kind of cost estimate the
+ * policy made (only the kinds it used). */
+static void add_germ_metrics(JsonBuilder *b, const struct gs_metrics *m)
+{
+	uint32_t k;
+
+	add_double(b, "utime", m->utime);
+	for (k = 0; k < GS_ESTIMATE_KINDS; k++) {
+		const struct gs_estimate_result *e = &m->estimates[k];
+		g_autofree char *mean = NULL, *max = NULL, *n = NULL;
+
+		if (!e->n)
+			continue;
+		mean = g_strdup_printf("estimate_error_%s",
+				       gs_estimate_kind_names[k]);
+		max = g_strdup_printf("estimate_error_max_%s",
+				      gs_estimate_kind_names[k]);
+		n = g_strdup_printf("estimates_%s", gs_estimate_kind_names[k]);
+		add_uint(b, n, e->n);
+		add_double(b, mean, e->mean_error);
+		add_double(b, max, e->max_error);
+	}
+}
+
 static void add_metrics(JsonBuilder *b, const struct gs_metrics *m,
 			bool node)
 {
@@ -129,6 +153,7 @@ static void add_metrics(JsonBuilder *b, const struct gs_metrics *m,
 		add_double(b, "qos", m->qos);
 		add_uint(b, "migrations", m->migrations);
 	}
+	add_germ_metrics(b, m);
 	json_builder_end_object(b);
 }
 

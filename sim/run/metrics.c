@@ -128,6 +128,46 @@ static void collect_vms(struct gs_sim *sim, struct gs_results *r)
 	}
 }
 
+const char *const gs_estimate_kind_names[GS_ESTIMATE_KINDS] = {
+	"class", "texture", "swap", "vertices", "bytes",
+};
+_Static_assert(GS_ESTIMATE_KINDS == HAL_EST_KINDS, "one name per kind");
+
+/* GERM's figures (Dwarakinath 2008): Utime (6.2), over the tasks' ground
+ * truth GPU times, each divided by its fair weight so that a weighted
+ * task's larger share is not counted as unfairness (with equal weights it
+ * is the thesis's formula); and the accuracy of the policy's estimates per
+ * heuristic (6.4). */
+static void collect_germ_metrics(const struct gs_sim *sim,
+				 struct gs_results *r)
+{
+	double tmax = 0, tmin = 0, sum = 0;
+	uint32_t i;
+
+	for (i = 0; i < r->n_tasks; i++) {
+		const struct gs_task_result *tr = &r->tasks[i];
+		double t = tr->fair_weight > 0
+				   ? (double)tr->gpu_time_ns / tr->fair_weight
+				   : 0;
+
+		if (!i || t > tmax)
+			tmax = t;
+		if (!i || t < tmin)
+			tmin = t;
+		sum += t;
+	}
+	r->metrics.utime = r->n_tasks >= 2 && sum > 0 ? (tmax - tmin) / sum
+						       : NAN;
+	for (i = 0; i < GS_ESTIMATE_KINDS; i++) {
+		const struct gs_estimate_stats *st = &sim->estimates[i];
+		struct gs_estimate_result *er = &r->metrics.estimates[i];
+
+		er->n = st->n;
+		er->mean_error = st->n ? st->sum_error / (double)st->n : NAN;
+		er->max_error = st->n ? st->max_error : NAN;
+	}
+}
+
 void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 {
 	const struct gs_scenario *sc = sim->sc;
@@ -207,6 +247,7 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 	gs_node_collect(sim, r);
 	collect_vms(sim, r);
 	tree_weights(sim, r);
+	collect_germ_metrics(sim, r);
 
 	/* The recorder's series, spans and tracks move into r. */
 	g_array_append_vals(r->series, sim->rec->series->data,

@@ -50,6 +50,9 @@ struct hal_chan {
 	uint8_t shadow_cls[MOCK_MAX_QUEUED]; /* class per queued command */
 	uint32_t shadow_head;                /* index of the oldest */
 	uint8_t next_cls;                    /* class of the next submissions */
+	/* contents per queued command, and of the next submissions */
+	struct hal_cmd_content shadow_content[MOCK_MAX_QUEUED];
+	struct hal_cmd_content next_content;
 	uint64_t next_hint;                  /* engine time of queued ones */
 	uint32_t next_occupancy;             /* and their core share */
 	uint64_t submitted;
@@ -88,6 +91,9 @@ struct mock_hal {
 	uint64_t rng;
 	uint32_t warnings;       /* HAL_WARN_ON reports */
 	bool warnings_expected;  /* else the first one fails the test */
+	uint32_t estimates[HAL_EST_KINDS]; /* hal_note_estimate calls */
+	uint64_t last_estimate;
+	uint32_t last_estimate_kind;
 };
 
 /* "25us" -> ns (the scenarios' parser); "true"/"false"; plain
@@ -305,6 +311,8 @@ int mock_submit(struct mock_hal *m, struct hal_chan *c)
 		assert_true(c->shadow_queued < MOCK_MAX_QUEUED);
 		c->shadow_cls[(c->shadow_head + c->shadow_queued) %
 			      MOCK_MAX_QUEUED] = c->next_cls;
+		c->shadow_content[(c->shadow_head + c->shadow_queued) %
+				  MOCK_MAX_QUEUED] = c->next_content;
 		c->shadow_queued++;
 		if (m->s.ops->shadow_submit)
 			m->s.ops->shadow_submit(&m->s, c);
@@ -666,4 +674,48 @@ void mock_set_gpu_count(struct mock_hal *m, uint32_t n)
 {
 	assert_true(n >= 1 && n <= MOCK_MAX_GPUS);
 	m->n_gpus = n;
+}
+
+/* ---- command contents and estimates (GERM's heuristics) ------------------ */
+
+void mock_set_next_content(struct mock_hal *m, struct hal_chan *c,
+			   const struct hal_cmd_content *content)
+{
+	(void)m;
+	c->next_content = *content;
+}
+
+int hal_shadow_peek_content(struct hal_sched *s, struct hal_chan *c,
+			    struct hal_cmd_content *out)
+{
+	(void)s;
+	*out = (struct hal_cmd_content){ 0 };
+	if (!c->shadow_queued)
+		return 0;
+	*out = c->shadow_content[c->shadow_head];
+	return 1;
+}
+
+void hal_note_estimate(struct hal_sched *s, struct hal_chan *c,
+		       hal_u32 kind, hal_u64 est)
+{
+	struct mock_hal *m = s->m;
+
+	assert_true(c->shadow_queued > 0);
+	assert_true(kind < HAL_EST_KINDS);
+	m->estimates[kind]++;
+	m->last_estimate = est;
+	m->last_estimate_kind = kind;
+}
+
+uint32_t mock_estimates(const struct mock_hal *m, uint32_t kind)
+{
+	return kind < HAL_EST_KINDS ? m->estimates[kind] : 0;
+}
+
+uint64_t mock_last_estimate(const struct mock_hal *m, uint32_t *kind)
+{
+	if (kind)
+		*kind = m->last_estimate_kind;
+	return m->last_estimate;
 }

@@ -121,4 +121,13 @@ struct hal_task *mock_task_add_full(struct mock_hal *m, const char *name,
 				    uint32_t weight, int32_t vm,
 				    uint64_t memory);
 
+/* GERM's heuristics: the contents c's submissions carry from now on
+ * (hal_shadow_peek_content returns the oldest queued command's), how many
+ * hal_note_estimate calls named `kind`, and the last one's estimate (and
+ * kind). */
+void mock_set_next_content(struct mock_hal *m, struct hal_chan *c,
+			   const struct hal_cmd_content *content);
+uint32_t mock_estimates(const struct mock_hal *m, uint32_t kind);
+uint64_t mock_last_estimate(const struct mock_hal *m, uint32_t *kind);
+
 #endif
