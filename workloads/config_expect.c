@@ -28,7 +28,8 @@ static const char *const task_fields[] = {
 static const char *const metric_fields[] = {
 	"jain_index", "concurrency_efficiency", "gpu_utilization",
 	"policy_cpu_overhead", "ctx_switches", "accounting_error", "energy_j",
-	"overloaded_time", "mean_normalized_time", "qos", "migrations", NULL,
+	"overloaded_time", "mean_normalized_time", "qos", "migrations",
+	"demand_utilization", "time_imbalanced", NULL,
 };
 
 static const char *const vm_fields[] = {
@@ -60,7 +61,7 @@ static int check_value_path(struct cfg *c, const yaml_node_t *n,
 	    in_list(vm_fields, last + 1))
 		return 0;
 	return cfg_error(c, n,
-			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD, vms.NAME.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds; vm fields: gpu_share, scheduler_cpu_overhead, accounting_error, host_shadowed; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j, overloaded_time, mean_normalized_time, qos, migrations), got '%s'",
+			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD, vms.NAME.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds; vm fields: gpu_share, scheduler_cpu_overhead, accounting_error, host_shadowed; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j, overloaded_time, mean_normalized_time, qos, migrations, demand_utilization, time_imbalanced), got '%s'",
 			 path);
 }
 

@@ -188,6 +188,9 @@ struct gs_scenario {
 	struct gs_node_power power;
 	struct gs_migration_config migration;
 	uint64_t gpu_memory;        /* node.memory: bytes per GPU */
+	uint32_t qos_degradation_pm; /* node.qos_degradation: the slowdown
+				      * a task may suffer and still meet
+				      * its QoS, per-mille (DCUDA 4.5: 20%) */
 	struct gs_host_config host;
 	struct gs_policy_config policy;
 	struct gs_vm_config *vms;
