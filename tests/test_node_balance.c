@@ -1,7 +1,8 @@
 /* DCUDA's load figures of a node scenario (sim/host/node.c, sim/run/run.c):
  * utilisation as demand over capacity (section 4.3, Fig. 11a), the share
  * of time one GPU is overloaded while another is below 50% (section 2.3,
- * Fig. 2) and the QoS share at a chosen degradation (section 4.5). */
+ * Fig. 2), the QoS share at a chosen degradation (section 4.5), and the
+ * power model whose awake power follows the cores in use (Table 2). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -102,6 +103,57 @@ static void test_qos_degradation_errors_have_positions(void **state)
 	g_clear_error(&err);
 }
 
+#define ONE_GPU(power, da, db) \
+	"duration: 20s\nnode: {gpus: 1, power: " power "}\npolicy: {name: direct}\n" \
+	"tasks:\n" \
+	"  - {name: a, behavior: {job: {demand: " da ", kernel: 10ms, length: 1s}}}\n" \
+	"  - {name: b, behavior: {job: {demand: " db ", kernel: 10ms, length: 1s}}}\n"
+
+/* Awake power rises with the share of the cores in use: 20% + 30% over
+ * the run (about 1 s; the launch gaps between kernels leave the cores a
+ * little less used) is 50 W + 0.5 x (250 - 50) W; without busy_watts the
+ * awake power is flat 50 W; oversubscribed cores count once: 80% + 80%
+ * draw 250 W. */
+static void test_awake_power_follows_cores_in_use(void **state)
+{
+	struct gs_results r;
+	double sec;
+	(void)state;
+
+	run_with(ONE_GPU("{idle_watts: 10, active_watts: 50, busy_watts: 250, wake_joules: 0}",
+			 "20%", "30%"), NULL, &r);
+	sec = r.sim_time_ns * 1e-9;
+	assert_true(fabs(r.metrics.energy_j - 150 * sec) < 0.01 * 150 * sec);
+	gs_results_clear(&r);
+
+	run_with(ONE_GPU("{idle_watts: 10, active_watts: 50, wake_joules: 0}",
+			 "20%", "30%"), NULL, &r);
+	sec = r.sim_time_ns * 1e-9;
+	assert_true(fabs(r.metrics.energy_j - 50 * sec) < 1e-6);
+	gs_results_clear(&r);
+
+	run_with(ONE_GPU("{idle_watts: 10, active_watts: 50, busy_watts: 250, wake_joules: 0}",
+			 "80%", "80%"), NULL, &r);
+	sec = r.sim_time_ns * 1e-9;
+	assert_true(sec > 1.5);
+	assert_true(fabs(r.metrics.energy_j - 250 * sec) < 0.01 * 250 * sec);
+	gs_results_clear(&r);
+}
+
+static void test_busy_watts_below_active_is_an_error(void **state)
+{
+	GError *err = NULL;
+	struct gs_scenario *sc;
+	(void)state;
+
+	sc = load_text(ONE_GPU("{active_watts: 50, busy_watts: 40}", "20%",
+			       "30%"), &err);
+	assert_null(sc);
+	assert_non_null(strstr(err->message, "node.yaml:2:"));
+	assert_non_null(strstr(err->message, "busy_watts"));
+	g_clear_error(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -110,6 +162,8 @@ int main(void)
 		cmocka_unit_test(test_demand_utilization_is_capped_demand),
 		cmocka_unit_test(test_qos_degradation_is_a_parameter),
 		cmocka_unit_test(test_qos_degradation_errors_have_positions),
+		cmocka_unit_test(test_awake_power_follows_cores_in_use),
+		cmocka_unit_test(test_busy_watts_below_active_is_an_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

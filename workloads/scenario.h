@@ -90,12 +90,14 @@ struct gs_task_config {
 };
 
 /* The node's power model (node.power): a GPU with no task resident idles
- * at idle_mw; one or more resident tasks keep it awake (clocks up) at
- * active_mw; every wake-up from idle costs wake_mj. */
+ * at idle_mw (lowest power state); one or more resident tasks keep it
+ * awake (clocks up) at active_mw with no core in use, rising linearly to
+ * busy_mw with every core in use; every wake-up from idle costs wake_mj. */
 struct gs_node_power {
 	bool set;             /* node.power given: this model replaces the
 			       * per-GPU idle/active_watts one */
 	uint32_t idle_mw, active_mw;
+	uint32_t busy_mw;     /* at least active_mw; equal: no dynamic part */
 	uint64_t wake_mj;
 };
 

@@ -178,13 +178,19 @@ void gs_node_leave(struct gs_task *t)
 	t->resident = false;
 }
 
-/* mW x ns = 1e-12 J */
+/* Awake power grows with the cores in use (dynamic power): active_watts
+ * with none, busy_watts with all; asleep, idle_watts. mW x ns = 1e-12 J */
 static double gpu_energy(const struct gs_node_power *p,
-			 const struct gs_node_gpu *g, gs_time_t elapsed)
+			 const struct gs_node_gpu *g, const struct gs_gpu *gpu,
+			 gs_time_t elapsed)
 {
 	gs_time_t awake = g->awake_ns < elapsed ? g->awake_ns : elapsed;
+	gs_time_t cores = gs_gpu_cores_used_now(gpu);
 
+	if (cores > awake)
+		cores = awake;
 	return ((double)p->active_mw * (double)awake +
+		(double)(p->busy_mw - p->active_mw) * (double)cores +
 		(double)p->idle_mw * (double)(elapsed - awake)) * 1e-12 +
 	       (double)p->wake_mj * 1e-3 * g->wakeups;
 }
@@ -214,7 +220,8 @@ void gs_node_collect(struct gs_sim *sim, struct gs_results *r)
 						   (1000.0 * (double)elapsed)
 						 : 0;
 		used += gr->demand_utilization;
-		gr->energy_j = sc->power.set ? gpu_energy(&sc->power, g, elapsed)
+		gr->energy_j = sc->power.set ? gpu_energy(&sc->power, g,
+							    sim->gpus[i], elapsed)
 					     : NAN;
 		if (sc->power.set)
 			energy += gr->energy_j;
