@@ -217,6 +217,8 @@ struct gs_shared {
 	gs_time_t active_ns;  /* time with a kernel running, the compute
 			       * engine idle */
 	gs_time_t work_ns;    /* GPU time used (occupancy x full-speed time) */
+	uint64_t cores_pm_ns; /* integral of the share of the cores occupied,
+			       * min(1000, demand_pm + engine_pm), over time */
 };
 
 struct gs_dispatcher {
@@ -322,5 +324,9 @@ gs_time_t gs_gpu_busy_time(const struct gs_gpu *gpu);
  * commands plus the time shared kernels ran without it (what a
  * utilisation counter such as nvidia-smi's reports). */
 gs_time_t gs_gpu_compute_active_now(const struct gs_gpu *gpu);
+/* The cores occupied over time, in ns of the whole GPU: a kernel on half
+ * the cores for 1 ms counts 0.5 ms; oversubscribed cores count once. The
+ * node power model draws dynamic power in proportion to it. */
+gs_time_t gs_gpu_cores_used_now(const struct gs_gpu *gpu);
 
 #endif

@@ -69,6 +69,15 @@ static gs_time_t work_of(const struct gs_channel *ch, gs_time_t p)
 	return (gs_time_t)((unsigned __int128)p * ch->occupancy_pm / 1000);
 }
 
+/* Share of the cores occupied now, per-mille: oversubscribed cores are
+ * all in use, no more. */
+static uint64_t cores_pm(const struct gs_shared *sh)
+{
+	uint64_t d = (uint64_t)sh->demand_pm + sh->engine_pm;
+
+	return d < 1000 ? d : 1000;
+}
+
 /* Charge the time since the last change to every running kernel. */
 static void advance(struct gs_gpu *gpu)
 {
@@ -77,6 +86,7 @@ static void advance(struct gs_gpu *gpu)
 	guint i;
 
 	sh->last = gpu->q->now;
+	sh->cores_pm_ns += dt * cores_pm(sh);
 	if (!dt || !sh->running->len)
 		return;
 	if (!sh->engine_pm)
@@ -223,6 +233,14 @@ gs_time_t gs_shared_active_now(const struct gs_gpu *gpu)
 	return sh->active_ns + (sh->running->len && !sh->engine_pm
 					? gpu->q->now - sh->last
 					: 0);
+}
+
+gs_time_t gs_gpu_cores_used_now(const struct gs_gpu *gpu)
+{
+	const struct gs_shared *sh = &gpu->shared;
+
+	return (sh->cores_pm_ns + (gpu->q->now - sh->last) * cores_pm(sh)) /
+	       1000;
 }
 
 gs_time_t gs_shared_work_now(const struct gs_gpu *gpu,

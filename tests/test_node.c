@@ -12,31 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/run/sim.h"
-#include "workloads/config_load.h"
-
-static struct gs_scenario *load_text(const char *yaml, GError **err)
-{
-	return gs_scenario_load_data("node.yaml", yaml, strlen(yaml), NULL, 0,
-				     err);
-}
-
-static void run_with(const char *yaml, const struct gs_policy_ops *ops,
-		     struct gs_results *r)
-{
-	GError *err = NULL;
-	struct gs_scenario *sc = load_text(yaml, &err);
-	struct gs_sim_options opt = { .standalone_runs = true,
-				      .check_invariants = true,
-				      .policy_ops = ops };
-
-	if (!sc)
-		fail_msg("load failed: %s", err->message);
-	gs_results_init(r);
-	if (!gs_run_scenario(sc, &opt, r, &err))
-		fail_msg("%s", err->message);
-	gs_scenario_free(sc);
-}
+#include "tests/support/node_run.h"
 
 #define PAIR(d1, d2, extra) \
 	"duration: 10s\nnode: {gpus: 1" extra "}\npolicy: {name: direct}\n" \

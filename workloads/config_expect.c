@@ -34,7 +34,9 @@ static const char *const metric_fields[] = {
 	"estimate_error_texture", "estimate_error_max_texture",
 	"estimate_error_swap", "estimate_error_max_swap",
 	"estimate_error_vertices", "estimate_error_max_vertices",
-	"estimate_error_bytes", "estimate_error_max_bytes", NULL,
+	"estimate_error_bytes", "estimate_error_max_bytes",
+	/* DCUDA 2.3 and 4.3 */
+	"demand_utilization", "time_imbalanced", NULL,
 };
 
 static const char *const vm_fields[] = {
@@ -66,7 +68,7 @@ static int check_value_path(struct cfg *c, const yaml_node_t *n,
 	    in_list(vm_fields, last + 1))
 		return 0;
 	return cfg_error(c, n,
-			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD, vms.NAME.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds; vm fields: gpu_share, scheduler_cpu_overhead, accounting_error, host_shadowed; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j, overloaded_time, mean_normalized_time, qos, migrations, utime, estimate_error_KIND, estimate_error_max_KIND with KIND class, texture, swap, vertices or bytes), got '%s'",
+			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD, vms.NAME.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds; vm fields: gpu_share, scheduler_cpu_overhead, accounting_error, host_shadowed; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j, overloaded_time, mean_normalized_time, qos, migrations, demand_utilization, time_imbalanced, utime, estimate_error_KIND, estimate_error_max_KIND with KIND class, texture, swap, vertices or bytes), got '%s'",
 			 path);
 }
 

@@ -163,6 +163,9 @@ int cfg_load_migration(struct cfg *c, const yaml_node_t *map);
 /* node.memory: each GPU's memory; the default is the 12 GB of the DCUDA
  * paper's GTX 1080 Ti GPUs (section 4.1). */
 #define CFG_GPU_MEMORY_DEFAULT (12ULL << 30)
+/* DCUDA section 4.5: "If the performance degradation is less than 20%, we
+ * see that the QoS requirement is satisfied." */
+#define CFG_QOS_DEGRADATION_DEFAULT_PM 200
 int cfg_load_gpu_memory(struct cfg *c, const yaml_node_t *v);
 int cfg_load_arrivals(struct cfg *c, const yaml_node_t *map);
 

@@ -355,6 +355,7 @@ static int load_scenario(struct cfg *c, const yaml_node_t *root)
 	sc->n_gpus = 1;
 	cfg_migration_defaults(&sc->migration);
 	sc->gpu_memory = CFG_GPU_MEMORY_DEFAULT;
+	sc->qos_degradation_pm = CFG_QOS_DEGRADATION_DEFAULT_PM;
 	if (gpu && node) {
 		yaml_node_t *gk = cfg_map_key(c, root, "gpu");
 		yaml_node_t *nk = cfg_map_key(c, root, "node");

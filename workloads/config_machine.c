@@ -141,7 +141,7 @@ int cfg_load_node(struct cfg *c, const yaml_node_t *map)
 {
 	static const char *const keys[] = {
 		"gpus", "gpu", "power", "migration", "interference", "memory",
-		NULL,
+		"qos_degradation", NULL,
 	};
 	yaml_node_t *v;
 
@@ -169,6 +169,11 @@ int cfg_load_node(struct cfg *c, const yaml_node_t *map)
 				 CFG_MAX_CHANNELS);
 	if ((v = cfg_map_get(c, map, "memory")) &&
 	    cfg_load_gpu_memory(c, v) < 0)
+		return -1;
+	/* DCUDA 4.5: a task meets its QoS when slowed by less than this */
+	if ((v = cfg_map_get(c, map, "qos_degradation")) &&
+	    cfg_share(c, v, "qos_degradation", 0, 100000,
+		      &c->sc->qos_degradation_pm) < 0)
 		return -1;
 	v = cfg_map_get(c, map, "interference");
 	return v ? cfg_share(c, v, "interference", 0, 10000,

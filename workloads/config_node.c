@@ -79,7 +79,8 @@ int cfg_share(struct cfg *c, const yaml_node_t *n, const char *what,
 int cfg_load_power(struct cfg *c, const yaml_node_t *map)
 {
 	static const char *const keys[] = {
-		"idle_watts", "active_watts", "wake_joules", NULL,
+		"idle_watts", "active_watts", "busy_watts", "wake_joules",
+		NULL,
 	};
 	struct gs_node_power *p = &c->sc->power;
 	uint32_t wake = 0;
@@ -98,6 +99,14 @@ int cfg_load_power(struct cfg *c, const yaml_node_t *map)
 	if ((v = cfg_map_get(c, map, "active_watts")) &&
 	    cfg_watts(c, v, "active_watts", &p->active_mw) < 0)
 		return -1;
+	p->busy_mw = p->active_mw;
+	if ((v = cfg_map_get(c, map, "busy_watts"))) {
+		if (cfg_watts(c, v, "busy_watts", &p->busy_mw) < 0)
+			return -1;
+		if (p->busy_mw < p->active_mw)
+			return cfg_error(c, v,
+					 "busy_watts (all cores in use) must be at least active_watts");
+	}
 	if ((v = cfg_map_get(c, map, "wake_joules"))) {
 		/* joules with up to 3 decimals read like watts */
 		if (cfg_watts(c, v, "wake_joules", &wake) < 0)

@@ -90,12 +90,14 @@ struct gs_task_config {
 };
 
 /* The node's power model (node.power): a GPU with no task resident idles
- * at idle_mw; one or more resident tasks keep it awake (clocks up) at
- * active_mw; every wake-up from idle costs wake_mj. */
+ * at idle_mw (lowest power state); one or more resident tasks keep it
+ * awake (clocks up) at active_mw with no core in use, rising linearly to
+ * busy_mw with every core in use; every wake-up from idle costs wake_mj. */
 struct gs_node_power {
 	bool set;             /* node.power given: this model replaces the
 			       * per-GPU idle/active_watts one */
 	uint32_t idle_mw, active_mw;
+	uint32_t busy_mw;     /* at least active_mw; equal: no dynamic part */
 	uint64_t wake_mj;
 };
 
@@ -188,6 +190,9 @@ struct gs_scenario {
 	struct gs_node_power power;
 	struct gs_migration_config migration;
 	uint64_t gpu_memory;        /* node.memory: bytes per GPU */
+	uint32_t qos_degradation_pm; /* node.qos_degradation: the slowdown
+				      * a task may suffer and still meet
+				      * its QoS, per-mille (DCUDA 4.5: 20%) */
 	struct gs_host_config host;
 	struct gs_policy_config policy;
 	struct gs_vm_config *vms;

@@ -77,6 +77,10 @@ static double metric_field(const struct gs_metrics *m, const char *field)
 		return m->qos;
 	if (!strcmp(field, "migrations"))
 		return (double)m->migrations;
+	if (!strcmp(field, "demand_utilization"))
+		return m->demand_utilization;
+	if (!strcmp(field, "time_imbalanced"))
+		return m->time_imbalanced;
 	return m->energy_j;
 }
 

@@ -91,6 +91,7 @@ void gs_node_init(struct gs_sim *sim)
 
 	sim->node.gpu = g_new0(struct gs_node_gpu, sim->n_gpus);
 	sim->node.last = 0;
+	sim->node.imbalanced_ns = 0;
 	for (i = 0; i < sc->n_tasks; i++)
 		any = any || !sc->tasks[i].demand_pm;
 	gs_event_init(&sim->node.window_ev, GS_EVC_SAMPLE, on_window, sim);
@@ -113,6 +114,23 @@ static enum gs_band band_of(uint32_t demand_pm)
 	return demand_pm > 500 ? GS_BAND_HIGH : GS_BAND_LOW;
 }
 
+/* DCUDA's load imbalance (section 2.3, Fig. 2): "at least one GPU is
+ * overloaded and some other GPUs are still underloaded", underloaded
+ * meaning the 0-50% band of that figure. */
+static bool imbalanced(const struct gs_sim *sim)
+{
+	bool over = false, low = false;
+	uint32_t i;
+
+	for (i = 0; i < sim->n_gpus; i++) {
+		enum gs_band b = band_of(sim->node.gpu[i].demand_pm);
+
+		over = over || b == GS_BAND_OVER;
+		low = low || b == GS_BAND_LOW;
+	}
+	return over && low;
+}
+
 /* Integrate every GPU's state from the last change up to now. */
 void gs_node_advance(struct gs_sim *sim)
 {
@@ -123,9 +141,15 @@ void gs_node_advance(struct gs_sim *sim)
 		struct gs_node_gpu *g = &sim->node.gpu[i];
 
 		g->band_ns[band_of(g->demand_pm)] += dt;
+		/* utilisation as DCUDA 4.3 defines it: demand over
+		 * capacity, a GPU cannot be used beyond its capacity */
+		g->used_pm_ns += dt * (g->demand_pm < 1000 ? g->demand_pm
+							   : 1000);
 		if (g->residents)
 			g->awake_ns += dt;
 	}
+	if (dt && imbalanced(sim))
+		sim->node.imbalanced_ns += dt;
 	sim->node.last = sim->q.now;
 }
 
@@ -154,13 +178,19 @@ void gs_node_leave(struct gs_task *t)
 	t->resident = false;
 }
 
-/* mW x ns = 1e-12 J */
+/* Awake power grows with the cores in use (dynamic power): active_watts
+ * with none, busy_watts with all; asleep, idle_watts. mW x ns = 1e-12 J */
 static double gpu_energy(const struct gs_node_power *p,
-			 const struct gs_node_gpu *g, gs_time_t elapsed)
+			 const struct gs_node_gpu *g, const struct gs_gpu *gpu,
+			 gs_time_t elapsed)
 {
 	gs_time_t awake = g->awake_ns < elapsed ? g->awake_ns : elapsed;
+	gs_time_t cores = gs_gpu_cores_used_now(gpu);
 
+	if (cores > awake)
+		cores = awake;
 	return ((double)p->active_mw * (double)awake +
+		(double)(p->busy_mw - p->active_mw) * (double)cores +
 		(double)p->idle_mw * (double)(elapsed - awake)) * 1e-12 +
 	       (double)p->wake_mj * 1e-3 * g->wakeups;
 }
@@ -169,7 +199,7 @@ void gs_node_collect(struct gs_sim *sim, struct gs_results *r)
 {
 	const struct gs_scenario *sc = sim->sc;
 	gs_time_t elapsed = sim->q.now, over = 0;
-	double energy = 0;
+	double energy = 0, used = 0;
 	uint32_t i;
 
 	if (!gs_node_reported(sc))
@@ -186,7 +216,12 @@ void gs_node_collect(struct gs_sim *sim, struct gs_results *r)
 		gr->band_over_ns = g->band_ns[GS_BAND_OVER];
 		gr->awake_ns = g->awake_ns;
 		gr->wakeups = g->wakeups;
-		gr->energy_j = sc->power.set ? gpu_energy(&sc->power, g, elapsed)
+		gr->demand_utilization = elapsed ? (double)g->used_pm_ns /
+						   (1000.0 * (double)elapsed)
+						 : 0;
+		used += gr->demand_utilization;
+		gr->energy_j = sc->power.set ? gpu_energy(&sc->power, g,
+							    sim->gpus[i], elapsed)
 					     : NAN;
 		if (sc->power.set)
 			energy += gr->energy_j;
@@ -196,6 +231,10 @@ void gs_node_collect(struct gs_sim *sim, struct gs_results *r)
 		r->metrics.energy_j = energy;
 	r->metrics.overloaded_time = elapsed ? (double)over /
 					       ((double)elapsed * sim->n_gpus)
+					     : 0;
+	r->metrics.demand_utilization = sim->n_gpus ? used / sim->n_gpus : 0;
+	r->metrics.time_imbalanced = elapsed ? (double)sim->node.imbalanced_ns /
+					       (double)elapsed
 					     : 0;
 	r->metrics.migrations = sim->node.migrations;
 	for (i = 0; i < sim->n_tasks; i++)

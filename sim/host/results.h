@@ -38,6 +38,7 @@ struct gs_gpu_result {
 	uint64_t awake_ns;        /* at least one task resident */
 	uint32_t wakeups;
 	double energy_j;          /* NAN without node.power */
+	double demand_utilization; /* time mean of min(1, demand) */
 };
 
 /* One per VM of the scenario (its subtree's tasks counted in it). */
@@ -75,12 +76,19 @@ struct gs_metrics {
 	double overloaded_time;        /* share of GPU time in the > 100% band */
 	double mean_normalized_time;   /* mean slowdown of the tasks that ran
 					* to the end (time shared / alone) */
-	double qos;                    /* share of those slowed by < 20% */
+	double qos;                    /* share of those slowed by less
+					* than qos_degradation */
 	uint64_t migrations;
 	/* GERM 6.2: Utime = (tmax - tmin) / sum t over the tasks' GPU
 	 * times, each over its fair weight; NAN with fewer than 2 tasks */
 	double utime;
 	struct gs_estimate_result estimates[GS_ESTIMATE_KINDS];
+	/* DCUDA's load figures (sim/host/node.c): */
+	double qos_degradation;        /* node.qos_degradation (0.2: 20%) */
+	double demand_utilization;     /* mean over GPUs and time of
+					* min(1, demand / capacity) */
+	double time_imbalanced;        /* share of the run with one GPU
+					* overloaded and another below 50% */
 };
 
 /* One row of series.csv: cumulative figures of one task at time t. */

@@ -158,11 +158,13 @@ struct gs_node_gpu {
 	gs_time_t band_ns[3]; /* 0-50%, 50-100%, above 100% */
 	gs_time_t awake_ns;
 	uint32_t wakeups;
+	uint64_t used_pm_ns;  /* integral of min(1000, demand_pm) dt */
 };
 
 struct gs_node {
 	struct gs_node_gpu *gpu;
 	gs_time_t last;       /* bands integrated up to here */
+	gs_time_t imbalanced_ns; /* one GPU overloaded, another under 50% */
 	uint32_t migrations;
 	struct gs_event window_ev; /* measures the demand of non-job tasks */
 };

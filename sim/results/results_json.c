@@ -84,6 +84,7 @@ static void add_gpus(JsonBuilder *b, const struct gs_results *r)
 		add_uint(b, "awake_ns", g->awake_ns);
 		add_uint(b, "wakeups", g->wakeups);
 		add_double(b, "energy_j", g->energy_j);
+		add_double(b, "demand_utilization", g->demand_utilization);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
@@ -135,6 +136,14 @@ static void add_germ_metrics(JsonBuilder *b, const struct gs_metrics *m)
 	}
 }
 
+/* DCUDA's load and QoS figures (sections 2.3, 4.3, 4.5). */
+static void add_node_balance(JsonBuilder *b, const struct gs_metrics *m)
+{
+	add_double(b, "demand_utilization", m->demand_utilization);
+	add_double(b, "time_imbalanced", m->time_imbalanced);
+	add_double(b, "qos_degradation", m->qos_degradation);
+}
+
 static void add_metrics(JsonBuilder *b, const struct gs_metrics *m,
 			bool node)
 {
@@ -152,6 +161,7 @@ static void add_metrics(JsonBuilder *b, const struct gs_metrics *m,
 		add_double(b, "mean_normalized_time", m->mean_normalized_time);
 		add_double(b, "qos", m->qos);
 		add_uint(b, "migrations", m->migrations);
+		add_node_balance(b, m);
 	}
 	add_germ_metrics(b, m);
 	json_builder_end_object(b);

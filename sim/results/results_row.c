@@ -87,6 +87,10 @@ void gs_results_row(const struct gs_results *r, GPtrArray *columns,
 			   "%.6f", m->mean_normalized_time);
 		add_double(columns, cells, g_strdup("qos"), "%.6f", m->qos);
 		add_u64(columns, cells, g_strdup("migrations"), m->migrations);
+		add_double(columns, cells, g_strdup("demand_utilization"),
+			   "%.6f", m->demand_utilization);
+		add_double(columns, cells, g_strdup("time_imbalanced"), "%.6f",
+			   m->time_imbalanced);
 	}
 	for (i = 0; i < r->n_tasks; i++)
 		add_task(columns, cells, &r->tasks[i]);

@@ -158,12 +158,18 @@ static void print_metrics(const struct gs_metrics *m, FILE *out)
 /* Node scenarios: the DCUDA figures. */
 static void print_node_metrics(const struct gs_metrics *m, FILE *out)
 {
+	g_autofree char *qos_label = g_strdup_printf(
+		"QoS (slowed < %g%%)", m->qos_degradation * 100.0);
+
 	print_metric(out, "overloaded GPU time",
 		     fmt_double("%.1f", m->overloaded_time * 100.0, " %"));
 	print_metric(out, "mean normalised time",
 		     fmt_double("%.3f", m->mean_normalized_time, "x"));
-	print_metric(out, "QoS (slowed < 20%)",
-		     fmt_double("%.1f", m->qos * 100.0, " %"));
+	print_metric(out, "demand utilisation",
+		     fmt_double("%.1f", m->demand_utilization * 100.0, " %"));
+	print_metric(out, "time imbalanced",
+		     fmt_double("%.1f", m->time_imbalanced * 100.0, " %"));
+	print_metric(out, qos_label, fmt_double("%.1f", m->qos * 100.0, " %"));
 	print_metric(out, "migrations",
 		     g_strdup_printf("%" PRIu64, m->migrations));
 }
