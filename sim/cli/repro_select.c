@@ -13,6 +13,14 @@ static double task_field(const struct gs_task_result *t, const char *field)
 		return t->gpu_share;
 	if (!strcmp(field, "slowdown"))
 		return t->slowdown;
+	if (!strcmp(field, "fair_share"))
+		return t->fair_share;
+	if (!strcmp(field, "fair_slowdown"))
+		return t->fair_slowdown;
+	if (!strcmp(field, "slowdown_vs_fair"))
+		return t->slowdown / t->fair_slowdown;
+	if (!strcmp(field, "share_vs_fair"))
+		return t->gpu_share / t->fair_share;
 	if (!strcmp(field, "round_mean_ns"))
 		return t->round_mean_ns;
 	if (!strcmp(field, "gpu_time_ns"))
