@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "sim/cli/repro.h"
 #include "sim/run/fair_share.h"
 #include "sim/run/sim.h"
 #include "workloads/config_load.h"
@@ -148,6 +149,32 @@ static void test_app_with_idle_channels(void **state)
 	gs_results_clear(&r12);
 }
 
+/* The rows' derived fields: LoGA Fig. 10's measured load and the
+ * distance from the fair optimum. */
+static void test_row_fields(void **state)
+{
+	struct gs_task_result t = {
+		.name = "a", .has_accounted = true,
+		.accounted_gpu_time_ns = 250000000, .gpu_share = 0.3,
+		.slowdown = 3.0, .has_fair = true, .fair_share = 0.2,
+		.fair_slowdown = 4.0,
+	};
+	struct gs_results r = { .sim_time_ns = 1000000000, .n_tasks = 1,
+				.tasks = &t };
+	GArray *v;
+	(void)state;
+
+	v = gs_repro_select_values(&r, "tasks.a.accounted_load");
+	NEAR(g_array_index(v, double, 0), 0.25, 1e-12);
+	g_array_free(v, TRUE);
+	v = gs_repro_select_values(&r, "tasks.a.share_vs_fair");
+	NEAR(g_array_index(v, double, 0), 1.5, 1e-12);
+	g_array_free(v, TRUE);
+	v = gs_repro_select_values(&r, "tasks.a.slowdown_vs_fair");
+	NEAR(g_array_index(v, double, 0), 0.75, 1e-12);
+	g_array_free(v, TRUE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_max_min_everything_fits),
 		cmocka_unit_test(test_fair_optimum_of_a_run),
 		cmocka_unit_test(test_app_with_idle_channels),
+		cmocka_unit_test(test_row_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
