@@ -23,7 +23,9 @@ static const char *const compare_names[] = {
 /* Fields a value path may name. */
 static const char *const task_fields[] = {
 	"gpu_share", "slowdown", "round_mean_ns", "gpu_time_ns",
-	"accounted_gpu_time_ns", "rounds", NULL,
+	"accounted_gpu_time_ns", "rounds",
+	"fair_share", "fair_slowdown", "slowdown_vs_fair",
+	"share_vs_fair", "accounted_load", NULL,
 };
 static const char *const metric_fields[] = {
 	"jain_index", "concurrency_efficiency", "gpu_utilization",

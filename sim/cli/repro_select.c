@@ -7,12 +7,28 @@
 
 #include "sim/cli/repro.h"
 
-static double task_field(const struct gs_task_result *t, const char *field)
+static double task_field(const struct gs_task_result *t, const char *field,
+			 uint64_t sim_time_ns)
 {
+	/* LoGA Fig. 10: the GPU load the policy measured, its estimate of
+	 * the task's GPU time over the run's length */
+	if (!strcmp(field, "accounted_load"))
+		return t->has_accounted && sim_time_ns
+			       ? (double)t->accounted_gpu_time_ns /
+					 (double)sim_time_ns
+			       : NAN;
 	if (!strcmp(field, "gpu_share"))
 		return t->gpu_share;
 	if (!strcmp(field, "slowdown"))
 		return t->slowdown;
+	if (!strcmp(field, "fair_share"))
+		return t->fair_share;
+	if (!strcmp(field, "fair_slowdown"))
+		return t->fair_slowdown;
+	if (!strcmp(field, "slowdown_vs_fair"))
+		return t->slowdown / t->fair_slowdown;
+	if (!strcmp(field, "share_vs_fair"))
+		return t->gpu_share / t->fair_share;
 	if (!strcmp(field, "round_mean_ns"))
 		return t->round_mean_ns;
 	if (!strcmp(field, "gpu_time_ns"))
@@ -147,7 +163,7 @@ GArray *gs_repro_select_values(const struct gs_results *r, const char *path)
 		bool all = name_len == 1 && path[6] == '*';
 
 		if (all || task_named(r->tasks[i].name, path + 6, name_len)) {
-			v = task_field(&r->tasks[i], field);
+			v = task_field(&r->tasks[i], field, r->sim_time_ns);
 			g_array_append_val(out, v);
 		}
 	}

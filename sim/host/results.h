@@ -26,6 +26,11 @@ struct gs_task_result {
 	uint64_t accounted_gpu_time_ns;
 	double gpu_share;         /* gpu_time / sum over tasks; 0 if none ran */
 	double slowdown;          /* round_mean / round_mean alone; NAN if n/a */
+	bool has_fair;            /* fair_share and fair_slowdown computed */
+	double fair_share;        /* max-min fair share of its GPU from the
+				   * demands alone (sim/run/fair_share.c);
+				   * NAN without standalone runs */
+	double fair_slowdown;     /* the slowdown that share costs it */
 	bool killed;
 	uint32_t migrations;      /* node scenarios: moves to another GPU */
 };

@@ -41,6 +41,15 @@ static void add_bool(JsonBuilder *b, const char *key, bool v)
 	json_builder_add_boolean_value(b, v);
 }
 
+/* LoGA 5.5's fair optimum (sim/run/fair_share.c), with standalone runs. */
+static void add_fair_optimum(JsonBuilder *b, const struct gs_task_result *t)
+{
+	if (!t->has_fair)
+		return;
+	add_double(b, "fair_share", t->fair_share);
+	add_double(b, "fair_slowdown", t->fair_slowdown);
+}
+
 static void add_task(JsonBuilder *b, const struct gs_task_result *t,
 		     bool node)
 {
@@ -60,6 +69,7 @@ static void add_task(JsonBuilder *b, const struct gs_task_result *t,
 	}
 	add_double(b, "gpu_share", t->gpu_share);
 	add_double(b, "slowdown", t->slowdown);
+	add_fair_optimum(b, t);
 	add_bool(b, "killed", t->killed);
 	if (node)
 		add_uint(b, "migrations", t->migrations);

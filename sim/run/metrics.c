@@ -212,6 +212,8 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 		tr->accounted_gpu_time_ns = t->accounted;
 		tr->gpu_share = total ? (double)truth / (double)total : 0;
 		tr->slowdown = NAN;
+		tr->fair_share = NAN;
+		tr->fair_slowdown = NAN;
 		tr->killed = t->killed;
 		if (tr->has_accounted) {
 			accounts = true;

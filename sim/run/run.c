@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "sim/host/sim_internal.h"
+#include "sim/run/fair_share.h"
 #include "sim/run/sim.h"
 
 /* A violated invariant is a failure of the simulator (exit 1), never a
@@ -45,11 +46,14 @@ static bool run_one(const struct gs_scenario *sc,
 	return true;
 }
 
-/* Mean round time of task definition `def` running alone. A violation
- * of the invariants in that run is the scenario's (the first one kept). */
+/* Mean round time of task definition `def` running alone, and in
+ * *demand the fraction of that run its GPU was busy for it (the fair
+ * optimum's input). A violation of the invariants in that run is the
+ * scenario's (the first one kept). */
 static double alone_round_mean(const struct gs_scenario *sc, uint32_t def,
 			       const struct gs_sim_options *parent,
-			       struct gs_results *out, GError **error)
+			       struct gs_results *out, double *demand,
+			       GError **error)
 {
 	struct gs_sim_options opt = { .check_invariants =
 					      parent->check_invariants };
@@ -58,8 +62,13 @@ static double alone_round_mean(const struct gs_scenario *sc, uint32_t def,
 	double mean = NAN;
 
 	gs_results_init(&r);
-	if (run_one(alone, &opt, &r, error) && r.n_tasks)
+	*demand = NAN;
+	if (run_one(alone, &opt, &r, error) && r.n_tasks) {
 		mean = r.tasks[0].round_mean_ns;
+		if (r.sim_time_ns)
+			*demand = (double)r.tasks[0].gpu_time_ns /
+				  (double)r.sim_time_ns;
+	}
 	if (r.invariant_violation && !out->invariant_violation)
 		out->invariant_violation = g_strdup_printf(
 			"standalone run of task %s: %s", sc->tasks[def].name,
@@ -125,7 +134,7 @@ gboolean gs_run_scenario(const struct gs_scenario *sc,
 			 const struct gs_sim_options *opt,
 			 struct gs_results *out, GError **error)
 {
-	double *alone;
+	double *alone, *demand, *task_demand;
 	uint32_t d, i = 0, rep;
 
 	if (!run_one(sc, opt, out, error))
@@ -133,10 +142,14 @@ gboolean gs_run_scenario(const struct gs_scenario *sc,
 	if (!opt || !opt->standalone_runs)
 		return TRUE;
 	alone = g_new0(double, sc->n_tasks ? sc->n_tasks : 1);
+	demand = g_new0(double, sc->n_tasks ? sc->n_tasks : 1);
+	task_demand = g_new0(double, out->n_tasks ? out->n_tasks : 1);
 	for (d = 0; d < sc->n_tasks; d++) {
-		alone[d] = alone_round_mean(sc, d, opt, out, error);
+		alone[d] = alone_round_mean(sc, d, opt, out, &demand[d], error);
 		if (error && *error) {
 			g_free(alone);
+			g_free(demand);
+			g_free(task_demand);
 			return FALSE;
 		}
 	}
@@ -147,9 +160,13 @@ gboolean gs_run_scenario(const struct gs_scenario *sc,
 			if (!isnan(alone[d]) && alone[d] > 0 &&
 			    !isnan(t->round_mean_ns))
 				t->slowdown = t->round_mean_ns / alone[d];
+			task_demand[i] = demand[d];
 		}
 	}
+	gs_fair_optimum(out, task_demand);
 	g_free(alone);
+	g_free(demand);
+	g_free(task_demand);
 	fairness_metrics(out);
 	node_time_metrics(sc, out);
 	return TRUE;
