@@ -152,17 +152,41 @@ static double point_value(struct repro *rp, const char *file,
 							       : (v - b) / b;
 }
 
+/* A sweep row's points reduced to their mean or their largest value
+ * (NAN if a point failed to run). */
+static double reduced_value(struct repro *rp, const char *file,
+			    const struct gs_expect *e, uint64_t base_seed)
+{
+	double sum = 0, most = -INFINITY;
+	bool failed = false;
+	guint i;
+
+	for (i = 0; e->sweep[i]; i++) {
+		double p = point_value(rp, file, e, base_seed, e->sweep[i]);
+
+		failed |= isnan(p);
+		sum += p;
+		most = fmax(most, p);
+	}
+	if (failed)
+		return NAN;
+	return e->reduce == GS_REDUCE_MEAN ? sum / i : most;
+}
+
 /* seeds/baseline/sweep rows: one value; a sweep's is how far its peak
- * point lies above the largest of the others. */
+ * point lies above the largest of the others, or the points' mean or
+ * maximum. */
 static GArray *node_values(struct repro *rp, const char *file,
 			   const struct gs_expect *e, uint64_t base_seed)
 {
 	GArray *out = g_array_new(FALSE, FALSE, sizeof(double));
-	double v, others = -INFINITY;
+	double v = NAN, others = -INFINITY;
 	guint i;
 
 	if (!e->sweep) {
 		v = point_value(rp, file, e, base_seed, NULL);
+	} else if (e->reduce) {
+		v = reduced_value(rp, file, e, base_seed);
 	} else {
 		for (i = 0; e->sweep[i]; i++) {
 			double p = point_value(rp, file, e, base_seed,
