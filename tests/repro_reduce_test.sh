@@ -34,6 +34,25 @@ check "reduce: mean is the points' mean, max their largest" sh -c "
 		   if (v[\"qmax\"] != big) { print \"max\", v[\"qmax\"], \"want\", big; exit 1 }
 		   if (v[\"qloss\"] != 0) { print \"loss vs itself\", v[\"qloss\"]; exit 1 } }' $tmp/red.out"
 
+# Over several tasks: the shares of two tasks sum to 1, so their mean is
+# 0.5 whatever the split; under direct access the 1ms task's share
+# (10/11) is the largest.
+cat > "$tmp/tasks.yaml" <<YAML
+duration: 20ms
+tasks:
+  - {name: a, behavior: {throttle: {kernel: 100us, sleep: 0, blocking: false}}}
+  - {name: b, behavior: {throttle: {kernel: 1ms, sleep: 0, blocking: false}}}
+expect:
+  - {id: X, quantity: each, value: "tasks.*.gpu_share", min: 0}
+  - {id: X, quantity: mean, value: "tasks.*.gpu_share", reduce: mean, min: 0.5, max: 0.5}
+  - {id: X, quantity: max, value: "tasks.*.gpu_share", reduce: max, min: 0.85, max: 0.95}
+YAML
+check "reduce over tasks: one value, the tasks' mean or largest" sh -c "
+	$GPUSIM reproduce $tmp/tasks.yaml > $tmp/tasks.out &&
+	grep -q '^X *each *0[.][0-9]*[.][.]0[.]9' $tmp/tasks.out &&
+	grep -q '^X *mean *0[.]5 ' $tmp/tasks.out &&
+	grep -q '^X *max *0[.]9[0-9]* ' $tmp/tasks.out || { cat $tmp/tasks.out; exit 1; }"
+
 # Wrong uses: exit 2 and the position of the key at fault.
 bad() { # description, expected message (a grep pattern, no quotes), row text
 	printf '%s  - %s\n' "$head" "$3" > "$tmp/bad.yaml"
@@ -47,7 +66,7 @@ bad "reduce: peak is written as 'peak'" "reduce: mean or max" \
 	"{id: X, quantity: q, value: metrics.gpu_utilization, sweep: [$p1, $p2], reduce: peak, min: 0}"
 bad "reduce: not together with peak" "peak: not together with .reduce." \
 	"{id: X, quantity: q, value: metrics.gpu_utilization, sweep: [$p1, $p2], peak: 0, reduce: max, min: 0}"
-bad "reduce: only with a sweep" "reduce: only with .sweep." \
+bad "reduce: only with a sweep or over tasks" "reduce: only with .sweep. or a tasks" \
 	"{id: X, quantity: q, value: metrics.gpu_utilization, reduce: max, min: 0}"
 bad "a sweep needs peak or reduce" "expect entry: a sweep needs .peak.*or .reduce." \
 	"{id: X, quantity: q, value: metrics.gpu_utilization, sweep: [$p1, $p2], min: 0}"

@@ -102,7 +102,8 @@ static int read_set(struct cfg *c, const yaml_node_t *n, char ***out)
 	return 0;
 }
 
-/* A sweep row's `reduce: mean|max`; not together with `peak`. */
+/* `reduce: mean|max` of a sweep row (not together with `peak`) or of a
+ * row over several tasks. */
 static int read_reduce(struct cfg *c, const yaml_node_t *map,
 		       const yaml_node_t *pk, struct gs_expect *e)
 {
@@ -175,8 +176,12 @@ static int load_node_keys(struct cfg *c, const yaml_node_t *map,
 		return cfg_error(c, cfg_map_get(c, map, "peak"),
 				 "peak: only with 'sweep'");
 	} else if (cfg_map_get(c, map, "reduce")) {
-		return cfg_error(c, cfg_map_get(c, map, "reduce"),
-				 "reduce: only with 'sweep'");
+		if (read_reduce(c, map, NULL, e) < 0)
+			return -1;
+		if (strncmp(e->value, "tasks.", 6) != 0 || e->seeds ||
+		    e->baseline)
+			return cfg_error(c, cfg_map_get(c, map, "reduce"),
+					 "reduce: only with 'sweep' or a tasks.* value (several tasks' values as one)");
 	}
 	return 0;
 }
