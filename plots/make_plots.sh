@@ -45,6 +45,15 @@ gnuplot -c plots/lines.gp "$tmp/off.dat" "$out/neon_fig10_efficiency" \
 	"Throttle off time (% of its standalone run time)" \
 	"Concurrency efficiency (sum of alone/shared)" 0 0.8 2.0 "top left"
 
+# NEON Fig. 4: each app alone; the paper's engaged values from the
+# expect rows of configs/paper/neon_fig4.yaml.
+table neon_fig4 alone >"$tmp/alone.dat"
+awk -f plots/fig4_paper.awk configs/paper/neon_fig4.yaml "$tmp/alone.dat" \
+	>"$tmp/alone_paper.dat"
+gnuplot -c plots/alone_bars.gp "$tmp/alone.dat" "$tmp/alone_paper.dat" \
+	"$out/neon_fig4_alone" \
+	"Each application alone under each scheduler (NEON Fig. 4)"
+
 table loga_fig8 overhead >"$tmp/overhead.dat"
 # Both LoGA lines are exactly 0, one on top of the other: LoGA DCT (column
 # 3) is drawn as a wide band under LoGA FloydWarshall (column 5), and a

@@ -12,6 +12,8 @@
 #   shares     rows: the variant of a VM scheduling sweep (Fleig), named
 #              from its swept value by vm_variant(); columns: tasks;
 #              cells: GPU share. Several sweep.csv files add rows.
+#   alone      rows: app (NEON Fig. 4 sweep); columns: policies; cells:
+#              the app's slowdown alone over direct access, in %
 #   point      prints the id of the point whose policy label is `policy`
 #              and whose throttle kernel is `kernel`
 BEGIN {
@@ -71,6 +73,12 @@ table == "shares" {
 			v[k, t] = f[c]
 		}
 }
+table == "alone" {
+	k = f[col["tasks.0.behavior.app"]]
+	add_key(k)
+	add_series(pol)
+	v[k, pol] = sprintf("%.2f", 100 * (f[col["app.slowdown"]] - 1))
+}
 table == "point" && pol == policy && f[col[size_key]] == kernel {
 	print f[col["point"]]
 }
@@ -88,7 +96,8 @@ END {
 	if (table == "shares")
 		sort_series()
 	if (table != "point")
-		print_table(table == "overhead" ? "throttles" : "x")
+		print_table(table == "overhead" ? "throttles" : \
+			    table == "alone" ? "app" : "x")
 }
 
 # A short name for a point of the Fleig sweeps (configs/paper/sweeps/

@@ -59,5 +59,27 @@ check "the DCUDA and Fleig scripts draw their figures" sh -c "
 	gnuplot -c plots/vm_shares.gp $tmp/shares.dat $tmp/f3 T '1/2=t1;1/4=t2' &&
 	for f in f1 f2 f3; do test \"\$(head -c 4 $tmp/\$f.png | tail -c 3)\" = PNG && test -s $tmp/\$f.svg || exit 1; done"
 
+# NEON Fig. 4: two apps alone under the three schedulers.
+sed 's/^  tasks.0.behavior.app: .*/  tasks.0.behavior.app: [DCT, FloydWarshall]/' \
+	configs/paper/sweeps/neon_fig4.yaml >"$tmp/fig4.yaml"
+"$GPUSIM" sweep "$tmp/fig4.yaml" -q -j 2 --set duration=200ms --out "$tmp/fig4" ||
+	echo "sweep fig4 failed"
+awk -f plots/csv.awk -f plots/tables.awk -v table=alone "$tmp/fig4/sweep.csv" \
+	>"$tmp/alone.dat"
+awk -f plots/fig4_paper.awk configs/paper/neon_fig4.yaml "$tmp/alone.dat" \
+	>"$tmp/alone_paper.dat"
+check "alone: one row per app, one column per policy" sh -c \
+	"head -1 $tmp/alone.dat | grep -qx '\"app\" \"Timeslice\" \"Disengaged Timeslice\" \"DFQ\"' &&
+	 test \$(wc -l < $tmp/alone.dat) -eq 3"
+check "alone: a cell is 100 x (slowdown - 1) of its point" sh -c "
+	row=\$(awk -F, 'NR > 1 && /dfq/ && /FloydWarshall/' $tmp/fig4/sweep.csv)
+	want=\$(echo \"\$row\" | awk -F, '{ printf \"%.2f\", 100 * (\$(NF - 1) - 1) }')
+	grep -q \"^FloydWarshall .* \$want\$\" $tmp/alone.dat"
+check "alone: the paper's engaged values come from neon_fig4.yaml's rows" sh -c \
+	"grep -qx 'DCT ?' $tmp/alone_paper.dat && grep -qx 'FloydWarshall 40' $tmp/alone_paper.dat"
+check "the Fig. 4 script draws its figure" sh -c "
+	gnuplot -c plots/alone_bars.gp $tmp/alone.dat $tmp/alone_paper.dat $tmp/f4 T &&
+	test \"\$(head -c 4 $tmp/f4.png | tail -c 3)\" = PNG && test -s $tmp/f4.svg"
+
 echo "plots: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "tests/support/test_load.h"
+
 #include "workloads/config_load.h"
 #include "workloads/sweep.h"
 
@@ -23,18 +25,12 @@
 
 static struct gs_scenario *load(const char *yaml, GError **err)
 {
-	return gs_scenario_load_data("sw.yaml", yaml, strlen(yaml), NULL, 0,
-				     err);
+	return test_load("sw.yaml", yaml, err);
 }
 
 static struct gs_scenario *load_ok(const char *yaml)
 {
-	g_autoptr(GError) err = NULL;
-	struct gs_scenario *sc = load(yaml, &err);
-
-	if (!sc)
-		fail_msg("unexpected error: %s", err->message);
-	return sc;
+	return test_load_ok("sw.yaml", yaml);
 }
 
 /* Loads and validates every point; returns the error message or NULL. */

@@ -12,8 +12,11 @@
 static const char *const expect_keys[] = {
 	"id", "figure", "quantity", "paper", "value", "set", "compare", "min",
 	"max", "baseline", "seeds", "sweep", "peak", "paper_value",
-	"known_gap", NULL,
+	"known_gap", "reduce", NULL,
 };
+
+/* enum gs_expect_reduce; "peak" is written as the `peak` key instead */
+static const char *const reduce_names[] = { "peak", "mean", "max" };
 
 static const char *const compare_names[] = {
 	"none", "loss_vs_direct", "increase_vs_direct",
@@ -109,6 +112,28 @@ static int read_set(struct cfg *c, const yaml_node_t *n, char ***out)
 	return 0;
 }
 
+/* `reduce: mean|max` of a sweep row (not together with `peak`) or of a
+ * row over several tasks. */
+static int read_reduce(struct cfg *c, const yaml_node_t *map,
+		       const yaml_node_t *pk, struct gs_expect *e)
+{
+	yaml_node_t *v = cfg_map_get(c, map, "reduce");
+	int r = 0;
+
+	if (!v)
+		return 0;
+	if (cfg_enum(c, v, "reduce", reduce_names, 3, &r) < 0)
+		return -1;
+	if (r == GS_REDUCE_PEAK)
+		return cfg_error(c, v,
+				 "reduce: mean or max (a peak check is written as 'peak: INDEX')");
+	if (pk)
+		return cfg_error(c, pk,
+				 "peak: not together with 'reduce' (one value per sweep row)");
+	e->reduce = (uint8_t)r;
+	return 0;
+}
+
 /* The keys for node scenarios: a baseline policy, a seed count to average
  * over, and a sweep whose `peak` point must show the largest value. */
 static int load_node_keys(struct cfg *c, const yaml_node_t *map,
@@ -146,11 +171,13 @@ static int load_node_keys(struct cfg *c, const yaml_node_t *map,
 			return -1;
 		if (g_strv_length(e->sweep) < 2)
 			return cfg_error(c, v, "sweep: give at least two points");
-		if (!pk)
+		if (read_reduce(c, map, pk, e) < 0)
+			return -1;
+		if (!pk && !e->reduce)
 			return cfg_error(c, map,
-					 "expect entry: a sweep needs 'peak' (the index of the point that must be largest)");
-		if (cfg_u32(c, pk, "peak", 0, g_strv_length(e->sweep) - 1,
-			    &e->peak) < 0)
+					 "expect entry: a sweep needs 'peak' (the index of the point that must be largest) or 'reduce' (mean or max)");
+		if (pk && cfg_u32(c, pk, "peak", 0,
+				  g_strv_length(e->sweep) - 1, &e->peak) < 0)
 			return -1;
 		if (strncmp(e->value, "metrics.", 8) != 0)
 			return cfg_error(c, v,
@@ -158,6 +185,13 @@ static int load_node_keys(struct cfg *c, const yaml_node_t *map,
 	} else if (cfg_map_get(c, map, "peak")) {
 		return cfg_error(c, cfg_map_get(c, map, "peak"),
 				 "peak: only with 'sweep'");
+	} else if (cfg_map_get(c, map, "reduce")) {
+		if (read_reduce(c, map, NULL, e) < 0)
+			return -1;
+		if (strncmp(e->value, "tasks.", 6) != 0 || e->seeds ||
+		    e->baseline)
+			return cfg_error(c, cfg_map_get(c, map, "reduce"),
+					 "reduce: only with 'sweep' or a tasks.* value (several tasks' values as one)");
 	}
 	return 0;
 }

@@ -153,15 +153,15 @@ static int unknown_app(struct cfg *c, const yaml_node_t *n)
 
 /* One request: LAUNCH on ch, then (sync per request) WAIT on ch. */
 static int push_request(struct cfg *c, const yaml_node_t *where,
-			struct cfg_prog *p, uint16_t ch, gs_time_t len,
-			int mode, bool wait)
+			struct cfg_prog *p, uint16_t ch,
+			const struct gs_dist *len, int mode, bool wait)
 {
 	struct gs_step s = cfg_step(GS_OP_LAUNCH);
 
 	s.channel = ch;
 	s.engine = GS_ENGINE_COMPUTE;
 	s.flags = GS_CMD_FENCE | (mode == GS_WAIT_INTERRUPT ? GS_CMD_IRQ : 0);
-	s.dur = gs_dist_const(len);
+	gs_dist_copy(&s.dur, len);
 	if (cfg_prog_push(c, where, p, &s) < 0)
 		return -1;
 	if (!wait)
@@ -172,23 +172,60 @@ static int push_request(struct cfg *c, const yaml_node_t *where,
 	return cfg_prog_push(c, where, p, &s);
 }
 
-/* NEON Table 1 gives the round time R and the mean request size; the
- * round becomes n = R / request requests (pairs, alternating channels,
- * for two-channel apps), and what the requests and their host costs do
- * not fill is CPU time. */
+/* `request:` of an app: a duration or distribution per channel (a list
+ * for two-channel apps) in place of Table 1's constant mean; req[] holds
+ * the constants on entry. */
+static int app_requests(struct cfg *c, const yaml_node_t *v,
+			const struct gs_app_desc *app, struct gs_dist req[2])
+{
+	uint32_t i, n;
+
+	if (v->type != YAML_SEQUENCE_NODE) {
+		if (app->channels != 1)
+			return cfg_error(c, v,
+					 "request: app %s uses %u channels; give a list of %u, one per channel",
+					 app->name, app->channels,
+					 app->channels);
+		req[0] = (struct gs_dist){ 0 };
+		return cfg_dist(c, v, "request", c->sc->gpu.clock_hz, &req[0]);
+	}
+	n = (uint32_t)(v->data.sequence.items.top -
+		       v->data.sequence.items.start);
+	if (n != app->channels)
+		return cfg_error(c, v,
+				 "request: app %s uses %u channel%s; the list has %u",
+				 app->name, app->channels,
+				 app->channels > 1 ? "s" : "", n);
+	for (i = 0; i < n; i++) {
+		req[i] = (struct gs_dist){ 0 };
+		if (cfg_dist(c, cfg_node(c, v->data.sequence.items.start[i]),
+			     "request", c->sc->gpu.clock_hz, &req[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* NEON Table 1 gives the round time R and the mean request size (or the
+ * mean of `request:`); the round becomes n = R / request requests (pairs,
+ * alternating channels, for two-channel apps), and what the requests and
+ * their host costs do not fill is CPU time. */
 static int compile_app(struct cfg *c, const yaml_node_t *n,
 		       struct gs_task_config *t, bool channels_set,
 		       const yaml_node_t *channels_node, struct cfg_prog *p)
 {
-	static const char *const keys[] = { "name", "sync", "wait", NULL };
+	static const char *const keys[] = { "name", "sync", "wait", "request",
+					    NULL };
 	static const char *const sync_names[] = { "request", "round" };
 	const struct gs_host_config *h = &c->sc->host;
 	const struct gs_app_desc *app;
 	yaml_node_t *name = (yaml_node_t *)n, *v;
 	int sync = 0, mode = GS_WAIT_SPIN;
-	gs_time_t per_launch = h->launch + h->doorbell, busy, cpu;
+	gs_time_t per_launch = h->launch + h->doorbell, busy, cpu, mean;
 	uint64_t reps, launches, i;
+	struct gs_dist req[2] = { { 0 }, { 0 } };
+	const yaml_node_t *req_node = NULL;
 	struct gs_step s;
+	int rc = -1;
 
 	if (n->type == YAML_MAPPING_NODE) {
 		if (cfg_map_check(c, n, "app", keys) < 0)
@@ -202,6 +239,7 @@ static int compile_app(struct cfg *c, const yaml_node_t *n,
 		v = cfg_map_get(c, n, "wait");
 		if (v && cfg_enum(c, v, "wait", wait_names, 2, &mode) < 0)
 			return -1;
+		req_node = cfg_map_get(c, n, "request");
 	}
 	app = cfg_text(name) ? gs_app_find(cfg_text(name)) : NULL;
 	if (!app)
@@ -217,12 +255,17 @@ static int compile_app(struct cfg *c, const yaml_node_t *n,
 	if (!channels_set)
 		t->channels = app->channels;
 	t->behavior_label = g_strdup(app->name);
+	req[0] = gs_dist_const(app->request[0]);
+	req[1] = gs_dist_const(app->request[1]);
+	if (req_node && app_requests(c, req_node, app, req) < 0)
+		goto out;
+	mean = gs_dist_mean(&req[0]) + gs_dist_mean(&req[1]);
 
-	reps = app->round / (app->request[0] + app->request[1]);
+	reps = app->round / MAX(mean, 1);
 	if (reps == 0)
 		reps = 1;
 	launches = reps * app->channels;
-	busy = reps * (app->request[0] + app->request[1]);
+	busy = reps * mean;
 	if (sync == 0)
 		busy += launches * (per_launch + h->spin_poll);
 	else
@@ -231,30 +274,34 @@ static int compile_app(struct cfg *c, const yaml_node_t *n,
 
 	s = cfg_step(GS_OP_LOOP);
 	if (cfg_prog_push(c, n, p, &s) < 0)
-		return -1;
+		goto out;
 	for (i = 0; i < reps; i++) {
 		uint16_t ch;
 
 		for (ch = 0; ch < app->channels; ch++)
-			if (push_request(c, n, p, ch, app->request[ch], mode,
+			if (push_request(c, n, p, ch, &req[ch], mode,
 					 sync == 0) < 0)
-				return -1;
+				goto out;
 	}
 	if (sync == 1) {
 		s = cfg_step(GS_OP_WAIT);
 		s.channel = GS_ALL_CHANNELS;
 		s.wait_mode = (uint8_t)mode;
 		if (cfg_prog_push(c, n, p, &s) < 0)
-			return -1;
+			goto out;
 	}
 	if (cpu && cfg_prog_push_cpu(c, n, p, cpu) < 0)
-		return -1;
+		goto out;
 	s = cfg_step(GS_OP_ROUND);
 	if (cfg_prog_push(c, n, p, &s) < 0)
-		return -1;
+		goto out;
 	s = cfg_step(GS_OP_END_LOOP);
 	s.target = 0;
-	return cfg_prog_push(c, n, p, &s);
+	rc = cfg_prog_push(c, n, p, &s);
+out:
+	gs_dist_clear(&req[0]);
+	gs_dist_clear(&req[1]);
+	return rc;
 }
 
 /* --- tasks --- */

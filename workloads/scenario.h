@@ -117,6 +117,15 @@ struct gs_output_config {
 	uint64_t timeline_max_spans;
 };
 
+/* How a sweep row turns its points into one value: the peak check, or
+ * the mean or the largest of the points (a paper's "average/max over the
+ * request sizes"). */
+enum gs_expect_reduce {
+	GS_REDUCE_PEAK = 0,
+	GS_REDUCE_MEAN = 1,
+	GS_REDUCE_MAX = 2,
+};
+
 enum gs_expect_compare {
 	GS_COMPARE_NONE = 0,
 	/* report (v_direct - v) / v_direct, with v_direct from the same
@@ -153,6 +162,8 @@ struct gs_expect {
 	uint32_t seeds;    /* average over seeds seed..seed+seeds-1; 0: one */
 	char **sweep;      /* peak check: one override per point, NULL-ended */
 	uint32_t peak;     /* value = v[peak] - max of the other points */
+	uint8_t reduce;    /* enum gs_expect_reduce: instead of a peak, the
+			    * sweep's points reduced to one value */
 	bool has_min, has_max;
 	double min, max;   /* pass range, inclusive */
 	uint32_t line;     /* where it is written */

@@ -152,17 +152,58 @@ static double point_value(struct repro *rp, const char *file,
 							       : (v - b) / b;
 }
 
+/* Several values reduced to their mean or their largest (`reduce:`);
+ * NAN if there are none or one is NAN (a run that failed). */
+static double reduce_values(const GArray *vals, uint8_t how)
+{
+	double sum = 0, most = -INFINITY;
+	bool failed = vals->len == 0;
+	guint i;
+
+	for (i = 0; i < vals->len; i++) {
+		double v = g_array_index(vals, double, i);
+
+		failed |= isnan(v);
+		sum += v;
+		most = fmax(most, v);
+	}
+	if (failed)
+		return NAN;
+	return how == GS_REDUCE_MEAN ? sum / vals->len : most;
+}
+
+/* A sweep row's points reduced to their mean or their largest value. */
+static double reduced_value(struct repro *rp, const char *file,
+			    const struct gs_expect *e, uint64_t base_seed)
+{
+	GArray *points = g_array_new(FALSE, FALSE, sizeof(double));
+	double v;
+	guint i;
+
+	for (i = 0; e->sweep[i]; i++) {
+		double p = point_value(rp, file, e, base_seed, e->sweep[i]);
+
+		g_array_append_val(points, p);
+	}
+	v = reduce_values(points, e->reduce);
+	g_array_free(points, TRUE);
+	return v;
+}
+
 /* seeds/baseline/sweep rows: one value; a sweep's is how far its peak
- * point lies above the largest of the others. */
+ * point lies above the largest of the others, or the points' mean or
+ * maximum. */
 static GArray *node_values(struct repro *rp, const char *file,
 			   const struct gs_expect *e, uint64_t base_seed)
 {
 	GArray *out = g_array_new(FALSE, FALSE, sizeof(double));
-	double v, others = -INFINITY;
+	double v = NAN, others = -INFINITY;
 	guint i;
 
 	if (!e->sweep) {
 		v = point_value(rp, file, e, base_seed, NULL);
+	} else if (e->reduce) {
+		v = reduced_value(rp, file, e, base_seed);
 	} else {
 		for (i = 0; e->sweep[i]; i++) {
 			double p = point_value(rp, file, e, base_seed,
@@ -254,6 +295,13 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e,
 			}
 			g_array_free(ref_vals, TRUE);
 		}
+	}
+	if (e->reduce && vals->len) {
+		/* the tasks' values as one: their mean or their largest */
+		double v = reduce_values(vals, e->reduce);
+
+		g_array_set_size(vals, 0);
+		g_array_append_val(vals, v);
 	}
 judge:
 	if (e->has_paper_value)
