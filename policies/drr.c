@@ -92,6 +92,8 @@
  * Files: this one holds the parameters and the ops; drr_sched.c the
  * estimates, the queues and forwarding, and the timing thread;
  * drr_priv.h the types they share.
+ *
+ * Priority (hal_task_priority): ignored: every task gets the same quantum.
  */
 #include "drr_priv.h"
 
@@ -334,6 +336,7 @@ const struct gs_policy_ops gs_policy_drr = {
 	.name = "drr",
 	.summary = "GERM deficit round robin over per-task shadow queues, "
 		   "costs estimated per class and corrected from the fences",
+	.priority = "ignored: every task gets the same quantum",
 	.params = drr_params,
 	.n_params = sizeof(drr_params) / sizeof(drr_params[0]),
 	.priv_size = sizeof(struct drr_state),

@@ -44,6 +44,9 @@ enum gs_submit_verdict {
 struct gs_policy_ops {
 	const char *name;
 	const char *summary;
+	/* What the policy does with hal_task_priority, for `gpusim list`
+	 * ("ignored", or how it maps the levels). */
+	const char *priority;
 	const struct gs_param_desc *params; /* n_params entries */
 	hal_u32 n_params;
 	hal_u32 priv_size;

@@ -109,6 +109,10 @@ int gs_linux_vm_add(struct hal_sched *s, s32 parent, u32 weight);
 struct gs_linux_task_args {
 	struct pid *pid;      /* NULL: the calling process (its tgid) */
 	u32 weight;           /* 0 means 1 */
+	/* enum hal_priority: the context's drm_sched priority
+	 * (DRM_SCHED_PRIORITY_*, same order); 0 is kernel, so a port sets
+	 * it (HAL_PRIO_NORMAL for an ordinary process) */
+	u32 priority;
 	s32 vm;               /* -1: host (0 is the first VM: set it) */
 	u32 gpu;              /* GPU the task runs on */
 };

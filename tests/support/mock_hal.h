@@ -43,6 +43,8 @@ struct hal_sched *mock_sched(struct mock_hal *m);
 struct hal_task *mock_task_add(struct mock_hal *m, const char *name,
 			       uint32_t weight);
 void mock_task_set_vm(struct mock_hal *m, struct hal_task *t, int32_t vm);
+/* The next task added has this enum hal_priority (then normal again). */
+void mock_set_next_priority(struct mock_hal *m, uint32_t priority);
 /* A task that is in VM `vm` from its creation on (-1: the host). */
 struct hal_task *mock_task_add_in_vm(struct mock_hal *m, const char *name,
 				     uint32_t weight, int32_t vm);
