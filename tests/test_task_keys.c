@@ -1,6 +1,7 @@
 /* The task keys drm_sched-style scheduling reads: `priority` (enum
- * hal_priority, default normal); loaded, defaulted and refused with a
- * position. */
+ * hal_priority, default normal), `ring_entries` (default the GPU's) and
+ * `max_inflight` (default no limit); loaded, defaulted and refused with a
+ * position; and a small ring does bound an asynchronous task. */
 #include <glib.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,8 @@
 #include <cmocka.h>
 
 #include "policies/hal.h"
+#include "sim/host/results.h"
+#include "sim/run/sim.h"
 #include "workloads/config_load.h"
 
 #define TASK(extra)                                                     \
@@ -62,6 +65,14 @@ static const struct {
 } bad_cases[] = {
 	{ "unknown priority name, at the value",
 	  TASK("    priority: urgent\n"), "keys.yaml:4:15: ", "priority" },
+	{ "a ring needs two entries",
+	  TASK("    ring_entries: 1\n"), "keys.yaml:4:19: ", "ring_entries" },
+	{ "a task's ring is at most the GPU's",
+	  "gpu: {ring_entries: 64}\n" TASK("    ring_entries: 128\n"),
+	  "keys.yaml:5:19: ", "ring_entries" },
+	{ "max_inflight is a count",
+	  TASK("    max_inflight: many\n"), "keys.yaml:4:19: ",
+	  "max_inflight" },
 	{ "a number is not a priority",
 	  TASK("    priority: 3\n"), "keys.yaml:4:15: ", "priority" },
 };
@@ -84,11 +95,71 @@ static void test_bad_keys(void **state)
 	}
 }
 
+static void test_limit_defaults(void **state)
+{
+	g_autoptr(GError) err = NULL;
+	struct gs_scenario *sc;
+	(void)state;
+
+	sc = load(TASK(""), &err);
+	assert_non_null(sc);
+	assert_int_equal(sc->tasks[0].ring_entries, 0);
+	assert_int_equal(sc->tasks[0].max_inflight, 0);
+	gs_scenario_free(sc);
+	sc = load(TASK("    ring_entries: 8\n    max_inflight: 2\n"), &err);
+	assert_non_null(sc);
+	assert_int_equal(sc->tasks[0].ring_entries, 8);
+	assert_int_equal(sc->tasks[0].max_inflight, 2);
+	gs_scenario_free(sc);
+}
+
+/* An asynchronous task (launch, round, never wait) of 1 ms commands for
+ * 100 ms: its launches run ahead of the GPU until its ring is full, so it
+ * ends about ring_entries - 1 rounds ahead of the 100 it completes. */
+static uint64_t async_rounds(const char *ring)
+{
+	g_autofree char *yaml = g_strdup_printf(
+		"seed: 1\nduration: 100ms\ngpu: {preset: kepler}\n"
+		"policy: {name: direct}\n"
+		"tasks:\n  - name: a\n%s"
+		"    behavior:\n      script:\n"
+		"        - repeat: {steps: [{launch: 1ms}, round]}\n", ring);
+	g_autoptr(GError) err = NULL;
+	struct gs_scenario *sc = load(yaml, &err);
+	struct gs_sim_options opt = { .check_invariants = true };
+	struct gs_results r;
+	uint64_t rounds;
+
+	if (!sc)
+		fail_msg("%s", err->message);
+	gs_results_init(&r);
+	if (!gs_run_scenario(sc, &opt, &r, &err))
+		fail_msg("%s", err->message);
+	rounds = r.tasks[0].rounds;
+	gs_results_clear(&r);
+	gs_scenario_free(sc);
+	return rounds;
+}
+
+static void test_small_ring_bounds_async_task(void **state)
+{
+	uint64_t small = async_rounds("    ring_entries: 4\n");
+	uint64_t big = async_rounds("");
+	(void)state;
+
+	/* 100 done (the last may still run) + 3 waiting in the ring */
+	assert_in_range(small, 101, 104);
+	/* the GPU's 1024-entry ring lets it run 1023 ahead */
+	assert_true(big > 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_priority_values),
 		cmocka_unit_test(test_bad_keys),
+		cmocka_unit_test(test_limit_defaults),
+		cmocka_unit_test(test_small_ring_bounds_async_task),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -364,7 +364,8 @@ static int load_task(struct cfg *c, const yaml_node_t *m,
 {
 	static const char *const keys[] = {
 		"name", "count", "vm", "weight", "channels", "start", "gpu",
-		"rounds", "behavior", "priority", NULL,
+		"rounds", "behavior", "priority", "ring_entries",
+		"max_inflight", NULL,
 	};
 	const struct gs_scenario *sc = c->sc;
 	yaml_node_t *v, *first;
@@ -404,6 +405,14 @@ static int load_task(struct cfg *c, const yaml_node_t *m,
 		return -1;
 	v = cfg_map_get(c, m, "priority");
 	if (v && load_priority(c, v, &t->priority) < 0)
+		return -1;
+	v = cfg_map_get(c, m, "ring_entries");
+	if (v && cfg_u32(c, v, "ring_entries", 2, sc->gpu.ring_entries,
+			 &t->ring_entries) < 0)
+		return -1;
+	v = cfg_map_get(c, m, "max_inflight");
+	if (v && cfg_u32(c, v, "max_inflight", 0, 1048576,
+			 &t->max_inflight) < 0)
 		return -1;
 	v = cfg_map_get(c, m, "channels");
 	if (v && cfg_u32(c, v, "channels", 1, sc->gpu.max_channels,

@@ -171,7 +171,8 @@ hal_u32 hal_shadow_pending(struct hal_sched *s, struct hal_chan *c)
 static const struct gs_cmd *shadow_head(const struct hal_chan *c)
 {
 	const struct gs_task *t = c->task;
-	uint32_t k, before = 0, chan;
+	/* released past the credit limit: older than any queue's */
+	uint32_t k, before = c->ch->credit_held, chan;
 
 	if (!c->queued)
 		return NULL;

@@ -198,6 +198,11 @@ static bool open_channels(struct gs_task *t)
 			return false;
 		/* a job's kernels share the cores (gpu_model/shared.c) */
 		ch->occupancy_pm = t->cfg->demand_pm;
+		/* the task's own ring size and credit limit (both at the
+		 * channel's start, before anything is written) */
+		if (t->cfg->ring_entries)
+			ch->entries = t->cfg->ring_entries;
+		ch->credit_limit = t->cfg->max_inflight;
 		for (k = t->n_levels; k-- > 0;) {
 			struct hal_sched *s = t->levels[k].s;
 
@@ -507,6 +512,9 @@ void gs_host_cmd_complete(void *ctx, struct gs_channel *ch,
 	gs_time_t delay;
 	(void)ctx;
 
+	/* the driver's run-job worker: a returned credit lets the next
+	 * held command onto the hardware */
+	gs_chan_return_credits(ch);
 	if (!hc || !ch->open)
 		return;
 	t = hc->task;
