@@ -164,6 +164,13 @@ enum gs_linux_doorbell {
  * write publishes, when the port knows it (used by shadow queues only). */
 enum gs_linux_doorbell gs_linux_doorbell_fault(struct hal_chan *c, u32 put);
 
+/* n more of the channel's commands completed (a completion interrupt's
+ * handler read the fence): the policy's fence_signal op, what drm_sched's
+ * scheduler learns from the dma_fence callbacks. It takes the instance's
+ * mutex: call it from process context, e.g. a work item the interrupt
+ * handler queues. */
+void gs_linux_fence_signal(struct hal_chan *c, u32 n);
+
 /* Whether the channel's doorbell trap is armed, so the fault handler can
  * tell "keep the page unmapped" from "map it back". */
 bool gs_linux_chan_trapped(const struct hal_chan *c);

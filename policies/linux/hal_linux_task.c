@@ -195,6 +195,17 @@ void gs_linux_chan_destroy(struct hal_chan *c)
 }
 EXPORT_SYMBOL_GPL(gs_linux_chan_destroy);
 
+void gs_linux_fence_signal(struct hal_chan *c, u32 n)
+{
+	struct hal_sched *s = c->t->s;
+
+	mutex_lock(&s->lock);
+	if (s->ops->fence_signal && n)
+		s->ops->fence_signal(s, c, n);
+	mutex_unlock(&s->lock);
+}
+EXPORT_SYMBOL_GPL(gs_linux_fence_signal);
+
 struct hal_task *hal_chan_task(const struct hal_chan *c)
 {
 	return c->t;

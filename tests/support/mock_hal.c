@@ -339,9 +339,10 @@ int mock_submit(struct mock_hal *m, struct hal_chan *c)
 
 void mock_complete(struct mock_hal *m, struct hal_chan *c, uint64_t n)
 {
-	(void)m;
 	c->fence += n;
 	assert_true(c->fence <= c->submitted);
+	if (n && m->s.ops->fence_signal)
+		m->s.ops->fence_signal(&m->s, c, (hal_u32)n);
 }
 
 void mock_set_next_class(struct mock_hal *m, struct hal_chan *c, uint8_t cls)

@@ -68,7 +68,8 @@ int mock_submit(struct mock_hal *m, struct hal_chan *c);
 /* The class tag (0..7) that c's submissions carry from now on (default 0);
  * hal_shadow_peek_class returns the oldest queued command's. */
 void mock_set_next_class(struct mock_hal *m, struct hal_chan *c, uint8_t cls);
-/* n more of c's requests completed; the host-visible fence moves now. */
+/* n more of c's requests completed; the host-visible fence moves now and
+ * ops->fence_signal(c, n) runs. */
 void mock_complete(struct mock_hal *m, struct hal_chan *c, uint64_t n);
 /* What register reads return from now on. */
 void mock_set_engine_status(struct mock_hal *m, uint32_t gpu, uint32_t engine,
