@@ -114,19 +114,47 @@ void gs_chan_set_content(struct gs_channel *ch,
 	last->content = *content;
 }
 
+/* Commands published and not completed: what holds credits. */
+static uint64_t chan_on_hardware(const struct gs_channel *ch)
+{
+	return ch->submitted - ch->completed - ch->dropped;
+}
+
 void gs_chan_publish(struct gs_channel *ch, uint32_t n)
 {
-	uint32_t waiting = gs_chan_unpublished(ch), i;
+	uint32_t waiting = gs_chan_unpublished(ch) - ch->credit_held, i;
 
 	if (!ch->open || !n || !waiting)
 		return;
 	if (n > waiting)
 		n = waiting;
+	if (ch->credit_limit) {
+		uint64_t used = chan_on_hardware(ch);
+
+		ch->credit_held += n;
+		n = used >= ch->credit_limit
+			    ? 0
+			    : (uint32_t)MIN(ch->credit_held,
+					    ch->credit_limit - used);
+		ch->credit_held -= n;
+		if (!n)
+			return;
+	}
 	for (i = 0; i < n; i++)
 		ch->put_visible = gs_ring_advance(ch->put_visible, ch->entries);
 	ch->submitted += n;
 	gs_disp_link(ch->gpu, ch);
 	gs_disp_kick(ch->gpu);
+}
+
+void gs_chan_return_credits(struct gs_channel *ch)
+{
+	uint32_t n = ch->credit_held;
+
+	if (!n)
+		return;
+	ch->credit_held = 0;
+	gs_chan_publish(ch, n);
 }
 
 void gs_chan_doorbell(struct gs_channel *ch)

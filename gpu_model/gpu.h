@@ -108,6 +108,14 @@ struct gs_channel {
 	GArray *fence_ahead;
 	struct gs_fifo fence_lag;   /* (visible-at time, serial) not yet seen */
 
+	/* The driver's cap on the channel's commands on the hardware
+	 * (published, not completed), 0: none: drm_sched's credit_limit
+	 * where a driver gives each context a scheduler of its own (xe,
+	 * panthor). Commands released beyond it (credit_held) stay in the
+	 * ring unpublished until completions return credits. */
+	uint32_t credit_limit;
+	uint32_t credit_held;
+
 	uint64_t submitted;         /* commands published by doorbell */
 	uint64_t completed;
 	uint64_t dropped;           /* discarded when the channel was closed */
@@ -284,9 +292,13 @@ void gs_chan_set_content(struct gs_channel *ch,
 /* Doorbell: publish everything written so far to the GPU. */
 void gs_chan_doorbell(struct gs_channel *ch);
 /* Publish only the next n written commands (a shadow queue forwarding
- * part of what it holds); n is clipped to what is unpublished. */
+ * part of what it holds); n is clipped to what is unpublished. With a
+ * credit_limit, what exceeds it is held back (credit_held) until
+ * gs_chan_return_credits finds room. */
 void gs_chan_publish(struct gs_channel *ch, uint32_t n);
-/* Written but not yet published commands. */
+/* A command of ch completed: publish what the credit limit held back. */
+void gs_chan_return_credits(struct gs_channel *ch);
+/* Written but not yet published commands (credit_held included). */
 uint32_t gs_chan_unpublished(const struct gs_channel *ch);
 /* The oldest unpublished command (a shadow queue's head), or NULL. */
 const struct gs_cmd *gs_chan_unpublished_head(const struct gs_channel *ch);

@@ -26,7 +26,11 @@
  * New tasks go to the GPU with the lowest monitored load among those with
  * room for their footprint (any GPU if none has: the environment does
  * not refuse a task). Moves go through hal_task_migrate, which the
- * environment performs between launches. */
+ * environment performs between launches.
+ *
+ * Priority (hal_task_priority): ignored; placement, migration and the
+ * fairness slices treat every task alike.
+ */
 #include "node_load.h"
 #include "policy.h"
 
@@ -465,6 +469,7 @@ const struct gs_policy_ops gs_policy_dcuda = {
 	.name = "dcuda",
 	.node_level = 1,
 	.summary = "node: DCUDA dynamic scheduling, migration, compaction, fairness slices",
+	.priority = "ignored: placement and slices treat every task alike",
 	.params = dcuda_params,
 	.n_params = sizeof(dcuda_params) / sizeof(dcuda_params[0]),
 	.priv_size = sizeof(struct dcuda),

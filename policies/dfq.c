@@ -110,6 +110,8 @@
  * channels' comings and goings; dfq_entity.c what dfq knows of an entity
  * (requests out and done, gates, waiting submissions, kills);
  * dfq_episode.c the episode (barrier, drain, samples, free run).
+ *
+ * Priority (hal_task_priority): ignored; only `weight` scales a task's share.
  */
 #include "dfq_priv.h"
 
@@ -355,6 +357,7 @@ const struct gs_policy_ops gs_policy_dfq = {
 	.name = "dfq",
 	.summary = "Disengaged Fair Queueing (NEON 3.3): drain, sample each "
 		   "task alone, free-run; deny tasks ahead in virtual time",
+	.priority = "ignored (weights only, from `weight`)",
 	.params = dfq_params,
 	.n_params = sizeof(dfq_params) / sizeof(dfq_params[0]),
 	.priv_size = sizeof(struct dfq),

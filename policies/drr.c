@@ -117,6 +117,9 @@
  * Files: this one holds the parameters and the ops; drr_sched.c the
  * estimates, the queues and forwarding, and the timing thread;
  * drr_priv.h the types they share.
+ *
+ * Priority (hal_task_priority): ignored; GERM's priority is the task's
+ * weight, a larger quantum (4.4 above).
  */
 #include "drr_priv.h"
 
@@ -390,6 +393,8 @@ const struct gs_policy_ops gs_policy_drr = {
 	.summary = "GERM deficit round robin over per-task shadow queues, "
 		   "costs estimated from command contents (or per class) and "
 		   "corrected from the fences",
+	.priority = "ignored: GERM's priority is the task's weight (w / w_min "
+		    "quanta)",
 	.params = drr_params,
 	.n_params = sizeof(drr_params) / sizeof(drr_params[0]),
 	.priv_size = sizeof(struct drr_state),

@@ -58,6 +58,17 @@ const char *hal_task_name(const struct hal_task *t);
 hal_u32 hal_task_weight(const struct hal_task *t);  /* >= 1 */
 hal_s32 hal_task_vm(const struct hal_task *t);      /* VM index, -1: host */
 hal_u32 hal_task_gpu(const struct hal_task *t);
+/* The scheduling priority the task asked for: the scenario's `priority:`
+ * in the simulator, the context's priority in a kernel port (what a
+ * driver passes to drm_sched_entity_init). The four levels are
+ * drm_sched's (enum drm_sched_priority), highest first; a policy says in
+ * its file header and ops->priority what it does with them. */
+enum hal_priority {
+	HAL_PRIO_KERNEL = 0, HAL_PRIO_HIGH = 1, HAL_PRIO_NORMAL = 2,
+	HAL_PRIO_LOW = 3,
+};
+#define HAL_PRIO_COUNT 4
+hal_u32 hal_task_priority(const struct hal_task *t); /* enum hal_priority */
 void *hal_task_data(const struct hal_task *t);      /* policy's per-task */
 void hal_task_set_data(struct hal_task *t, void *data);
 

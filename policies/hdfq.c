@@ -47,6 +47,9 @@
  *   VM); without one the VM's tasks share its part in the GPU's own
  *   order. The entity's figures are not reported on its tasks (the host
  *   cannot split them; a VM's scheduler reports its own).
+ *
+ * Priority (hal_task_priority): ignored; the VM tree's user weights set
+ * the shares.
  */
 #include "acct_engine.h"
 #include "dfq.h"
@@ -385,6 +388,7 @@ const struct gs_policy_ops gs_policy_hdfq = {
 	.summary = "hierarchical DFQ for VMs (Fleig 3.3): DFQ over a tree of "
 		   "host tasks, guest tasks (paravirtual hints) and VMs, with "
 		   "weights from the tree; guest tasks held by shadow channels",
+	.priority = "ignored (user weights of the VM tree only)",
 	.params = hdfq_params,
 	.n_params = sizeof(hdfq_params) / sizeof(hdfq_params[0]),
 	.priv_size = sizeof(struct hdfq),

@@ -96,6 +96,8 @@
  *   task that was not measured, once per decision.
  *
  * Timers: 0 = end of the sleep phase.
+ *
+ * Priority (hal_task_priority): ignored; only `weight` scales a task's share.
  */
 #include "acct_engine.h"
 #include "gate.h"
@@ -531,6 +533,7 @@ const struct gs_policy_ops gs_policy_loga = {
 	.name = "loga",
 	.summary = "LoGA (SYSTOR'17): account GPU time by polling the engine "
 		   "status register in short phases; DFQ vtime and deny rule",
+	.priority = "ignored (weights only, from `weight`)",
 	.params = loga_params,
 	.n_params = sizeof(loga_params) / sizeof(loga_params[0]),
 	.priv_size = sizeof(struct loga),

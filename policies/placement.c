@@ -11,7 +11,10 @@
  * Both consider only GPUs with room in memory for the task's footprint
  * (a task cannot start where its allocations fail), unless none has.
  * Both place through hal_task_migrate in task_create (free before the
- * task's channels exist) and leave the GPU's own scheduling alone. */
+ * task's channels exist) and leave the GPU's own scheduling alone.
+ *
+ * Priority (hal_task_priority): ignored by both placements.
+ */
 #include "node_load.h"
 #include "policy.h"
 
@@ -124,6 +127,7 @@ const struct gs_policy_ops gs_policy_round_robin = {
 	.name = "round-robin",
 	.node_level = 1,
 	.summary = "node: place each task on the next GPU in turn (static)",
+	.priority = "ignored",
 	.params = placement_params,
 	.n_params = 1,
 	.priv_size = sizeof(struct placement),
@@ -138,6 +142,7 @@ const struct gs_policy_ops gs_policy_least_loaded = {
 	.name = "least-loaded",
 	.node_level = 1,
 	.summary = "node: place each task on the least utilised GPU (static)",
+	.priority = "ignored",
 	.params = placement_params,
 	.n_params = 1,
 	.priv_size = sizeof(struct placement),

@@ -44,6 +44,9 @@ enum gs_submit_verdict {
 struct gs_policy_ops {
 	const char *name;
 	const char *summary;
+	/* What the policy does with hal_task_priority, for `gpusim list`
+	 * ("ignored", or how it maps the levels). */
+	const char *priority;
 	const struct gs_param_desc *params; /* n_params entries */
 	hal_u32 n_params;
 	hal_u32 priv_size;
@@ -63,6 +66,15 @@ struct gs_policy_ops {
 	int (*submit)(struct hal_sched *s, struct hal_chan *c);
 	/* A command went into c's shadow queue. */
 	void (*shadow_submit)(struct hal_sched *s, struct hal_chan *c);
+	/* n more of c's commands completed (oldest first), as the
+	 * completion interrupt's handler finds them: it reads the fence in
+	 * memory, where the GPU wrote it before raising the interrupt, and
+	 * signals each command's fence, as a driver signals the dma_fences
+	 * drm_sched's scheduler waits on. Completions that come before the
+	 * handler reads are in the same call. (hal_fence_read is the
+	 * user-visible copy, which may lag.) */
+	void (*fence_signal)(struct hal_sched *s, struct hal_chan *c,
+			     hal_u32 n);
 	/* Timer `id` expired. */
 	void (*timer)(struct hal_sched *s, hal_u32 id);
 	/* The poll loop saw the status register change at `when`. */

@@ -57,6 +57,9 @@
  *    Timeslice for a task alone (policy CPU, not the task's).
  *  - Accounting is an estimate (the policy does not time the engines):
  *    the holder is charged the time it held the token plus its overuse.
+ *
+ * Priority (hal_task_priority): ignored; the token visits every task
+ * alike, with the same slice.
  */
 #include "engines.h"
 #include "policy.h"
@@ -566,6 +569,7 @@ const struct gs_policy_ops gs_policy_timeslice = {
 	.name = "timeslice",
 	.summary = "NEON token-passing timeslice with overuse control; "
 		   "disengaged unless engaged: true",
+	.priority = "ignored: every task gets the same slice",
 	.params = ts_params,
 	.n_params = sizeof(ts_params) / sizeof(ts_params[0]),
 	.priv_size = sizeof(struct ts_state),

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gpu_model/gpu.h"
+#include "policies/hal.h"
 #include "workloads/apps.h"
 
 /* "100us", "1.5ms": the shortest exact unit, for labels. */
@@ -399,12 +400,27 @@ static int find_vm(struct cfg *c, const yaml_node_t *n, int32_t *out)
 	return cfg_error(c, n, "unknown vm '%s' (vms: %s)", name, list);
 }
 
+/* drm_sched's four levels, in the order of enum hal_priority. */
+static int load_priority(struct cfg *c, const yaml_node_t *v, uint8_t *out)
+{
+	static const char *const names[] = { "kernel", "high", "normal",
+					     "low" };
+	int i;
+
+	G_STATIC_ASSERT(G_N_ELEMENTS(names) == HAL_PRIO_COUNT);
+	if (cfg_enum(c, v, "priority", names, G_N_ELEMENTS(names), &i) < 0)
+		return -1;
+	*out = (uint8_t)i;
+	return 0;
+}
+
 static int load_task(struct cfg *c, const yaml_node_t *m,
 		     struct gs_task_config *t, GHashTable *names)
 {
 	static const char *const keys[] = {
 		"name", "count", "vm", "weight", "channels", "start", "gpu",
-		"rounds", "behavior", NULL,
+		"rounds", "behavior", "priority", "ring_entries",
+		"max_inflight", NULL,
 	};
 	const struct gs_scenario *sc = c->sc;
 	yaml_node_t *v, *first;
@@ -430,6 +446,7 @@ static int load_task(struct cfg *c, const yaml_node_t *m,
 	t->count = 1;
 	t->vm = -1;
 	t->weight = 1;
+	t->priority = HAL_PRIO_NORMAL;
 	t->channels = 1;
 	t->gpu = GS_GPU_AUTO;
 	v = cfg_map_get(c, m, "count");
@@ -440,6 +457,17 @@ static int load_task(struct cfg *c, const yaml_node_t *m,
 		return -1;
 	v = cfg_map_get(c, m, "weight");
 	if (v && cfg_u32(c, v, "weight", 1, 1000000, &t->weight) < 0)
+		return -1;
+	v = cfg_map_get(c, m, "priority");
+	if (v && load_priority(c, v, &t->priority) < 0)
+		return -1;
+	v = cfg_map_get(c, m, "ring_entries");
+	if (v && cfg_u32(c, v, "ring_entries", 2, sc->gpu.ring_entries,
+			 &t->ring_entries) < 0)
+		return -1;
+	v = cfg_map_get(c, m, "max_inflight");
+	if (v && cfg_u32(c, v, "max_inflight", 0, 1048576,
+			 &t->max_inflight) < 0)
 		return -1;
 	v = cfg_map_get(c, m, "channels");
 	if (v && cfg_u32(c, v, "channels", 1, sc->gpu.max_channels,

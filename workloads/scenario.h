@@ -75,6 +75,10 @@ struct gs_task_config {
 	uint32_t count;       /* replicas: name, name#1, ... when count > 1 */
 	int32_t vm;           /* index into vms, -1: on the host */
 	uint32_t weight;      /* default 1 */
+	uint8_t priority;     /* enum hal_priority, default normal */
+	uint32_t ring_entries;/* each channel's ring; 0: the GPU's */
+	uint32_t max_inflight;/* commands per channel on the hardware
+			       * (published, not complete); 0: no limit */
 	uint32_t channels;    /* channels the task opens, default 1 */
 	gs_time_t start;      /* when the task starts */
 	uint32_t gpu;         /* GPU index, or GS_GPU_AUTO (round-robin) */

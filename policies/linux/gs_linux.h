@@ -109,6 +109,10 @@ int gs_linux_vm_add(struct hal_sched *s, s32 parent, u32 weight);
 struct gs_linux_task_args {
 	struct pid *pid;      /* NULL: the calling process (its tgid) */
 	u32 weight;           /* 0 means 1 */
+	/* enum hal_priority: the context's drm_sched priority
+	 * (DRM_SCHED_PRIORITY_*, same order); 0 is kernel, so a port sets
+	 * it (HAL_PRIO_NORMAL for an ordinary process) */
+	u32 priority;
 	s32 vm;               /* -1: host (0 is the first VM: set it) */
 	u32 gpu;              /* GPU the task runs on */
 };
@@ -159,6 +163,13 @@ enum gs_linux_doorbell {
  * waits here until the policy releases it). `put` is the GP_PUT value the
  * write publishes, when the port knows it (used by shadow queues only). */
 enum gs_linux_doorbell gs_linux_doorbell_fault(struct hal_chan *c, u32 put);
+
+/* n more of the channel's commands completed (a completion interrupt's
+ * handler read the fence): the policy's fence_signal op, what drm_sched's
+ * scheduler learns from the dma_fence callbacks. It takes the instance's
+ * mutex: call it from process context, e.g. a work item the interrupt
+ * handler queues. */
+void gs_linux_fence_signal(struct hal_chan *c, u32 n);
 
 /* Whether the channel's doorbell trap is armed, so the fault handler can
  * tell "keep the page unmapped" from "map it back". */

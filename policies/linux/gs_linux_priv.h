@@ -82,6 +82,7 @@ struct hal_task {
 	struct pid *pid;
 	char name[TASK_COMM_LEN];
 	u32 id, weight, gpu;
+	u32 priority;              /* enum hal_priority */
 	s32 vm;
 	void *data;
 	/* held: set by a HOLD verdict, cleared by hal_task_release; read by

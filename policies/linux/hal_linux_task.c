@@ -53,6 +53,8 @@ struct hal_task *gs_linux_task_create(struct hal_sched *s,
 	t->pid = a && a->pid ? get_pid(a->pid) :
 		 get_task_pid(current, PIDTYPE_TGID);
 	t->weight = a && a->weight ? a->weight : 1;
+	t->priority = a && a->priority < HAL_PRIO_COUNT ? a->priority
+							: HAL_PRIO_NORMAL;
 	t->vm = a ? a->vm : -1;
 	t->gpu = a ? a->gpu : 0;
 	ts = get_pid_task(t->pid, PIDTYPE_TGID);
@@ -107,6 +109,11 @@ const char *hal_task_name(const struct hal_task *t)
 hal_u32 hal_task_weight(const struct hal_task *t)
 {
 	return t->weight;
+}
+
+hal_u32 hal_task_priority(const struct hal_task *t)
+{
+	return t->priority;
 }
 
 hal_s32 hal_task_vm(const struct hal_task *t)
@@ -187,6 +194,17 @@ void gs_linux_chan_destroy(struct hal_chan *c)
 	kfree(c);
 }
 EXPORT_SYMBOL_GPL(gs_linux_chan_destroy);
+
+void gs_linux_fence_signal(struct hal_chan *c, u32 n)
+{
+	struct hal_sched *s = c->t->s;
+
+	mutex_lock(&s->lock);
+	if (s->ops->fence_signal && n)
+		s->ops->fence_signal(s, c, n);
+	mutex_unlock(&s->lock);
+}
+EXPORT_SYMBOL_GPL(gs_linux_fence_signal);
 
 struct hal_task *hal_chan_task(const struct hal_chan *c)
 {

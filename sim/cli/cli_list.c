@@ -19,6 +19,8 @@ static void list_policies(void)
 		const struct gs_policy_ops *ops = gs_policy_registry[i];
 
 		printf("  %-12s %s\n", ops->name, ops->summary);
+		printf("      %-18s %s\n", "(priority)",
+		       ops->priority ? ops->priority : "ignored");
 		for (p = 0; p < ops->n_params; p++) {
 			const struct gs_param_desc *d = &ops->params[p];
 

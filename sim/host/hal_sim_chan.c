@@ -30,6 +30,7 @@ static struct hal_chan *gs_hal_chan_at(struct hal_sched *s,
 hal_u32 hal_task_id(const struct hal_task *t) { return t->task->index; }
 const char *hal_task_name(const struct hal_task *t) { return t->task->name; }
 hal_u32 hal_task_weight(const struct hal_task *t) { return t->task->cfg->weight; }
+hal_u32 hal_task_priority(const struct hal_task *t) { return t->task->cfg->priority; }
 /* A VM index as instance s sees it: its own VM is where its tasks are
  * (-1, the "host" of a guest kernel), the VMs below it numbered from 0. */
 static hal_s32 vm_view(const struct hal_sched *s, int32_t vm)
@@ -171,7 +172,8 @@ hal_u32 hal_shadow_pending(struct hal_sched *s, struct hal_chan *c)
 static const struct gs_cmd *shadow_head(const struct hal_chan *c)
 {
 	const struct gs_task *t = c->task;
-	uint32_t k, before = 0, chan;
+	/* released past the credit limit: older than any queue's */
+	uint32_t k, before = c->ch->credit_held, chan;
 
 	if (!c->queued)
 		return NULL;

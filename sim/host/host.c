@@ -70,8 +70,13 @@ void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
 
 void gs_task_destroy(struct gs_task *t)
 {
+	uint32_t i;
+
 	gs_evq_cancel(&t->sim->q, &t->ev);
 	gs_evq_cancel(&t->sim->q, &t->kill_ev);
+	for (i = 0; t->channels_open && i < t->cfg->channels; i++)
+		if (t->chans[i].ch)
+			gs_fence_signal_cancel(t, i);
 	g_free(t->chans);
 	g_free(t->levels);
 	g_free(t->guest_hal);
@@ -128,6 +133,7 @@ static void close_channels(struct gs_task *t)
 	for (i = 0; i < t->cfg->channels; i++) {
 		if (!t->chans[i].ch)
 			continue;
+		gs_fence_signal_cancel(t, i);
 		for (k = 0; k < t->n_levels; k++) {
 			struct hal_sched *s = t->levels[k].s;
 
@@ -193,11 +199,17 @@ static bool open_channels(struct gs_task *t)
 			hc->task = t;
 			hc->owner = t->levels[k].hal;
 			hc->ch = ch;
+			gs_fence_signal_init(hc);
 		}
 		if (!ch)
 			return false;
 		/* a job's kernels share the cores (gpu_model/shared.c) */
 		ch->occupancy_pm = t->cfg->demand_pm;
+		/* the task's own ring size and credit limit (both at the
+		 * channel's start, before anything is written) */
+		if (t->cfg->ring_entries)
+			ch->entries = t->cfg->ring_entries;
+		ch->credit_limit = t->cfg->max_inflight;
 		for (k = t->n_levels; k-- > 0;) {
 			struct hal_sched *s = t->levels[k].s;
 
@@ -508,9 +520,13 @@ void gs_host_cmd_complete(void *ctx, struct gs_channel *ch,
 	gs_time_t delay;
 	(void)ctx;
 
+	/* the driver's run-job worker: a returned credit lets the next
+	 * held command onto the hardware */
+	gs_chan_return_credits(ch);
 	if (!hc || !ch->open)
 		return;
 	t = hc->task;
+	gs_fence_signal_due(t, (uint32_t)(hc - t->chans), &ch->gpu->cfg);
 	if (t->state != GS_TASK_WAITING || gs_event_queued(&t->ev))
 		return;
 	s = cur_step(t);

@@ -77,6 +77,17 @@ void gs_policy_shadow_submit(struct hal_sched *s, struct hal_chan *c)
 		s->ops->shadow_submit(s, c);
 }
 
+/* The interrupt handler runs whether or not the policy has the op; its
+ * cost is the interrupt's (the task's wake-up pays nothing for it
+ * either), so nothing is charged here. */
+void gs_policy_fence_signal(struct hal_sched *s, struct hal_chan *c,
+			    uint32_t n)
+{
+	enter(s, GS_OP_FENCE_SIGNAL);
+	if (s->ops->fence_signal)
+		s->ops->fence_signal(s, c, n);
+}
+
 /* The thread wakes up whether or not the policy has a timer op. */
 void gs_policy_timer(struct hal_sched *s, uint32_t id)
 {

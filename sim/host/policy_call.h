@@ -30,6 +30,9 @@ void gs_policy_channel_destroy(struct hal_sched *s, struct hal_chan *c);
 /* GS_SUBMIT_ALLOW / GS_SUBMIT_HOLD, or GS_SUBMIT_NO_OP. */
 int gs_policy_submit(struct hal_sched *s, struct hal_chan *c);
 void gs_policy_shadow_submit(struct hal_sched *s, struct hal_chan *c);
+/* c's fence moved and the interrupt reached the host. */
+void gs_policy_fence_signal(struct hal_sched *s, struct hal_chan *c,
+			    uint32_t n);
 /* Timer `id` expired: one wake-up of the policy's kernel thread. */
 void gs_policy_timer(struct hal_sched *s, uint32_t id);
 void gs_policy_poll_change(struct hal_sched *s,

@@ -36,6 +36,10 @@ struct hal_chan {
 	bool trap_armed;
 	bool shadow;          /* submissions go to the shadow queue */
 	uint32_t queued;      /* commands in this level's shadow queue */
+	/* ops->fence_signal due (fence_signal.c), for policies that have
+	 * the op */
+	struct gs_event fence_ev;
+	uint32_t fence_unsignalled; /* completions not yet told */
 	gs_time_t shadow_since; /* shadowed since (figures) */
 };
 
@@ -225,6 +229,13 @@ void gs_task_destroy(struct gs_task *t);
 void gs_host_cmd_complete(void *ctx, struct gs_channel *ch,
 			  const struct gs_cmd *cmd);
 void gs_host_ring_space(void *ctx, struct gs_channel *ch);
+/* ops->fence_signal (fence_signal.c): a channel handle's event, made when
+ * the channel opens; cancelled (every level's) when it closes; due after
+ * a completion on the task's channel `chan`. */
+void gs_fence_signal_init(struct hal_chan *hc);
+void gs_fence_signal_cancel(struct gs_task *t, uint32_t chan);
+void gs_fence_signal_due(struct gs_task *t, uint32_t chan,
+			 const struct gs_gpu_config *gpu);
 void gs_task_kill(struct gs_task *t);
 /* The run is over: a task still alive exits (channels destroyed, the
  * policy's task_exit called), so the policy can free what it holds. */

@@ -35,6 +35,12 @@
  *   submission of its sample: at most sample_requests of them per epoch,
  *   and an epoch is at least the free run, free_run_factor x sample;
  * - loga: LoGA Fig. 7b: +0.7% turnaround;
+ * - drm-fifo, drm-rr, drm-fair: every submission is a job through the
+ *   submit ioctl, a trap each (drm_sched.c); and at most credit_limit
+ *   jobs are on the GPU, a credit coming back irq_latency after its job
+ *   ends (the fence interrupt), so a stream of commands of length L no
+ *   shorter than the task's shortest keeps the GPU busy for at least
+ *   credit_limit x L of every L + irq_latency;
  * - direct and the node policies: none. DCUDA's monitor runs on the CPU,
  *   intercepts launches in a user-space library at "negligible overhead"
  *   (DCUDA 3.2, 4.2), and a lone task has nothing to be balanced
@@ -53,6 +59,19 @@ static double dfq_extra_trap(const struct gs_gen_scenario *g)
 	       (double)gs_gen_param(g, "sample_requests", 96) / epoch;
 }
 
+static gs_time_t min_command(const struct gs_gen_task *t);
+
+/* drm_sched's credits: the share of a stream of back-to-back commands
+ * lost waiting for fences (see above). */
+static double drm_credit_stall(const struct gs_gen_scenario *g)
+{
+	double len = (double)min_command(&g->tasks[0]);
+	double credits = (double)gs_gen_param(g, "credit_limit", 2);
+	double busy = credits * len / (len + (double)g->irq_latency);
+
+	return busy >= 1 ? 0 : 1 - busy;
+}
+
 static double stated_overhead(const struct gs_gen_scenario *g,
 			      double launches, double round_ns, bool drawn)
 {
@@ -69,6 +88,8 @@ static double stated_overhead(const struct gs_gen_scenario *g,
 		return 0.05 + dfq_extra_trap(g);
 	if (!strcmp(g->policy, "loga"))
 		return 0.007;
+	if (!strncmp(g->policy, "drm-", 4))
+		return trapped + drm_credit_stall(g);
 	return 0;
 }
 

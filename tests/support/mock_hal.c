@@ -23,6 +23,7 @@ struct hal_task {
 	uint32_t id;
 	char name[32];
 	uint32_t weight;
+	uint32_t priority;
 	int32_t vm;
 	uint32_t gpu;
 	void *data;
@@ -94,6 +95,7 @@ struct mock_hal {
 	uint32_t estimates[HAL_EST_KINDS]; /* hal_note_estimate calls */
 	uint64_t last_estimate;
 	uint32_t last_estimate_kind;
+	uint32_t next_priority;  /* the next task's, + 1; 0: normal */
 };
 
 /* "25us" -> ns (the scenarios' parser); "true"/"false"; plain
@@ -240,11 +242,20 @@ struct hal_task *mock_task_add_full(struct mock_hal *m, const char *name,
 	t->id = m->n_tasks++;
 	g_strlcpy(t->name, name, sizeof(t->name));
 	t->weight = weight ? weight : 1;
+	t->priority = m->next_priority ? m->next_priority - 1
+				       : HAL_PRIO_NORMAL;
+	m->next_priority = 0;
 	t->vm = vm;
 	t->memory = memory;
 	if (m->s.ops->task_create)
 		m->s.ops->task_create(&m->s, t);
 	return t;
+}
+
+void mock_set_next_priority(struct mock_hal *m, uint32_t priority)
+{
+	assert_true(priority < HAL_PRIO_COUNT);
+	m->next_priority = priority + 1;
 }
 
 void mock_task_set_vm(struct mock_hal *m, struct hal_task *t, int32_t vm)
@@ -336,9 +347,10 @@ int mock_submit(struct mock_hal *m, struct hal_chan *c)
 
 void mock_complete(struct mock_hal *m, struct hal_chan *c, uint64_t n)
 {
-	(void)m;
 	c->fence += n;
 	assert_true(c->fence <= c->submitted);
+	if (n && m->s.ops->fence_signal)
+		m->s.ops->fence_signal(&m->s, c, (hal_u32)n);
 }
 
 void mock_set_next_class(struct mock_hal *m, struct hal_chan *c, uint8_t cls)
@@ -453,6 +465,7 @@ hal_u64 hal_param(struct hal_sched *s, hal_u32 idx)
 hal_u32 hal_task_id(const struct hal_task *t) { return t->id; }
 const char *hal_task_name(const struct hal_task *t) { return t->name; }
 hal_u32 hal_task_weight(const struct hal_task *t) { return t->weight; }
+hal_u32 hal_task_priority(const struct hal_task *t) { return t->priority; }
 hal_s32 hal_task_vm(const struct hal_task *t) { return t->vm; }
 hal_u32 hal_task_gpu(const struct hal_task *t) { return t->gpu; }
 void *hal_task_data(const struct hal_task *t) { return t->data; }

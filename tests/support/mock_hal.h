@@ -43,6 +43,8 @@ struct hal_sched *mock_sched(struct mock_hal *m);
 struct hal_task *mock_task_add(struct mock_hal *m, const char *name,
 			       uint32_t weight);
 void mock_task_set_vm(struct mock_hal *m, struct hal_task *t, int32_t vm);
+/* The next task added has this enum hal_priority (then normal again). */
+void mock_set_next_priority(struct mock_hal *m, uint32_t priority);
 /* A task that is in VM `vm` from its creation on (-1: the host). */
 struct hal_task *mock_task_add_in_vm(struct mock_hal *m, const char *name,
 				     uint32_t weight, int32_t vm);
@@ -66,7 +68,8 @@ int mock_submit(struct mock_hal *m, struct hal_chan *c);
 /* The class tag (0..7) that c's submissions carry from now on (default 0);
  * hal_shadow_peek_class returns the oldest queued command's. */
 void mock_set_next_class(struct mock_hal *m, struct hal_chan *c, uint8_t cls);
-/* n more of c's requests completed; the host-visible fence moves now. */
+/* n more of c's requests completed; the host-visible fence moves now and
+ * ops->fence_signal(c, n) runs. */
 void mock_complete(struct mock_hal *m, struct hal_chan *c, uint64_t n);
 /* What register reads return from now on. */
 void mock_set_engine_status(struct mock_hal *m, uint32_t gpu, uint32_t engine,
