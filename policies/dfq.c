@@ -111,6 +111,7 @@
  * (requests out and done, gates, waiting submissions, kills);
  * dfq_episode.c the episode (barrier, drain, samples, free run).
  */
+#include "acct_engine_def.h"
 #include "dfq_priv.h"
 
 static const struct gs_param_desc dfq_params[] = {
@@ -121,10 +122,8 @@ _Static_assert(sizeof(dfq_params) / sizeof(dfq_params[0]) == DFQ_N_PARAMS,
 
 /* ---- ops ---------------------------------------------------------------- */
 
-int dfq_init(struct hal_sched *s)
+int dfq_init(struct hal_sched *s, struct dfq *d)
 {
-	struct dfq *d = dfq_of(s);
-
 	vt_init(&d->vt);
 	d->poll = hal_param(s, DFQ_P_POLL);
 	d->sample = hal_param(s, DFQ_P_SAMPLE);
@@ -152,10 +151,8 @@ int dfq_init(struct hal_sched *s)
 	return 0;
 }
 
-void dfq_trace_open(struct hal_sched *s)
+static void dfq_trace_open(struct hal_sched *s, struct dfq *d)
 {
-	struct dfq *d = dfq_of(s);
-
 	if (d->state == DFQ_FREE)
 		dfq_trace(s, "free-run", d->free_start);
 	else if (d->state == DFQ_DRAIN)
@@ -164,10 +161,8 @@ void dfq_trace_open(struct hal_sched *s)
 		dfq_trace(s, d->cur->label, d->cur->s_start);
 }
 
-void dfq_fini(struct hal_sched *s)
+static void dfq_fini(struct hal_sched *s, struct dfq *d)
 {
-	struct dfq *d = dfq_of(s);
-
 	if (d->state == DFQ_FREE)
 		dfq_trace(s, "free-run", d->free_start);
 
@@ -185,10 +180,9 @@ void dfq_fini(struct hal_sched *s)
 	}
 }
 
-struct dfq_task *dfq_entity_new(struct hal_sched *s, struct hal_task *t,
-				hal_u32 weight)
+static struct dfq_task *dfq_entity_new(struct hal_sched *s, struct dfq *d,
+				struct hal_task *t, hal_u32 weight)
 {
-	struct dfq *d = dfq_of(s);
 	struct dfq_task *dt = hal_zalloc(s, sizeof(*dt));
 	const char *name = hal_task_name(t);
 	const char *prefix = "sample ";
@@ -209,15 +203,8 @@ struct dfq_task *dfq_entity_new(struct hal_sched *s, struct hal_task *t,
 	return dt;
 }
 
-static void dfq_task_create(struct hal_sched *s, struct hal_task *t)
+static void dfq_entity_free(struct hal_sched *s, struct dfq *d, struct dfq_task *dt)
 {
-	acct_own_task_create(&dfq_acct_engine, s, t);
-}
-
-void dfq_entity_free(struct hal_sched *s, struct dfq_task *dt)
-{
-	struct dfq *d = dfq_of(s);
-
 	if (d->cur == dt) {
 		dfq_trace(s, dt->label, dt->s_start);
 		d->cur = 0;
@@ -236,15 +223,9 @@ void dfq_entity_free(struct hal_sched *s, struct dfq_task *dt)
 	hal_free(s, dt);
 }
 
-static void dfq_task_exit(struct hal_sched *s, struct hal_task *t)
-{
-	acct_own_task_exit(&dfq_acct_engine, s, t);
-}
-
-void dfq_chan_attach(struct hal_sched *s, struct dfq_task *dt,
+static void dfq_chan_attach(struct hal_sched *s, struct dfq *d, struct dfq_task *dt,
 		     struct hal_chan *c)
 {
-	struct dfq *d = dfq_of(s);
 	struct dfq_chan *dc = hal_zalloc(s, sizeof(*dc));
 
 	if (!dc)
@@ -258,19 +239,14 @@ void dfq_chan_attach(struct hal_sched *s, struct dfq_task *dt,
 	dt->snap_submitted += hal_chan_submitted(s, c);
 }
 
-static void dfq_channel_create(struct hal_sched *s, struct hal_chan *c)
-{
-	acct_own_channel_create(&dfq_acct_engine, s, c);
-}
-
-struct dfq_task *dfq_chan_entity(struct hal_sched *s, struct hal_chan *c)
+static struct dfq_task *dfq_chan_entity(struct hal_sched *s, struct hal_chan *c)
 {
 	struct dfq_chan *dc = dfq_chan_get(s, c);
 
 	return dc ? dc->dt : 0;
 }
 
-void dfq_chan_detach(struct hal_sched *s, struct hal_chan *c)
+static void dfq_chan_detach(struct hal_sched *s, struct dfq *d, struct hal_chan *c)
 {
 	struct dfq_chan *dc = dfq_chan_get(s, c);
 	struct dfq_task *dt = dfq_chan_entity(s, c);
@@ -283,7 +259,7 @@ void dfq_chan_detach(struct hal_sched *s, struct hal_chan *c)
 		/* keep the task's sums consistent without this channel */
 		dt->snap_submitted -= sub < dt->snap_submitted
 					      ? sub : dt->snap_submitted;
-		if (dfq_of(s)->cur == dt) {
+		if (d->cur == dt) {
 			hal_u64 f = dfq_chan_done(s, dc);
 
 			dfq_observe(s, dt);
@@ -293,17 +269,16 @@ void dfq_chan_detach(struct hal_sched *s, struct hal_chan *c)
 	plist_del(&dc->link);
 	dfq_chan_set(s, c, 0);
 	hal_free(s, dc);
-	if (dt && dfq_of(s)->cur == dt)
+	if (dt && d->cur == dt)
 		dt->s_out = dfq_task_outstanding(s, dt);
 }
 
 /* A submission on c that the scheduler sees (a trapped doorbell write, or
  * one that went into a shadow channel): 1 if it may reach the GPU now, 0
  * if it must wait (held, or left in the shadow queue). */
-static int on_submission(struct hal_sched *s, struct dfq_task *dt,
-			 struct hal_chan *c)
+static int on_submission(struct hal_sched *s, struct dfq *d,
+			 struct dfq_task *dt, struct hal_chan *c)
 {
-	struct dfq *d = dfq_of(s);
 
 	dt->had_work = 1;
 	if (d->state == DFQ_FREE && !dt->vt.denied) {
@@ -315,12 +290,12 @@ static int on_submission(struct hal_sched *s, struct dfq_task *dt,
 		dt->s_requests++;
 		dt->s_out++;
 		if (dt->s_requests >= d->sample_requests)
-			dfq_stop_sample_counting(s, dt);
+			dfq_stop_sample_counting(s, d, dt);
 		return 1;
 	}
 	/* stopped: does that end what the scheduler waits for? */
-	dfq_note_held(s, c);
-	if (d->state == DFQ_DRAIN && dfq_drained(s))
+	dfq_note_held(s, d, c);
+	if (d->state == DFQ_DRAIN && dfq_drained(s, d))
 		dfq_kick(s);
 	if (d->state == DFQ_SAMPLE_WAIT && dt == d->cur) {
 		dfq_observe(s, dt);
@@ -330,16 +305,17 @@ static int on_submission(struct hal_sched *s, struct dfq_task *dt,
 	return 0;
 }
 
-int dfq_submit(struct hal_sched *s, struct hal_chan *c)
+static int dfq_submit(struct hal_sched *s, struct dfq *d, struct hal_chan *c)
 {
 	struct dfq_task *dt = dfq_chan_entity(s, c);
 
 	if (!dt)
 		return GS_SUBMIT_ALLOW;
-	return on_submission(s, dt, c) ? GS_SUBMIT_ALLOW : GS_SUBMIT_HOLD;
+	return on_submission(s, d, dt, c) ? GS_SUBMIT_ALLOW : GS_SUBMIT_HOLD;
 }
 
-void dfq_shadow_submit(struct hal_sched *s, struct hal_chan *c)
+static void dfq_shadow_submit(struct hal_sched *s, struct dfq *d,
+		       struct hal_chan *c)
 {
 	struct dfq_task *dt = dfq_chan_entity(s, c);
 
@@ -347,8 +323,17 @@ void dfq_shadow_submit(struct hal_sched *s, struct hal_chan *c)
 		hal_shadow_disable(s, c); /* not ours: let it through */
 		return;
 	}
-	if (on_submission(s, dt, c) && hal_shadow_pending(s, c))
+	if (on_submission(s, d, dt, c) && hal_shadow_pending(s, c))
 		hal_shadow_forward(s, c, 1);
+}
+
+ACCT_ENGINE(dfq, struct dfq, struct dfq_task, 0, 0);
+
+static int dfq_own_init(struct hal_sched *s)
+{
+	struct dfq *d = acct_run_start(s, hal_priv(s), &dfq_acct_engine);
+
+	return d ? dfq_init(s, d) : -1;
 }
 
 const struct gs_policy_ops gs_policy_dfq = {
@@ -357,15 +342,6 @@ const struct gs_policy_ops gs_policy_dfq = {
 		   "task alone, free-run; deny tasks ahead in virtual time",
 	.params = dfq_params,
 	.n_params = sizeof(dfq_params) / sizeof(dfq_params[0]),
-	.priv_size = sizeof(struct dfq),
-	.init = dfq_init,
-	.fini = dfq_fini,
-	.trace_open = dfq_trace_open,
-	.task_create = dfq_task_create,
-	.task_exit = dfq_task_exit,
-	.channel_create = dfq_channel_create,
-	.channel_destroy = dfq_chan_detach,
-	.submit = dfq_submit,
-	.shadow_submit = dfq_shadow_submit,
-	.timer = dfq_timer,
+	.init = dfq_own_init,
+	ACCT_OWN_OPS,
 };

@@ -4,12 +4,6 @@
  * never ends. */
 #include "dfq_priv.h"
 
-/* The engine: at the start of the policy's private state. */
-struct dfq *dfq_of(struct hal_sched *s)
-{
-	return hal_priv(s);
-}
-
 void dfq_timer_arm(struct hal_sched *s, hal_u32 id, hal_u64 when)
 {
 	hal_timer_arm(s, id, when);
@@ -100,12 +94,12 @@ hal_u64 dfq_task_outstanding(struct hal_sched *s, struct dfq_task *dt)
  * the completion of the channel's last request; a task that pipelines
  * would fool that, so we confirm with one channel-RAM read (an MMIO read):
  * an idle channel has nothing left to run. */
-void dfq_note_held(struct hal_sched *s, struct hal_chan *c)
+void dfq_note_held(struct hal_sched *s, struct dfq *d, struct hal_chan *c)
 {
 	struct dfq_chan *dc = dfq_chan_get(s, c);
 	hal_u64 sub;
 
-	if (!dc || !dfq_of(s)->check_chram)
+	if (!dc || !d->check_chram)
 		return;
 	sub = hal_chan_submitted(s, c);
 	if (dfq_chan_done(s, dc) < sub &&
@@ -196,10 +190,9 @@ hal_u32 dfq_let_waiting_in(struct hal_sched *s, struct dfq_task *dt,
 /* The sampled entity's sample is over (time or request count): nothing
  * more of it is let through. A shadow-gated one is shadowed again; a held
  * one's traps are armed already. */
-void dfq_stop_sample_counting(struct hal_sched *s, struct dfq_task *dt)
+void dfq_stop_sample_counting(struct hal_sched *s, struct dfq *d,
+			      struct dfq_task *dt)
 {
-	struct dfq *d = dfq_of(s);
-
 	d->state = DFQ_SAMPLE_WAIT;
 	dfq_timer_cancel(s, DFQ_TIMER_PHASE);
 	if (dt->shadow_gate)

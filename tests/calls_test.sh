@@ -35,8 +35,6 @@ gpu_model/channel.c gpu_model/dispatcher.c  a doorbell or a closed channel tells
 gpu_model/channel.c gpu_model/engine.c      a channel closed while its command runs stops the engine (forget): the teardown notification
 gpu_model/channel.c gpu_model/shared.c      the same teardown for a channel with shared kernels running
 gpu_model/shared.c gpu_model/engine.c       shared kernels changed the rate of the compute engine: it reschedules its running command (rate_changed); the engine tells shared.c its own load: a notification both ways
-policies/acct_engines.c policies/dfq.c      hdfq table of accounting engines: dfq is one entry, and dfq shares acct_own_* of acct_engines.c
-policies/acct_engines.c policies/loga.c     the same table: loga is the other entry
 policies/drr_sched.c policies/drr.c         one policy in two files: the timing thread reads the parameters of drr.c
 sim/results/results_write.c sim/results/results_json.c      results_write.c is the writers table; results_json.c uses its row functions
 sim/results/results_write.c sim/results/results_timeline.c  the same table and functions for timeline.json
