@@ -49,6 +49,39 @@ struct acct_engine {
 			    struct hal_chan *c);
 };
 
+/* What an engine's channel record and entity record hold for the
+ * shared helpers below: the channel record embeds a struct acct_chan
+ * (as `ac`), the entity record lists them. */
+struct acct_chan {
+	struct plist link;  /* in its entity's list of channels */
+	struct hal_chan *c;
+};
+
+/* Byte offset of the acct_chan in channel record type `type`. */
+#define ACCT_CHAN_OFF(type) ((hal_u32)__builtin_offsetof(type, ac))
+
+/* A new channel record of `size` bytes for channel c (its acct_chan at
+ * byte offset `off`), zeroed but for the acct_chan, on `chans` and the
+ * channel's hal_chan_data; 0 when out of memory. */
+void *acct_chan_new(struct hal_sched *s, hal_u32 size, hal_u32 off,
+		    struct plist *chans, struct hal_chan *c);
+/* A new channel record of type `type` for channel c, on list `chans`. */
+#define ACCT_CHAN_NEW(s, type, chans, c) \
+	((type *)acct_chan_new((s), sizeof(type), ACCT_CHAN_OFF(type), \
+			       (chans), (c)))
+/* Channel record `rec` (its acct_chan at `off`) off its entity's list and
+ * its channel, freed. */
+void acct_chan_free(struct hal_sched *s, void *rec, hal_u32 off);
+/* Free the channel records on `chans` (each of a type with its acct_chan
+ * at byte offset `off`). forget: the channels live on and their
+ * hal_chan_data is cleared; at fini nothing of a channel is touched. */
+void acct_chans_free(struct hal_sched *s, struct plist *chans, hal_u32 off,
+		     int forget);
+/* Free entity record `rec`: its channel records (acct_chans_free), its
+ * place in the engine's virtual times (vt), then the record. */
+void acct_entity_release(struct hal_sched *s, void *rec, struct vt_task *vt,
+			 struct plist *chans, hal_u32 chan_off, int forget);
+
 extern const struct acct_engine dfq_acct_engine;
 extern const struct acct_engine loga_acct_engine;
 

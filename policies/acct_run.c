@@ -1,7 +1,56 @@
 /* A policy's accounting engine at work (struct acct_run, acct_engine.h):
- * its state allocated and freed, the ops forwarded to it; and the ops of
- * an engine run as a policy of its own (dfq, loga). */
+ * its state allocated and freed, the ops forwarded to it; the ops of an
+ * engine run as a policy of its own (dfq, loga); and the freeing of the
+ * engines' entity and channel records, the same for both. */
 #include "acct_engine.h"
+
+/* ---- entities' records ------------------------------------------------- */
+
+void *acct_chan_new(struct hal_sched *s, hal_u32 size, hal_u32 off,
+		    struct plist *chans, struct hal_chan *c)
+{
+	char *rec = hal_zalloc(s, size);
+	struct acct_chan *ac;
+
+	if (!rec)
+		return 0;
+	ac = (struct acct_chan *)(rec + off);
+	ac->c = c;
+	plist_add_tail(chans, &ac->link);
+	hal_chan_set_data(c, rec);
+	return rec;
+}
+
+void acct_chan_free(struct hal_sched *s, void *rec, hal_u32 off)
+{
+	struct acct_chan *ac = (struct acct_chan *)((char *)rec + off);
+
+	plist_del(&ac->link);
+	hal_chan_set_data(ac->c, 0);
+	hal_free(s, rec);
+}
+
+void acct_chans_free(struct hal_sched *s, struct plist *chans, hal_u32 off,
+		     int forget)
+{
+	while (!plist_empty(chans)) {
+		struct acct_chan *ac = plist_entry(chans->next,
+						   struct acct_chan, link);
+
+		plist_del(&ac->link);
+		if (forget)
+			hal_chan_set_data(ac->c, 0);
+		hal_free(s, (char *)ac - off);
+	}
+}
+
+void acct_entity_release(struct hal_sched *s, void *rec, struct vt_task *vt,
+			 struct plist *chans, hal_u32 chan_off, int forget)
+{
+	acct_chans_free(s, chans, chan_off, forget);
+	vt_task_del(vt);
+	hal_free(s, rec);
+}
 
 /* ---- an engine at work -------------------------------------------------- */
 

@@ -161,27 +161,25 @@ static void dfq_trace_open(struct hal_sched *s, struct dfq *d)
 		dfq_trace(s, d->cur->label, d->cur->s_start);
 }
 
+/* Free the entity's records; forget: its channels live on. */
+static void entity_release(struct hal_sched *s, struct dfq_task *dt,
+			   int forget)
+{
+	acct_entity_release(s, dt, &dt->vt, &dt->chans,
+			    ACCT_CHAN_OFF(struct dfq_chan), forget);
+}
+
 static void dfq_fini(struct hal_sched *s, struct dfq *d)
 {
 	if (d->state == DFQ_FREE)
 		dfq_trace(s, "free-run", d->free_start);
 
-	while (!plist_empty(&d->vt.tasks)) {
-		struct dfq_task *dt = dfq_task_of(d->vt.tasks.next);
-
-		while (!plist_empty(&dt->chans)) {
-			struct plist *c = dt->chans.next;
-
-			plist_del(c);
-			hal_free(s, plist_entry(c, struct dfq_chan, link));
-		}
-		vt_task_del(&dt->vt);
-		hal_free(s, dt);
-	}
+	while (!plist_empty(&d->vt.tasks))
+		entity_release(s, dfq_task_of(d->vt.tasks.next), 0);
 }
 
 static struct dfq_task *dfq_entity_new(struct hal_sched *s, struct dfq *d,
-				struct hal_task *t, hal_u32 weight)
+				       struct hal_task *t, hal_u32 weight)
 {
 	struct dfq_task *dt = hal_zalloc(s, sizeof(*dt));
 	const char *name = hal_task_name(t);
@@ -203,7 +201,8 @@ static struct dfq_task *dfq_entity_new(struct hal_sched *s, struct dfq *d,
 	return dt;
 }
 
-static void dfq_entity_free(struct hal_sched *s, struct dfq *d, struct dfq_task *dt)
+static void dfq_entity_free(struct hal_sched *s, struct dfq *d,
+			    struct dfq_task *dt)
 {
 	if (d->cur == dt) {
 		dfq_trace(s, dt->label, dt->s_start);
@@ -212,41 +211,32 @@ static void dfq_entity_free(struct hal_sched *s, struct dfq *d, struct dfq_task 
 	/* What waited on this task (drain, its sample) is re-checked. */
 	if (d->state != DFQ_FREE)
 		dfq_kick(s);
-	while (!plist_empty(&dt->chans)) {
-		struct plist *c = dt->chans.next;
-
-		plist_del(c);
-		dfq_chan_set(s, plist_entry(c, struct dfq_chan, link)->c, 0);
-		hal_free(s, plist_entry(c, struct dfq_chan, link));
-	}
-	vt_task_del(&dt->vt);
-	hal_free(s, dt);
+	entity_release(s, dt, 1);
 }
 
-static void dfq_chan_attach(struct hal_sched *s, struct dfq *d, struct dfq_task *dt,
-		     struct hal_chan *c)
+static void dfq_chan_attach(struct hal_sched *s, struct dfq *d,
+			    struct dfq_task *dt, struct hal_chan *c)
 {
-	struct dfq_chan *dc = hal_zalloc(s, sizeof(*dc));
+	struct dfq_chan *dc = ACCT_CHAN_NEW(s, struct dfq_chan, &dt->chans, c);
 
 	if (!dc)
 		return;
-	dc->c = c;
 	dc->dt = dt;
-	plist_add_tail(&dt->chans, &dc->link);
-	dfq_chan_set(s, c, dc);
 	dfq_chan_gate(s, dt, c, d->state != DFQ_FREE || dt->vt.denied);
 	/* requests published before this call would count as work */
 	dt->snap_submitted += hal_chan_submitted(s, c);
 }
 
-static struct dfq_task *dfq_chan_entity(struct hal_sched *s, struct hal_chan *c)
+static struct dfq_task *dfq_chan_entity(struct hal_sched *s,
+					struct hal_chan *c)
 {
 	struct dfq_chan *dc = dfq_chan_get(s, c);
 
 	return dc ? dc->dt : 0;
 }
 
-static void dfq_chan_detach(struct hal_sched *s, struct dfq *d, struct hal_chan *c)
+static void dfq_chan_detach(struct hal_sched *s, struct dfq *d,
+			    struct hal_chan *c)
 {
 	struct dfq_chan *dc = dfq_chan_get(s, c);
 	struct dfq_task *dt = dfq_chan_entity(s, c);
@@ -266,9 +256,7 @@ static void dfq_chan_detach(struct hal_sched *s, struct dfq *d, struct hal_chan 
 			dt->s_fence -= f < dt->s_fence ? f : dt->s_fence;
 		}
 	}
-	plist_del(&dc->link);
-	dfq_chan_set(s, c, 0);
-	hal_free(s, dc);
+	acct_chan_free(s, dc, ACCT_CHAN_OFF(struct dfq_chan));
 	if (dt && d->cur == dt)
 		dt->s_out = dfq_task_outstanding(s, dt);
 }
@@ -305,7 +293,8 @@ static int on_submission(struct hal_sched *s, struct dfq *d,
 	return 0;
 }
 
-static int dfq_submit(struct hal_sched *s, struct dfq *d, struct hal_chan *c)
+static int dfq_submit(struct hal_sched *s, struct dfq *d,
+		      struct hal_chan *c)
 {
 	struct dfq_task *dt = dfq_chan_entity(s, c);
 
@@ -315,7 +304,7 @@ static int dfq_submit(struct hal_sched *s, struct dfq *d, struct hal_chan *c)
 }
 
 static void dfq_shadow_submit(struct hal_sched *s, struct dfq *d,
-		       struct hal_chan *c)
+			      struct hal_chan *c)
 {
 	struct dfq_task *dt = dfq_chan_entity(s, c);
 

@@ -5,6 +5,7 @@
 #ifndef GS_POLICY_DFQ_H
 #define GS_POLICY_DFQ_H
 
+#include "acct_engine.h"
 #include "hal.h"
 #include "policy.h"
 #include "util.h"
@@ -24,8 +25,7 @@ enum dfq_state {
 struct dfq_task;
 
 struct dfq_chan {
-	struct plist link; /* in dfq_task.chans */
-	struct hal_chan *c;
+	struct acct_chan ac; /* in dfq_task.chans */
 	struct dfq_task *dt; /* its scheduling entity */
 	hal_u64 done_hint; /* requests known done from a held submission */
 	hal_u8 dead;       /* its task is being killed: ignored */
@@ -39,7 +39,7 @@ struct dfq_task {
 	hal_u8 shadow_gate;     /* stopped by shadowing its channels (a VM
 				 * task, Fleig 3.3.2) instead of holding it at
 				 * a trapped doorbell */
-	struct plist chans;     /* struct dfq_chan */
+	struct plist chans;     /* struct dfq_chan, by ac.link */
 	hal_u64 snap_submitted; /* sum of submitted counts at free-run start */
 	hal_u64 free_requests;  /* requests it published in the last free run */
 	hal_u8 busy_at_barrier; /* outstanding or held work at the barrier */

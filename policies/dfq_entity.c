@@ -21,13 +21,6 @@ struct dfq_chan *dfq_chan_get(struct hal_sched *s, struct hal_chan *c)
 	return hal_chan_data(c);
 }
 
-void dfq_chan_set(struct hal_sched *s, struct hal_chan *c,
-		  struct dfq_chan *dc)
-{
-	(void)s;
-	hal_chan_set_data(c, dc);
-}
-
 struct dfq_task *dfq_task_of(struct plist *pos)
 {
 	return plist_entry(plist_entry(pos, struct vt_task, link),
@@ -40,10 +33,10 @@ hal_u64 dfq_task_submitted(struct hal_sched *s, struct dfq_task *dt)
 	hal_u64 n = 0;
 
 	plist_for_each(pos, &dt->chans) {
-		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
+		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, ac.link);
 
 		if (!dc->dead)
-			n += hal_chan_submitted(s, dc->c);
+			n += hal_chan_submitted(s, dc->ac.c);
 	}
 	return n;
 }
@@ -52,8 +45,8 @@ hal_u64 dfq_task_submitted(struct hal_sched *s, struct dfq_task *dt)
  * submission showed its last request done. */
 hal_u64 dfq_chan_done(struct hal_sched *s, struct dfq_chan *dc)
 {
-	hal_u64 sub = hal_chan_submitted(s, dc->c);
-	hal_u64 done = hal_fence_read(s, dc->c);
+	hal_u64 sub = hal_chan_submitted(s, dc->ac.c);
+	hal_u64 done = hal_fence_read(s, dc->ac.c);
 
 	if (dc->done_hint > done)
 		done = dc->done_hint;
@@ -66,7 +59,7 @@ hal_u64 dfq_task_done(struct hal_sched *s, struct dfq_task *dt)
 	hal_u64 n = 0;
 
 	plist_for_each(pos, &dt->chans) {
-		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
+		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, ac.link);
 
 		if (!dc->dead)
 			n += dfq_chan_done(s, dc);
@@ -80,10 +73,10 @@ hal_u64 dfq_task_outstanding(struct hal_sched *s, struct dfq_task *dt)
 	hal_u64 n = 0;
 
 	plist_for_each(pos, &dt->chans) {
-		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
+		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, ac.link);
 
 		if (!dc->dead)
-			n += hal_chan_submitted(s, dc->c) - dfq_chan_done(s, dc);
+			n += hal_chan_submitted(s, dc->ac.c) - dfq_chan_done(s, dc);
 	}
 	return n;
 }
@@ -133,7 +126,7 @@ void dfq_task_set_traps(struct hal_sched *s, struct dfq_task *dt, int arm)
 	struct plist *pos;
 
 	plist_for_each(pos, &dt->chans)
-		dfq_chan_gate(s, dt, plist_entry(pos, struct dfq_chan, link)->c,
+		dfq_chan_gate(s, dt, plist_entry(pos, struct dfq_chan, ac.link)->ac.c,
 			      arm);
 }
 
@@ -146,7 +139,7 @@ hal_u32 dfq_entity_waiting(struct hal_sched *s, struct dfq_task *dt)
 
 	plist_for_each(pos, &dt->chans)
 		n += gate_chan_waiting(s,
-			plist_entry(pos, struct dfq_chan, link)->c,
+			plist_entry(pos, struct dfq_chan, ac.link)->ac.c,
 			dt->shadow_gate);
 	return n;
 }
@@ -170,7 +163,7 @@ hal_u32 dfq_let_waiting_in(struct hal_sched *s, struct dfq_task *dt,
 		return 1;
 	}
 	plist_for_each(pos, &dt->chans) {
-		struct hal_chan *c = plist_entry(pos, struct dfq_chan, link)->c;
+		struct hal_chan *c = plist_entry(pos, struct dfq_chan, ac.link)->ac.c;
 		hal_u32 q = hal_shadow_pending(s, c);
 
 		if (q > limit - n)
@@ -182,7 +175,7 @@ hal_u32 dfq_let_waiting_in(struct hal_sched *s, struct dfq_task *dt,
 		plist_for_each(pos, &dt->chans)
 			chan_gate_state(s, dt,
 					plist_entry(pos, struct dfq_chan,
-						    link)->c,
+						    ac.link)->ac.c,
 					DFQ_GATE_COUNT);
 	return n;
 }
@@ -247,7 +240,7 @@ static int single_task(const struct dfq_task *dt)
 
 	plist_for_each(pos, &dt->chans)
 		if (hal_chan_task(plist_entry(pos, struct dfq_chan,
-					      link)->c) != dt->t)
+					      ac.link)->ac.c) != dt->t)
 			return 0;
 	return 1;
 }
@@ -264,11 +257,11 @@ struct hal_task *dfq_stuck_task(struct hal_sched *s, struct dfq_task *dt)
 		       engines_running(s, hal_task_gpu(dt->t), dt->t) !=
 		       ENGINES_RUN_OTHER ? dt->t : 0;
 	plist_for_each(pos, &dt->chans) {
-		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
-		struct hal_task *t = hal_chan_task(dc->c);
+		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, ac.link);
+		struct hal_task *t = hal_chan_task(dc->ac.c);
 
-		if (!dc->dead && hal_chan_submitted(s, dc->c) != dfq_chan_done(s, dc) &&
-		    engines_running(s, hal_chan_gpu(dc->c), t) !=
+		if (!dc->dead && hal_chan_submitted(s, dc->ac.c) != dfq_chan_done(s, dc) &&
+		    engines_running(s, hal_chan_gpu(dc->ac.c), t) !=
 		    ENGINES_RUN_OTHER)
 			return t;
 	}
@@ -287,9 +280,9 @@ void dfq_kill_stuck(struct hal_sched *s, struct dfq_task *dt,
 		return;
 	}
 	plist_for_each(pos, &dt->chans) {
-		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
+		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, ac.link);
 
-		if (hal_chan_task(dc->c) == t)
+		if (hal_chan_task(dc->ac.c) == t)
 			dc->dead = 1;
 	}
 	hal_task_kill(s, t, why);

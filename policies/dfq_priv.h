@@ -12,8 +12,6 @@
 void dfq_timer_arm(struct hal_sched *s, hal_u32 id, hal_u64 when);
 void dfq_timer_cancel(struct hal_sched *s, hal_u32 id);
 struct dfq_chan *dfq_chan_get(struct hal_sched *s, struct hal_chan *c);
-void dfq_chan_set(struct hal_sched *s, struct hal_chan *c,
-		  struct dfq_chan *dc);
 struct dfq_task *dfq_task_of(struct plist *pos);
 hal_u64 dfq_task_submitted(struct hal_sched *s, struct dfq_task *dt);
 hal_u64 dfq_chan_done(struct hal_sched *s, struct dfq_chan *dc);

@@ -140,7 +140,7 @@ static void task_set_traps(struct hal_sched *s, struct loga_task *lt,
 	struct plist *pos;
 
 	plist_for_each(pos, &lt->chans)
-		gate_chan(s, plist_entry(pos, struct loga_chan, link)->c,
+		gate_chan(s, plist_entry(pos, struct loga_chan, ac.link)->ac.c,
 			  lt->shadow_gate, arm);
 }
 
@@ -152,7 +152,7 @@ static int task_waiting(struct hal_sched *s, struct loga_task *lt)
 
 	plist_for_each(pos, &lt->chans)
 		if (gate_chan_waiting(s,
-			plist_entry(pos, struct loga_chan, link)->c,
+			plist_entry(pos, struct loga_chan, ac.link)->ac.c,
 			lt->shadow_gate))
 			return 1;
 	return 0;
@@ -213,9 +213,9 @@ static int task_has_work(struct hal_sched *s, const struct loga_task *lt)
 	struct plist *pos;
 
 	plist_for_each(pos, &lt->chans) {
-		struct loga_chan *lc = plist_entry(pos, struct loga_chan, link);
+		struct loga_chan *lc = plist_entry(pos, struct loga_chan, ac.link);
 
-		if (lc->on_gpu && hal_read_chram(s, lc->c) != HAL_CHRAM_IDLE)
+		if (lc->on_gpu && hal_read_chram(s, lc->ac.c) != HAL_CHRAM_IDLE)
 			return 1;
 	}
 	return 0;
@@ -345,6 +345,14 @@ static void loga_trace_open(struct hal_sched *s, struct loga *l)
 		hal_trace_phase(s, "sleep", l->phase_start, now);
 }
 
+/* Free the entity's records; forget: its channels live on. */
+static void entity_release(struct hal_sched *s, struct loga_task *lt,
+			   int forget)
+{
+	acct_entity_release(s, lt, &lt->vt, &lt->chans,
+			    ACCT_CHAN_OFF(struct loga_chan), forget);
+}
+
 static void loga_fini(struct hal_sched *s, struct loga *l)
 {
 	loga_trace_open(s, l);
@@ -352,22 +360,12 @@ static void loga_fini(struct hal_sched *s, struct loga *l)
 		hal_poll_stop(s);
 	hal_timer_cancel(s, LOGA_TIMER_WAKE);
 	l->seg = 0;
-	while (!plist_empty(&l->vt.tasks)) {
-		struct loga_task *lt = task_of(l->vt.tasks.next);
-
-		while (!plist_empty(&lt->chans)) {
-			struct plist *c = lt->chans.next;
-
-			plist_del(c);
-			hal_free(s, plist_entry(c, struct loga_chan, link));
-		}
-		vt_task_del(&lt->vt);
-		hal_free(s, lt);
-	}
+	while (!plist_empty(&l->vt.tasks))
+		entity_release(s, task_of(l->vt.tasks.next), 0);
 }
 
 static struct loga_task *loga_entity_new(struct hal_sched *s, struct loga *l,
-				  struct hal_task *t, hal_u32 weight)
+					 struct hal_task *t, hal_u32 weight)
 {
 	struct loga_task *lt = hal_zalloc(s, sizeof(*lt));
 
@@ -381,35 +379,24 @@ static struct loga_task *loga_entity_new(struct hal_sched *s, struct loga *l,
 }
 
 static void loga_entity_free(struct hal_sched *s, struct loga *l,
-		      struct loga_task *lt)
+			     struct loga_task *lt)
 {
 	/* what it was measured using in the unfinished poll phase */
 	if (l->state == LOGA_POLL && lt->poll_ns && !lt->unreported)
 		hal_account(s, lt->t, lt->poll_ns);
-	while (!plist_empty(&lt->chans)) {
-		struct plist *c = lt->chans.next;
-		struct loga_chan *lc = plist_entry(c, struct loga_chan, link);
-
-		plist_del(c);
-		hal_chan_set_data(lc->c, 0);
-		hal_free(s, lc);
-	}
-	vt_task_del(&lt->vt);
-	hal_free(s, lt);
+	entity_release(s, lt, 1);
 }
 
 static void loga_chan_attach(struct hal_sched *s, struct loga *l,
-		      struct loga_task *lt, struct hal_chan *c)
+			     struct loga_task *lt, struct hal_chan *c)
 {
-	struct loga_chan *lc = hal_zalloc(s, sizeof(*lc));
+	struct loga_chan *lc = ACCT_CHAN_NEW(s, struct loga_chan, &lt->chans,
+					     c);
 
 	if (!lc)
 		return;
-	lc->c = c;
 	lc->lt = lt;
 	lc->on_gpu = hal_chan_gpu(c) == LOGA_GPU;
-	plist_add_tail(&lt->chans, &lc->link);
-	hal_chan_set_data(c, lc);
 	gate_chan(s, c, lt->shadow_gate, lt->vt.denied);
 	if (lc->on_gpu) {
 		l->n_chans++;
@@ -419,7 +406,7 @@ static void loga_chan_attach(struct hal_sched *s, struct loga *l,
 }
 
 static void loga_chan_detach(struct hal_sched *s, struct loga *l,
-		      struct hal_chan *c)
+			     struct hal_chan *c)
 {
 	struct loga_chan *lc = hal_chan_data(c);
 
@@ -430,9 +417,7 @@ static void loga_chan_detach(struct hal_sched *s, struct loga *l,
 		close_segment(l, hal_now(s));
 	if (lc->on_gpu && l->n_chans)
 		l->n_chans--;
-	plist_del(&lc->link);
-	hal_chan_set_data(c, 0);
-	hal_free(s, lc);
+	acct_chan_free(s, lc, ACCT_CHAN_OFF(struct loga_chan));
 }
 
 static struct loga_task *chan_task(struct hal_chan *c)
@@ -442,12 +427,12 @@ static struct loga_task *chan_task(struct hal_chan *c)
 	return lc ? lc->lt : 0;
 }
 
-static int loga_submit(struct hal_sched *s, struct loga *l, struct hal_chan *c)
+static int loga_submit(struct hal_sched *s, struct loga *l,
+		       struct hal_chan *c)
 {
 	struct loga_task *lt = chan_task(c);
 
 	(void)l; /* the entity's own denied flag tells */
-
 	if (lt && lt->vt.denied)
 		return GS_SUBMIT_HOLD;
 	hal_trap_disarm(s, c); /* a stray trap: run free */
@@ -457,19 +442,17 @@ static int loga_submit(struct hal_sched *s, struct loga *l, struct hal_chan *c)
 /* A denied shadow-gated task's submission waits in the queue; any other
  * (a stray shadow) goes through with what is queued. */
 static void loga_shadow_submit(struct hal_sched *s, struct loga *l,
-			struct hal_chan *c)
+			       struct hal_chan *c)
 {
 	struct loga_task *lt = chan_task(c);
 
 	(void)l;
-
 	if (!lt || !lt->vt.denied)
 		hal_shadow_disable(s, c);
 }
 
 static void loga_timer(struct hal_sched *s, struct loga *l, hal_u32 id)
 {
-
 	/* LOGA_TIMER_WAKE is the only timer loga (and hdfq over it) arms */
 	if (HAL_WARN_ON(s, id != LOGA_TIMER_WAKE) || l->state != LOGA_SLEEP)
 		return;
@@ -478,7 +461,7 @@ static void loga_timer(struct hal_sched *s, struct loga *l, hal_u32 id)
 }
 
 static void loga_poll_change(struct hal_sched *s, struct loga *l,
-		      const struct hal_engine_status *st, hal_u64 when)
+			     const struct hal_engine_status *st, hal_u64 when)
 {
 	struct loga_chan *owner;
 

@@ -6,6 +6,7 @@
 #ifndef GS_POLICY_LOGA_H
 #define GS_POLICY_LOGA_H
 
+#include "acct_engine.h"
 #include "hal.h"
 #include "policy.h"
 #include "util.h"
@@ -25,8 +26,7 @@ enum loga_state {
 struct loga_task;
 
 struct loga_chan {
-	struct plist link; /* in loga_task.chans */
-	struct hal_chan *c;
+	struct acct_chan ac; /* in loga_task.chans */
 	struct loga_task *lt;
 	hal_u8 on_gpu;     /* on the polled GPU: counts as occupied */
 };
@@ -42,7 +42,7 @@ struct loga_task {
 	hal_u8 unreported;   /* its figures are not published (hdfq's
 			      * nested mode: a VM's own scheduler reports
 			      * on its tasks) */
-	struct plist chans;  /* struct loga_chan */
+	struct plist chans;  /* struct loga_chan, by ac.link */
 	hal_u64 poll_ns;     /* measured in the current poll phase */
 	hal_u32 segments;    /* segments closed in it */
 };
