@@ -35,7 +35,10 @@ TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 # scripted HAL of tests/support/ instead of the simulator.
 POLICY_SRCS := $(sort $(wildcard policies/*.c))
 POLICY_OBJS := $(POLICY_SRCS:%.c=$(BUILD)/%.o)
-MOCK_HAL_OBJ := $(BUILD)/tests/support/mock_hal.o
+MOCK_HAL_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/support/mock_hal*.c))
+# named as targets, so that a build folder made before a file was added
+# still links the policy tests with every one of them
+$(MOCK_HAL_OBJ):
 
 .SECONDARY:
 

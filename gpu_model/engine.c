@@ -218,7 +218,7 @@ static void finish_command(struct gs_engine *eng)
 	status_changed(eng);
 	if (gpu->hooks.cmd_complete)
 		gpu->hooks.cmd_complete(gpu->hooks.ctx, ch, &cmd);
-	gs_disp_kick(gpu);
+	gpu->notify.disp_kick(gpu);
 }
 
 static void engine_done(void *ctx, struct gs_event *ev)
@@ -242,7 +242,7 @@ static void engine_done(void *ctx, struct gs_event *ev)
 		eng->state = GS_ENG_IDLE;
 		eng->cur = NULL;
 		status_changed(eng);
-		gs_disp_kick(eng->gpu);
+		eng->gpu->notify.disp_kick(eng->gpu);
 		break;
 	default:
 		g_assert_not_reached();
@@ -271,9 +271,9 @@ static void preempt(struct gs_engine *eng)
 
 	gs_evq_cancel(gpu->q, &eng->done_ev);
 	eng->cmd.remaining -= ran;
-	gs_disp_take_back(gpu, eng, ch->group);
+	gpu->notify.disp_take_back(gpu, eng, ch->group);
 	gs_fifo_push_front(&ch->saved, sizeof(eng->cmd), &eng->cmd);
-	gs_disp_link(gpu, ch);
+	gpu->notify.disp_link(gpu, ch);
 	eng->running_chan = NULL;
 	eng->preemptions++;
 	expire_slice(gpu, ch->group);
@@ -293,7 +293,8 @@ static void slice_end(void *ctx, struct gs_event *ev)
 
 	if (eng->state != GS_ENG_RUNNING)
 		return;
-	if (!gs_disp_other_group_waiting(gpu, eng->running_chan->group)) {
+	if (!gpu->notify.disp_other_group_waiting(gpu,
+						   eng->running_chan->group)) {
 		/* Nobody else wants the engine: the group keeps it. */
 		eng->slice_used = 0;
 		eng->slice_base = now;
@@ -330,7 +331,7 @@ void gs_engine_forget_channel(struct gs_engine *eng, struct gs_channel *ch)
 		eng->running_chan = NULL;
 		ch->dropped++;
 		ch->in_flight--;
-		gs_disp_kick(gpu);
+		gpu->notify.disp_kick(gpu);
 	}
 	if (eng->next == ch)
 		eng->next = NULL;

@@ -17,6 +17,13 @@ struct gs_gpu *gs_gpu_new(const struct gs_gpu_config *cfg, uint32_t index,
 	gpu->q = q;
 	if (hooks)
 		gpu->hooks = *hooks;
+	gpu->notify = (struct gs_gpu_notify){
+		.disp_kick = gs_disp_kick,
+		.disp_link = gs_disp_link,
+		.disp_take_back = gs_disp_take_back,
+		.disp_other_group_waiting = gs_disp_other_group_waiting,
+		.engine_rate_changed = gs_engine_rate_changed,
+	};
 	for (k = 0; k < GS_ENGINE_KINDS; k++)
 		gs_engine_init(gpu, &gpu->engines[k], k);
 	gs_disp_init(gpu);

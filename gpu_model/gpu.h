@@ -247,11 +247,29 @@ struct gs_dispatcher {
 	uint64_t front_moves;
 };
 
+/* How the GPU's lower parts report to the upper ones inside the GPU,
+ * wired by gs_gpu_new: an engine tells the dispatcher that it is free, or
+ * gives back a preempted command, or asks whether another group waits
+ * (the timeslice rule); the shared cores tell the compute engine that
+ * their rate changed. Through these pointers the calls between
+ * gpu_model's files go one way: channel -> dispatcher -> engine ->
+ * shared -> channel_gpu (docs/architecture.md, "Calls"). */
+struct gs_gpu_notify {
+	void (*disp_kick)(struct gs_gpu *gpu);
+	void (*disp_link)(struct gs_gpu *gpu, struct gs_channel *ch);
+	void (*disp_take_back)(struct gs_gpu *gpu, const struct gs_engine *eng,
+			       uint32_t group);
+	bool (*disp_other_group_waiting)(const struct gs_gpu *gpu,
+					 uint32_t group);
+	void (*engine_rate_changed)(struct gs_engine *eng);
+};
+
 struct gs_gpu {
 	uint32_t index;
 	struct gs_gpu_config cfg;
 	struct gs_evq *q;
 	struct gs_gpu_hooks hooks;
+	struct gs_gpu_notify notify;
 	struct gs_engine engines[GS_ENGINE_KINDS];
 	struct gs_dispatcher disp;
 	struct gs_shared shared;

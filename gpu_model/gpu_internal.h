@@ -4,15 +4,14 @@
 
 #include "gpu_model/gpu.h"
 
-/* channel.c */
+/* channel_gpu.c */
 bool gs_chan_has_work(const struct gs_channel *ch);
 /* Take the next command: a saved (preempted) one first, else the one at GET
  * (advancing GET and telling the owner about the freed slot). */
 void gs_chan_fetch(struct gs_channel *ch, struct gs_cmd *out);
 void gs_chan_write_fence(struct gs_channel *ch, uint64_t serial);
-void gs_chan_release_if_unused(struct gs_channel *ch);
 
-/* dispatcher.c */
+/* dispatcher.c (engines reach it through gpu->notify) */
 void gs_disp_init(struct gs_gpu *gpu);
 void gs_disp_kick(struct gs_gpu *gpu);
 void gs_disp_link(struct gs_gpu *gpu, struct gs_channel *ch);
@@ -26,7 +25,7 @@ void gs_disp_take_back(struct gs_gpu *gpu, const struct gs_engine *eng,
 /* Another group than `group` has work waiting (timeslice rule). */
 bool gs_disp_other_group_waiting(const struct gs_gpu *gpu, uint32_t group);
 
-/* engine.c */
+/* engine.c (shared.c reaches it through gpu->notify) */
 void gs_engine_init(struct gs_gpu *gpu, struct gs_engine *eng, uint8_t kind);
 bool gs_engine_accepts(const struct gs_engine *eng);
 void gs_engine_start(struct gs_engine *eng, struct gs_channel *ch,

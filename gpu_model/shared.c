@@ -137,7 +137,7 @@ uint64_t gs_shared_rate_div(const struct gs_gpu *gpu)
 static void cores_changed(struct gs_gpu *gpu)
 {
 	schedule_next(gpu);
-	gs_engine_rate_changed(&gpu->engines[GS_ENGINE_COMPUTE]);
+	gpu->notify.engine_rate_changed(&gpu->engines[GS_ENGINE_COMPUTE]);
 }
 
 void gs_shared_engine_load(struct gs_gpu *gpu, uint32_t pm)

@@ -113,6 +113,7 @@
  *
  * Priority (hal_task_priority): ignored; only `weight` scales a task's share.
  */
+#include "acct_engine_def.h"
 #include "dfq_priv.h"
 
 static const struct gs_param_desc dfq_params[] = {
@@ -123,10 +124,8 @@ _Static_assert(sizeof(dfq_params) / sizeof(dfq_params[0]) == DFQ_N_PARAMS,
 
 /* ---- ops ---------------------------------------------------------------- */
 
-int dfq_init(struct hal_sched *s)
+int dfq_init(struct hal_sched *s, struct dfq *d)
 {
-	struct dfq *d = dfq_of(s);
-
 	vt_init(&d->vt);
 	d->poll = hal_param(s, DFQ_P_POLL);
 	d->sample = hal_param(s, DFQ_P_SAMPLE);
@@ -154,10 +153,8 @@ int dfq_init(struct hal_sched *s)
 	return 0;
 }
 
-void dfq_trace_open(struct hal_sched *s)
+static void dfq_trace_open(struct hal_sched *s, struct dfq *d)
 {
-	struct dfq *d = dfq_of(s);
-
 	if (d->state == DFQ_FREE)
 		dfq_trace(s, "free-run", d->free_start);
 	else if (d->state == DFQ_DRAIN)
@@ -166,31 +163,26 @@ void dfq_trace_open(struct hal_sched *s)
 		dfq_trace(s, d->cur->label, d->cur->s_start);
 }
 
-void dfq_fini(struct hal_sched *s)
+/* Free the entity's records; forget: its channels live on. */
+static void entity_release(struct hal_sched *s, struct dfq_task *dt,
+			   int forget)
 {
-	struct dfq *d = dfq_of(s);
+	acct_entity_release(s, dt, &dt->vt, &dt->chans,
+			    ACCT_CHAN_OFF(struct dfq_chan), forget);
+}
 
+static void dfq_fini(struct hal_sched *s, struct dfq *d)
+{
 	if (d->state == DFQ_FREE)
 		dfq_trace(s, "free-run", d->free_start);
 
-	while (!plist_empty(&d->vt.tasks)) {
-		struct dfq_task *dt = dfq_task_of(d->vt.tasks.next);
-
-		while (!plist_empty(&dt->chans)) {
-			struct plist *c = dt->chans.next;
-
-			plist_del(c);
-			hal_free(s, plist_entry(c, struct dfq_chan, link));
-		}
-		vt_task_del(&dt->vt);
-		hal_free(s, dt);
-	}
+	while (!plist_empty(&d->vt.tasks))
+		entity_release(s, dfq_task_of(d->vt.tasks.next), 0);
 }
 
-struct dfq_task *dfq_entity_new(struct hal_sched *s, struct hal_task *t,
-				hal_u32 weight)
+static struct dfq_task *dfq_entity_new(struct hal_sched *s, struct dfq *d,
+				       struct hal_task *t, hal_u32 weight)
 {
-	struct dfq *d = dfq_of(s);
 	struct dfq_task *dt = hal_zalloc(s, sizeof(*dt));
 	const char *name = hal_task_name(t);
 	const char *prefix = "sample ";
@@ -211,15 +203,9 @@ struct dfq_task *dfq_entity_new(struct hal_sched *s, struct hal_task *t,
 	return dt;
 }
 
-static void dfq_task_create(struct hal_sched *s, struct hal_task *t)
+static void dfq_entity_free(struct hal_sched *s, struct dfq *d,
+			    struct dfq_task *dt)
 {
-	acct_own_task_create(&dfq_acct_engine, s, t);
-}
-
-void dfq_entity_free(struct hal_sched *s, struct dfq_task *dt)
-{
-	struct dfq *d = dfq_of(s);
-
 	if (d->cur == dt) {
 		dfq_trace(s, dt->label, dt->s_start);
 		d->cur = 0;
@@ -227,52 +213,32 @@ void dfq_entity_free(struct hal_sched *s, struct dfq_task *dt)
 	/* What waited on this task (drain, its sample) is re-checked. */
 	if (d->state != DFQ_FREE)
 		dfq_kick(s);
-	while (!plist_empty(&dt->chans)) {
-		struct plist *c = dt->chans.next;
-
-		plist_del(c);
-		dfq_chan_set(s, plist_entry(c, struct dfq_chan, link)->c, 0);
-		hal_free(s, plist_entry(c, struct dfq_chan, link));
-	}
-	vt_task_del(&dt->vt);
-	hal_free(s, dt);
+	entity_release(s, dt, 1);
 }
 
-static void dfq_task_exit(struct hal_sched *s, struct hal_task *t)
+static void dfq_chan_attach(struct hal_sched *s, struct dfq *d,
+			    struct dfq_task *dt, struct hal_chan *c)
 {
-	acct_own_task_exit(&dfq_acct_engine, s, t);
-}
-
-void dfq_chan_attach(struct hal_sched *s, struct dfq_task *dt,
-		     struct hal_chan *c)
-{
-	struct dfq *d = dfq_of(s);
-	struct dfq_chan *dc = hal_zalloc(s, sizeof(*dc));
+	struct dfq_chan *dc = ACCT_CHAN_NEW(s, struct dfq_chan, &dt->chans, c);
 
 	if (!dc)
 		return;
-	dc->c = c;
 	dc->dt = dt;
-	plist_add_tail(&dt->chans, &dc->link);
-	dfq_chan_set(s, c, dc);
 	dfq_chan_gate(s, dt, c, d->state != DFQ_FREE || dt->vt.denied);
 	/* requests published before this call would count as work */
 	dt->snap_submitted += hal_chan_submitted(s, c);
 }
 
-static void dfq_channel_create(struct hal_sched *s, struct hal_chan *c)
-{
-	acct_own_channel_create(&dfq_acct_engine, s, c);
-}
-
-struct dfq_task *dfq_chan_entity(struct hal_sched *s, struct hal_chan *c)
+static struct dfq_task *dfq_chan_entity(struct hal_sched *s,
+					struct hal_chan *c)
 {
 	struct dfq_chan *dc = dfq_chan_get(s, c);
 
 	return dc ? dc->dt : 0;
 }
 
-void dfq_chan_detach(struct hal_sched *s, struct hal_chan *c)
+static void dfq_chan_detach(struct hal_sched *s, struct dfq *d,
+			    struct hal_chan *c)
 {
 	struct dfq_chan *dc = dfq_chan_get(s, c);
 	struct dfq_task *dt = dfq_chan_entity(s, c);
@@ -285,27 +251,24 @@ void dfq_chan_detach(struct hal_sched *s, struct hal_chan *c)
 		/* keep the task's sums consistent without this channel */
 		dt->snap_submitted -= sub < dt->snap_submitted
 					      ? sub : dt->snap_submitted;
-		if (dfq_of(s)->cur == dt) {
+		if (d->cur == dt) {
 			hal_u64 f = dfq_chan_done(s, dc);
 
 			dfq_observe(s, dt);
 			dt->s_fence -= f < dt->s_fence ? f : dt->s_fence;
 		}
 	}
-	plist_del(&dc->link);
-	dfq_chan_set(s, c, 0);
-	hal_free(s, dc);
-	if (dt && dfq_of(s)->cur == dt)
+	acct_chan_free(s, dc, ACCT_CHAN_OFF(struct dfq_chan));
+	if (dt && d->cur == dt)
 		dt->s_out = dfq_task_outstanding(s, dt);
 }
 
 /* A submission on c that the scheduler sees (a trapped doorbell write, or
  * one that went into a shadow channel): 1 if it may reach the GPU now, 0
  * if it must wait (held, or left in the shadow queue). */
-static int on_submission(struct hal_sched *s, struct dfq_task *dt,
-			 struct hal_chan *c)
+static int on_submission(struct hal_sched *s, struct dfq *d,
+			 struct dfq_task *dt, struct hal_chan *c)
 {
-	struct dfq *d = dfq_of(s);
 
 	dt->had_work = 1;
 	if (d->state == DFQ_FREE && !dt->vt.denied) {
@@ -317,12 +280,12 @@ static int on_submission(struct hal_sched *s, struct dfq_task *dt,
 		dt->s_requests++;
 		dt->s_out++;
 		if (dt->s_requests >= d->sample_requests)
-			dfq_stop_sample_counting(s, dt);
+			dfq_stop_sample_counting(s, d, dt);
 		return 1;
 	}
 	/* stopped: does that end what the scheduler waits for? */
-	dfq_note_held(s, c);
-	if (d->state == DFQ_DRAIN && dfq_drained(s))
+	dfq_note_held(s, d, c);
+	if (d->state == DFQ_DRAIN && dfq_drained(s, d))
 		dfq_kick(s);
 	if (d->state == DFQ_SAMPLE_WAIT && dt == d->cur) {
 		dfq_observe(s, dt);
@@ -332,16 +295,18 @@ static int on_submission(struct hal_sched *s, struct dfq_task *dt,
 	return 0;
 }
 
-int dfq_submit(struct hal_sched *s, struct hal_chan *c)
+static int dfq_submit(struct hal_sched *s, struct dfq *d,
+		      struct hal_chan *c)
 {
 	struct dfq_task *dt = dfq_chan_entity(s, c);
 
 	if (!dt)
 		return GS_SUBMIT_ALLOW;
-	return on_submission(s, dt, c) ? GS_SUBMIT_ALLOW : GS_SUBMIT_HOLD;
+	return on_submission(s, d, dt, c) ? GS_SUBMIT_ALLOW : GS_SUBMIT_HOLD;
 }
 
-void dfq_shadow_submit(struct hal_sched *s, struct hal_chan *c)
+static void dfq_shadow_submit(struct hal_sched *s, struct dfq *d,
+			      struct hal_chan *c)
 {
 	struct dfq_task *dt = dfq_chan_entity(s, c);
 
@@ -349,8 +314,17 @@ void dfq_shadow_submit(struct hal_sched *s, struct hal_chan *c)
 		hal_shadow_disable(s, c); /* not ours: let it through */
 		return;
 	}
-	if (on_submission(s, dt, c) && hal_shadow_pending(s, c))
+	if (on_submission(s, d, dt, c) && hal_shadow_pending(s, c))
 		hal_shadow_forward(s, c, 1);
+}
+
+ACCT_ENGINE(dfq, struct dfq, struct dfq_task, 0, 0);
+
+static int dfq_own_init(struct hal_sched *s)
+{
+	struct dfq *d = acct_run_start(s, hal_priv(s), &dfq_acct_engine);
+
+	return d ? dfq_init(s, d) : -1;
 }
 
 const struct gs_policy_ops gs_policy_dfq = {
@@ -360,15 +334,6 @@ const struct gs_policy_ops gs_policy_dfq = {
 	.priority = "ignored (weights only, from `weight`)",
 	.params = dfq_params,
 	.n_params = sizeof(dfq_params) / sizeof(dfq_params[0]),
-	.priv_size = sizeof(struct dfq),
-	.init = dfq_init,
-	.fini = dfq_fini,
-	.trace_open = dfq_trace_open,
-	.task_create = dfq_task_create,
-	.task_exit = dfq_task_exit,
-	.channel_create = dfq_channel_create,
-	.channel_destroy = dfq_chan_detach,
-	.submit = dfq_submit,
-	.shadow_submit = dfq_shadow_submit,
-	.timer = dfq_timer,
+	.init = dfq_own_init,
+	ACCT_OWN_OPS,
 };

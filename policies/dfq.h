@@ -1,11 +1,11 @@
 /* The engine of dfq (Disengaged Fair Queueing, see dfq.c), shared with
- * hdfq, which schedules entities of a VM tree with it. A policy that
- * embeds it puts struct dfq first in its private state (hal_priv) and
- * drives it through the functions below; its parameters are
- * DFQ_PARAM_DESCS. */
+ * hdfq, which schedules entities of a VM tree with it. Its state is a
+ * struct dfq of its own (acct_engine.h: struct acct_run), passed to the
+ * functions below; its parameters are DFQ_PARAM_DESCS. */
 #ifndef GS_POLICY_DFQ_H
 #define GS_POLICY_DFQ_H
 
+#include "acct_engine.h"
 #include "hal.h"
 #include "policy.h"
 #include "util.h"
@@ -25,8 +25,7 @@ enum dfq_state {
 struct dfq_task;
 
 struct dfq_chan {
-	struct plist link; /* in dfq_task.chans */
-	struct hal_chan *c;
+	struct acct_chan ac; /* in dfq_task.chans */
 	struct dfq_task *dt; /* its scheduling entity */
 	hal_u64 done_hint; /* requests known done from a held submission */
 	hal_u8 dead;       /* its task is being killed: ignored */
@@ -40,7 +39,7 @@ struct dfq_task {
 	hal_u8 shadow_gate;     /* stopped by shadowing its channels (a VM
 				 * task, Fleig 3.3.2) instead of holding it at
 				 * a trapped doorbell */
-	struct plist chans;     /* struct dfq_chan */
+	struct plist chans;     /* struct dfq_chan, by ac.link */
 	hal_u64 snap_submitted; /* sum of submitted counts at free-run start */
 	hal_u64 free_requests;  /* requests it published in the last free run */
 	hal_u8 busy_at_barrier; /* outstanding or held work at the barrier */
@@ -127,29 +126,12 @@ enum dfq_param {
 	[DFQ_P_KILL_AFTER] = { "kill_after", GS_PARAM_DURATION, "60s", \
 	  "kill a task whose request runs longer while the scheduler waits", 0 },
 
-/* dfq as a policy of its own (its ops are the engine's: acct_engine.h). */
+/* dfq as a policy of its own (acct_engine.h: ACCT_OWN_OPS). */
 extern const struct gs_policy_ops gs_policy_dfq;
 
-/* Initialise the engine at the start of hal_priv. */
-int dfq_init(struct hal_sched *s);
-void dfq_fini(struct hal_sched *s);
-/* Trace the phase in progress (free run, drain or a task's sample) up to
- * now (ops.trace_open). */
-void dfq_trace_open(struct hal_sched *s);
-/* A new entity reported on task `t`, of user weight `weight`; it joins at
- * the system vtime. 0 when out of memory. */
-struct dfq_task *dfq_entity_new(struct hal_sched *s, struct hal_task *t,
-				hal_u32 weight);
-/* The entity is gone (its channels detached first). */
-void dfq_entity_free(struct hal_sched *s, struct dfq_task *dt);
-/* Channel c is the entity's from now on / no more. */
-void dfq_chan_attach(struct hal_sched *s, struct dfq_task *dt,
-		     struct hal_chan *c);
-void dfq_chan_detach(struct hal_sched *s, struct hal_chan *c);
-/* The entity of a channel attached to one, or 0. */
-struct dfq_task *dfq_chan_entity(struct hal_sched *s, struct hal_chan *c);
-int dfq_submit(struct hal_sched *s, struct hal_chan *c);
-void dfq_shadow_submit(struct hal_sched *s, struct hal_chan *c);
-void dfq_timer(struct hal_sched *s, hal_u32 id);
+/* Initialise the engine's state d (zeroed) from the policy's parameters;
+ * the rest of the engine is called through dfq_acct_engine
+ * (acct_engine.h). */
+int dfq_init(struct hal_sched *s, struct dfq *d);
 
 #endif

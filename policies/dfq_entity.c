@@ -4,12 +4,6 @@
  * never ends. */
 #include "dfq_priv.h"
 
-/* The engine: at the start of the policy's private state. */
-struct dfq *dfq_of(struct hal_sched *s)
-{
-	return hal_priv(s);
-}
-
 void dfq_timer_arm(struct hal_sched *s, hal_u32 id, hal_u64 when)
 {
 	hal_timer_arm(s, id, when);
@@ -27,13 +21,6 @@ struct dfq_chan *dfq_chan_get(struct hal_sched *s, struct hal_chan *c)
 	return hal_chan_data(c);
 }
 
-void dfq_chan_set(struct hal_sched *s, struct hal_chan *c,
-		  struct dfq_chan *dc)
-{
-	(void)s;
-	hal_chan_set_data(c, dc);
-}
-
 struct dfq_task *dfq_task_of(struct plist *pos)
 {
 	return plist_entry(plist_entry(pos, struct vt_task, link),
@@ -46,10 +33,10 @@ hal_u64 dfq_task_submitted(struct hal_sched *s, struct dfq_task *dt)
 	hal_u64 n = 0;
 
 	plist_for_each(pos, &dt->chans) {
-		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
+		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, ac.link);
 
 		if (!dc->dead)
-			n += hal_chan_submitted(s, dc->c);
+			n += hal_chan_submitted(s, dc->ac.c);
 	}
 	return n;
 }
@@ -58,8 +45,8 @@ hal_u64 dfq_task_submitted(struct hal_sched *s, struct dfq_task *dt)
  * submission showed its last request done. */
 hal_u64 dfq_chan_done(struct hal_sched *s, struct dfq_chan *dc)
 {
-	hal_u64 sub = hal_chan_submitted(s, dc->c);
-	hal_u64 done = hal_fence_read(s, dc->c);
+	hal_u64 sub = hal_chan_submitted(s, dc->ac.c);
+	hal_u64 done = hal_fence_read(s, dc->ac.c);
 
 	if (dc->done_hint > done)
 		done = dc->done_hint;
@@ -72,7 +59,7 @@ hal_u64 dfq_task_done(struct hal_sched *s, struct dfq_task *dt)
 	hal_u64 n = 0;
 
 	plist_for_each(pos, &dt->chans) {
-		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
+		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, ac.link);
 
 		if (!dc->dead)
 			n += dfq_chan_done(s, dc);
@@ -86,10 +73,10 @@ hal_u64 dfq_task_outstanding(struct hal_sched *s, struct dfq_task *dt)
 	hal_u64 n = 0;
 
 	plist_for_each(pos, &dt->chans) {
-		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
+		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, ac.link);
 
 		if (!dc->dead)
-			n += hal_chan_submitted(s, dc->c) - dfq_chan_done(s, dc);
+			n += hal_chan_submitted(s, dc->ac.c) - dfq_chan_done(s, dc);
 	}
 	return n;
 }
@@ -100,12 +87,12 @@ hal_u64 dfq_task_outstanding(struct hal_sched *s, struct dfq_task *dt)
  * the completion of the channel's last request; a task that pipelines
  * would fool that, so we confirm with one channel-RAM read (an MMIO read):
  * an idle channel has nothing left to run. */
-void dfq_note_held(struct hal_sched *s, struct hal_chan *c)
+void dfq_note_held(struct hal_sched *s, struct dfq *d, struct hal_chan *c)
 {
 	struct dfq_chan *dc = dfq_chan_get(s, c);
 	hal_u64 sub;
 
-	if (!dc || !dfq_of(s)->check_chram)
+	if (!dc || !d->check_chram)
 		return;
 	sub = hal_chan_submitted(s, c);
 	if (dfq_chan_done(s, dc) < sub &&
@@ -139,7 +126,7 @@ void dfq_task_set_traps(struct hal_sched *s, struct dfq_task *dt, int arm)
 	struct plist *pos;
 
 	plist_for_each(pos, &dt->chans)
-		dfq_chan_gate(s, dt, plist_entry(pos, struct dfq_chan, link)->c,
+		dfq_chan_gate(s, dt, plist_entry(pos, struct dfq_chan, ac.link)->ac.c,
 			      arm);
 }
 
@@ -152,7 +139,7 @@ hal_u32 dfq_entity_waiting(struct hal_sched *s, struct dfq_task *dt)
 
 	plist_for_each(pos, &dt->chans)
 		n += gate_chan_waiting(s,
-			plist_entry(pos, struct dfq_chan, link)->c,
+			plist_entry(pos, struct dfq_chan, ac.link)->ac.c,
 			dt->shadow_gate);
 	return n;
 }
@@ -176,7 +163,7 @@ hal_u32 dfq_let_waiting_in(struct hal_sched *s, struct dfq_task *dt,
 		return 1;
 	}
 	plist_for_each(pos, &dt->chans) {
-		struct hal_chan *c = plist_entry(pos, struct dfq_chan, link)->c;
+		struct hal_chan *c = plist_entry(pos, struct dfq_chan, ac.link)->ac.c;
 		hal_u32 q = hal_shadow_pending(s, c);
 
 		if (q > limit - n)
@@ -188,7 +175,7 @@ hal_u32 dfq_let_waiting_in(struct hal_sched *s, struct dfq_task *dt,
 		plist_for_each(pos, &dt->chans)
 			chan_gate_state(s, dt,
 					plist_entry(pos, struct dfq_chan,
-						    link)->c,
+						    ac.link)->ac.c,
 					DFQ_GATE_COUNT);
 	return n;
 }
@@ -196,10 +183,9 @@ hal_u32 dfq_let_waiting_in(struct hal_sched *s, struct dfq_task *dt,
 /* The sampled entity's sample is over (time or request count): nothing
  * more of it is let through. A shadow-gated one is shadowed again; a held
  * one's traps are armed already. */
-void dfq_stop_sample_counting(struct hal_sched *s, struct dfq_task *dt)
+void dfq_stop_sample_counting(struct hal_sched *s, struct dfq *d,
+			      struct dfq_task *dt)
 {
-	struct dfq *d = dfq_of(s);
-
 	d->state = DFQ_SAMPLE_WAIT;
 	dfq_timer_cancel(s, DFQ_TIMER_PHASE);
 	if (dt->shadow_gate)
@@ -254,7 +240,7 @@ static int single_task(const struct dfq_task *dt)
 
 	plist_for_each(pos, &dt->chans)
 		if (hal_chan_task(plist_entry(pos, struct dfq_chan,
-					      link)->c) != dt->t)
+					      ac.link)->ac.c) != dt->t)
 			return 0;
 	return 1;
 }
@@ -271,11 +257,11 @@ struct hal_task *dfq_stuck_task(struct hal_sched *s, struct dfq_task *dt)
 		       engines_running(s, hal_task_gpu(dt->t), dt->t) !=
 		       ENGINES_RUN_OTHER ? dt->t : 0;
 	plist_for_each(pos, &dt->chans) {
-		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
-		struct hal_task *t = hal_chan_task(dc->c);
+		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, ac.link);
+		struct hal_task *t = hal_chan_task(dc->ac.c);
 
-		if (!dc->dead && hal_chan_submitted(s, dc->c) != dfq_chan_done(s, dc) &&
-		    engines_running(s, hal_chan_gpu(dc->c), t) !=
+		if (!dc->dead && hal_chan_submitted(s, dc->ac.c) != dfq_chan_done(s, dc) &&
+		    engines_running(s, hal_chan_gpu(dc->ac.c), t) !=
 		    ENGINES_RUN_OTHER)
 			return t;
 	}
@@ -294,9 +280,9 @@ void dfq_kill_stuck(struct hal_sched *s, struct dfq_task *dt,
 		return;
 	}
 	plist_for_each(pos, &dt->chans) {
-		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, link);
+		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, ac.link);
 
-		if (hal_chan_task(dc->c) == t)
+		if (hal_chan_task(dc->ac.c) == t)
 			dc->dead = 1;
 	}
 	hal_task_kill(s, t, why);

@@ -6,11 +6,10 @@
 
 /* ---- the episode -------------------------------------------------------- */
 
-static void next_sample(struct hal_sched *s);
+static void next_sample(struct hal_sched *s, struct dfq *d);
 
-static void start_free_run(struct hal_sched *s, hal_u64 len)
+static void start_free_run(struct hal_sched *s, struct dfq *d, hal_u64 len)
 {
-	struct dfq *d = dfq_of(s);
 	struct plist *pos;
 
 	d->state = DFQ_FREE;
@@ -48,9 +47,8 @@ static hal_u64 free_run_usage(const struct dfq *d, const struct dfq_task *dt,
 }
 
 /* End of the episode: vtime update, deny decision, then the free run. */
-static void decide(struct hal_sched *s)
+static void decide(struct hal_sched *s, struct dfq *d)
 {
-	struct dfq *d = dfq_of(s);
 	hal_u64 now = hal_now(s), sum_avg = 0, sum_count = 0, free_len;
 	hal_u32 slots = 0;
 	struct plist *pos;
@@ -102,12 +100,11 @@ static void decide(struct hal_sched *s)
 		if (!dt->unreported)
 			hal_set_vtime(s, dt->t, dt->vt.vtime);
 	}
-	start_free_run(s, free_len);
+	start_free_run(s, d, free_len);
 }
 
-static void finish_sample(struct hal_sched *s)
+static void finish_sample(struct hal_sched *s, struct dfq *d)
 {
-	struct dfq *d = dfq_of(s);
 	struct dfq_task *dt = d->cur;
 
 	dfq_timer_cancel(s, DFQ_TIMER_PHASE);
@@ -120,14 +117,13 @@ static void finish_sample(struct hal_sched *s)
 			dt->avg = 1;
 	}
 	d->cur = 0;
-	next_sample(s);
+	next_sample(s, d);
 }
 
 /* The only task that wants the GPU in this episode (work since the free
  * run began, or outstanding), or 0 if there are none or several. */
-static struct dfq_task *lone_contender(struct hal_sched *s)
+static struct dfq_task *lone_contender(struct hal_sched *s, struct dfq *d)
 {
-	struct dfq *d = dfq_of(s);
 	struct dfq_task *lone = 0;
 	struct plist *pos;
 
@@ -152,15 +148,14 @@ static struct dfq_task *lone_contender(struct hal_sched *s)
  * completions already seen give it and the free run starts now (the
  * requests still out run in it) instead of idling the GPU until a poll
  * sees them done, the overhead NEON 5.2 names. */
-static void sample_over(struct hal_sched *s)
+static void sample_over(struct hal_sched *s, struct dfq *d)
 {
-	struct dfq *d = dfq_of(s);
 
-	dfq_stop_sample_counting(s, d->cur);
+	dfq_stop_sample_counting(s, d, d->cur);
 	dfq_observe(s, d->cur);
 	if (!d->cur->s_out ||
-	    (d->cur->s_completed && lone_contender(s) == d->cur))
-		finish_sample(s);
+	    (d->cur->s_completed && lone_contender(s, d) == d->cur))
+		finish_sample(s, d);
 	else
 		dfq_timer_arm(s, DFQ_TIMER_POLL, hal_now(s) + d->poll);
 }
@@ -173,16 +168,15 @@ static int sampled_next(const struct dfq *d, const struct dfq_task *t)
 	       (!d->status_at_barrier || t->busy_at_barrier);
 }
 
-static int lone_sampled(struct hal_sched *s)
+static int lone_sampled(struct hal_sched *s, struct dfq *d)
 {
-	struct dfq_task *lone = lone_contender(s);
+	struct dfq_task *lone = lone_contender(s, d);
 
-	return lone && sampled_next(dfq_of(s), lone);
+	return lone && sampled_next(d, lone);
 }
 
-static void next_sample(struct hal_sched *s)
+static void next_sample(struct hal_sched *s, struct dfq *d)
 {
-	struct dfq *d = dfq_of(s);
 	struct dfq_task *dt = 0;
 	struct plist *pos;
 	hal_u64 now = hal_now(s);
@@ -196,7 +190,7 @@ static void next_sample(struct hal_sched *s)
 		}
 	}
 	if (!dt) {
-		decide(s);
+		decide(s, d);
 		return;
 	}
 	d->cur = dt;
@@ -217,14 +211,13 @@ static void next_sample(struct hal_sched *s)
 		dt->s_out += dt->s_requests;
 		if (dt->s_requests >= d->sample_requests)
 			/* the poll tick finishes it (no call cycle here) */
-			dfq_stop_sample_counting(s, dt);
+			dfq_stop_sample_counting(s, d, dt);
 	}
 }
 
 /* Drained when no task (but one being killed) has outstanding requests. */
-int dfq_drained(struct hal_sched *s)
+int dfq_drained(struct hal_sched *s, struct dfq *d)
 {
-	struct dfq *d = dfq_of(s);
 	struct plist *pos;
 
 	plist_for_each(pos, &d->vt.tasks) {
@@ -236,14 +229,13 @@ int dfq_drained(struct hal_sched *s)
 	return 1;
 }
 
-static void drain_check(struct hal_sched *s)
+static void drain_check(struct hal_sched *s, struct dfq *d)
 {
-	struct dfq *d = dfq_of(s);
 	hal_u64 now = hal_now(s);
 
 	if (d->kill_clock < d->episode_start)
 		d->kill_clock = d->episode_start;
-	if (!dfq_drained(s) && now - d->kill_clock >= d->kill_after) {
+	if (!dfq_drained(s, d) && now - d->kill_clock >= d->kill_after) {
 		struct plist *pos = d->vt.tasks.next;
 
 		while (pos != &d->vt.tasks) {
@@ -268,17 +260,16 @@ static void drain_check(struct hal_sched *s)
 	 * and counts its requests still out, rather than idling the GPU
 	 * until a poll sees them done (NEON 5.2's "idleness during
 	 * draining"). */
-	if (!dfq_drained(s) && !lone_sampled(s)) {
+	if (!dfq_drained(s, d) && !lone_sampled(s, d)) {
 		dfq_timer_arm(s, DFQ_TIMER_POLL, now + d->poll);
 		return;
 	}
 	dfq_trace(s, "drain", d->episode_start);
-	next_sample(s);
+	next_sample(s, d);
 }
 
-static void barrier(struct hal_sched *s)
+static void barrier(struct hal_sched *s, struct dfq *d)
 {
-	struct dfq *d = dfq_of(s);
 	hal_u64 now = hal_now(s);
 	struct plist *pos;
 
@@ -303,18 +294,17 @@ static void barrier(struct hal_sched *s)
 			dt->avg = 0;
 		dt->s_busy = 0;
 	}
-	drain_check(s);
+	drain_check(s, d);
 }
 
-static void dfq_poll(struct hal_sched *s)
+static void dfq_poll(struct hal_sched *s, struct dfq *d)
 {
-	struct dfq *d = dfq_of(s);
 	struct dfq_task *dt = d->cur;
 	hal_u64 now = hal_now(s);
 
 	switch (d->state) {
 	case DFQ_DRAIN:
-		drain_check(s);
+		drain_check(s, d);
 		return;
 	case DFQ_SAMPLE:
 	case DFQ_SAMPLE_WAIT:
@@ -323,13 +313,13 @@ static void dfq_poll(struct hal_sched *s)
 				dfq_trace(s, dt->label, dt->s_start);
 			d->cur = 0;
 			dfq_timer_cancel(s, DFQ_TIMER_PHASE);
-			next_sample(s);
+			next_sample(s, d);
 			return;
 		}
 		dfq_observe(s, dt);
 		if (d->state == DFQ_SAMPLE_WAIT) {
 			if (!dt->s_out) {
-				finish_sample(s);
+				finish_sample(s, d);
 				return;
 			}
 			if (now - dt->s_start >= d->kill_after) {
@@ -349,16 +339,15 @@ static void dfq_poll(struct hal_sched *s)
 	}
 }
 
-void dfq_timer(struct hal_sched *s, hal_u32 id)
+void dfq_timer(struct hal_sched *s, struct dfq *d, hal_u32 id)
 {
-	struct dfq *d = dfq_of(s);
 
 	if (id == DFQ_TIMER_POLL) {
-		dfq_poll(s);
+		dfq_poll(s, d);
 		return;
 	}
 	if (d->state == DFQ_FREE)
-		barrier(s);
+		barrier(s, d);
 	else if (d->state == DFQ_SAMPLE && d->cur)
-		sample_over(s);
+		sample_over(s, d);
 }

@@ -78,15 +78,11 @@ struct hdfq_entity {
 };
 
 struct hdfq {
-	union {                  /* first: the engine's hal_priv */
-		struct dfq d;
-		struct loga l;
-	} eng;
+	struct acct_run run;     /* dfq's or loga's engine, and its state */
 	hal_u8 loga;             /* accounting by LoGA, not DFQ sampling */
 	hal_u8 nested;           /* each top-level VM one entity */
 	struct vmtree tree;
 	struct plist entities;   /* struct hdfq_entity */
-	const struct acct_engine *engine; /* dfq's or loga's */
 };
 
 /* dfq's parameters first (dfq's code reads them where dfq's own table
@@ -160,13 +156,13 @@ static struct hdfq_entity *entity_new(struct hal_sched *s, struct hal_task *t,
 
 	if (!e)
 		return 0;
-	e->rec = h->engine->entity_new(s, t, weight, vm != VMT_ROOT,
-				       vm_entity);
+	e->rec = h->run.eng->entity_new(s, h->run.st, t, weight,
+					vm != VMT_ROOT, vm_entity);
 	if (!e->rec) {
 		hal_free(s, e);
 		return 0;
 	}
-	e->vt = h->engine->entity_vt(e->rec);
+	e->vt = h->run.eng->entity_vt(e->rec);
 	e->vm = vm;
 	e->at = vm_entity ? VMT_ROOT : vm;
 	e->guest = guest;
@@ -216,7 +212,7 @@ static void entity_free(struct hal_sched *s, struct hdfq_entity *e)
 {
 	struct hdfq *h = hdfq_of(s);
 
-	h->engine->entity_free(s, e->rec);
+	h->run.eng->entity_free(s, h->run.st, e->rec);
 	vmtree_leaf_del(&h->tree, e->at, e->weight);
 	plist_del(&e->link);
 	hal_free(s, e);
@@ -228,27 +224,31 @@ static void entity_free(struct hal_sched *s, struct hdfq_entity *e)
 static int hdfq_init(struct hal_sched *s)
 {
 	struct hdfq *h = hdfq_of(s);
+	struct dfq *d;
 
 	plist_init(&h->entities);
 	h->loga = (hal_u8)hal_param(s, HDFQ_P_LOGA);
 	h->nested = (hal_u8)hal_param(s, HDFQ_P_NESTED);
 	if (vmtree_init(s, &h->tree) < 0)
 		return -1;
-	h->engine = h->loga ? &loga_acct_engine : &dfq_acct_engine;
-	if (h->loga)
-		return loga_init(s, &hdfq_loga_slots);
-	if (dfq_init(s) < 0)
+	if (h->loga) {
+		struct loga *l = acct_run_start(s, &h->run, &loga_acct_engine);
+
+		return l ? loga_init(s, l, &hdfq_loga_slots) : -1;
+	}
+	d = acct_run_start(s, &h->run, &dfq_acct_engine);
+	if (!d || dfq_init(s, d) < 0)
 		return -1;
 	/* the exclusive samples are GPU time given out equally; charging
 	 * them keeps the weighted shares (dfq leaves them out) */
-	h->eng.d.charge_sample = 1;
+	d->charge_sample = 1;
 	return 0;
 }
 
 /* The engine's phase in progress, up to now (ops.trace_open). */
 static void hdfq_trace_open(struct hal_sched *s)
 {
-	hdfq_of(s)->engine->ops->trace_open(s);
+	acct_run_trace_open(s, &hdfq_of(s)->run);
 }
 
 static void hdfq_fini(struct hal_sched *s)
@@ -256,7 +256,7 @@ static void hdfq_fini(struct hal_sched *s)
 	struct hdfq *h = hdfq_of(s);
 
 	/* the engine frees its records; members go with their tasks */
-	h->engine->ops->fini(s);
+	acct_run_stop(s, &h->run);
 	while (!plist_empty(&h->entities)) {
 		struct hdfq_entity *e = entity_of(h->entities.next);
 
@@ -305,9 +305,9 @@ static void hdfq_task_exit(struct hal_sched *s, struct hal_task *t)
 		plist_del(&m->link);
 		if (plist_empty(&e->members))
 			entity_free(s, e);
-		else if (hdfq_of(s)->engine->reporter(e->rec) == t)
+		else if (hdfq_of(s)->run.eng->reporter(e->rec) == t)
 			/* report on a task that is still there */
-			hdfq_of(s)->engine->set_reporter(
+			hdfq_of(s)->run.eng->set_reporter(
 				e->rec, plist_entry(e->members.next,
 						    struct hdfq_member,
 						    link)->t);
@@ -317,6 +317,7 @@ static void hdfq_task_exit(struct hal_sched *s, struct hal_task *t)
 
 static void hdfq_channel_create(struct hal_sched *s, struct hal_chan *c)
 {
+	struct hdfq *h = hdfq_of(s);
 	struct hal_task *t = hal_chan_task(c);
 	struct hdfq_member *m = hal_task_data(t);
 
@@ -329,7 +330,7 @@ static void hdfq_channel_create(struct hal_sched *s, struct hal_chan *c)
 					 ? 1 : hal_task_weight(t);
 		struct hdfq_entity *e;
 
-		if (hdfq_of(s)->nested) {
+		if (h->nested) {
 			/* the whole top-level VM, with its weight */
 			vm = top_vm(s, vm);
 			guest = HAL_GUEST_NONE;
@@ -342,45 +343,39 @@ static void hdfq_channel_create(struct hal_sched *s, struct hal_chan *c)
 			return;
 		member_bind(m, e);
 	}
-	hdfq_of(s)->engine->chan_attach(s, m->e->rec, c);
+	h->run.eng->chan_attach(s, h->run.st, m->e->rec, c);
 }
 
 /* The rest goes to the engine. */
 static void hdfq_channel_destroy(struct hal_sched *s, struct hal_chan *c)
 {
-	hdfq_of(s)->engine->ops->channel_destroy(s, c);
+	acct_run_channel_destroy(s, &hdfq_of(s)->run, c);
 }
 
 static int hdfq_submit(struct hal_sched *s, struct hal_chan *c)
 {
-	return hdfq_of(s)->engine->ops->submit(s, c);
+	return acct_run_submit(s, &hdfq_of(s)->run, c);
 }
 
 static void hdfq_shadow_submit(struct hal_sched *s, struct hal_chan *c)
 {
-	hdfq_of(s)->engine->ops->shadow_submit(s, c);
+	acct_run_shadow_submit(s, &hdfq_of(s)->run, c);
 }
 
 static void hdfq_timer(struct hal_sched *s, hal_u32 id)
 {
-	hdfq_of(s)->engine->ops->timer(s, id);
+	acct_run_timer(s, &hdfq_of(s)->run, id);
 }
 
 static void hdfq_poll_change(struct hal_sched *s,
 			     const struct hal_engine_status *st, hal_u64 when)
 {
-	const struct gs_policy_ops *eng = hdfq_of(s)->engine->ops;
-
-	if (eng->poll_change)
-		eng->poll_change(s, st, when);
+	acct_run_poll_change(s, &hdfq_of(s)->run, st, when);
 }
 
 static void hdfq_poll_end(struct hal_sched *s)
 {
-	const struct gs_policy_ops *eng = hdfq_of(s)->engine->ops;
-
-	if (eng->poll_end)
-		eng->poll_end(s);
+	acct_run_poll_end(s, &hdfq_of(s)->run);
 }
 
 const struct gs_policy_ops gs_policy_hdfq = {

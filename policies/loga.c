@@ -99,7 +99,7 @@
  *
  * Priority (hal_task_priority): ignored; only `weight` scales a task's share.
  */
-#include "acct_engine.h"
+#include "acct_engine_def.h"
 #include "gate.h"
 #include "loga.h"
 
@@ -129,11 +129,6 @@ static const struct loga_slots loga_own_slots = {
 
 /* ---- small helpers ------------------------------------------------------ */
 
-static struct loga *loga_of(struct hal_sched *s)
-{
-	return hal_priv(s);
-}
-
 static struct loga_task *task_of(struct plist *pos)
 {
 	return plist_entry(plist_entry(pos, struct vt_task, link),
@@ -147,7 +142,7 @@ static void task_set_traps(struct hal_sched *s, struct loga_task *lt,
 	struct plist *pos;
 
 	plist_for_each(pos, &lt->chans)
-		gate_chan(s, plist_entry(pos, struct loga_chan, link)->c,
+		gate_chan(s, plist_entry(pos, struct loga_chan, ac.link)->ac.c,
 			  lt->shadow_gate, arm);
 }
 
@@ -159,7 +154,7 @@ static int task_waiting(struct hal_sched *s, struct loga_task *lt)
 
 	plist_for_each(pos, &lt->chans)
 		if (gate_chan_waiting(s,
-			plist_entry(pos, struct loga_chan, link)->c,
+			plist_entry(pos, struct loga_chan, ac.link)->ac.c,
 			lt->shadow_gate))
 			return 1;
 	return 0;
@@ -167,9 +162,9 @@ static int task_waiting(struct hal_sched *s, struct loga_task *lt)
 
 /* A phase length with mean `mean`: fixed, or uniform on
  * [mean/2, 3 mean/2) from the HAL's random source. */
-static hal_u64 phase_len(struct hal_sched *s, hal_u64 mean)
+static hal_u64 phase_len(struct hal_sched *s, const struct loga *l,
+			 hal_u64 mean)
 {
-	struct loga *l = loga_of(s);
 	hal_u64 r;
 
 	if (!l->randomize || mean < 2)
@@ -220,9 +215,9 @@ static int task_has_work(struct hal_sched *s, const struct loga_task *lt)
 	struct plist *pos;
 
 	plist_for_each(pos, &lt->chans) {
-		struct loga_chan *lc = plist_entry(pos, struct loga_chan, link);
+		struct loga_chan *lc = plist_entry(pos, struct loga_chan, ac.link);
 
-		if (lc->on_gpu && hal_read_chram(s, lc->c) != HAL_CHRAM_IDLE)
+		if (lc->on_gpu && hal_read_chram(s, lc->ac.c) != HAL_CHRAM_IDLE)
 			return 1;
 	}
 	return 0;
@@ -230,9 +225,8 @@ static int task_has_work(struct hal_sched *s, const struct loga_task *lt)
 
 /* ---- the epoch ---------------------------------------------------------- */
 
-static void start_poll(struct hal_sched *s)
+static void start_poll(struct hal_sched *s, struct loga *l)
 {
-	struct loga *l = loga_of(s);
 	hal_u64 now = hal_now(s), len;
 	struct plist *pos;
 
@@ -248,7 +242,7 @@ static void start_poll(struct hal_sched *s)
 		lt->poll_ns = 0;
 		lt->segments = 0;
 	}
-	len = phase_len(s, poll_mean(l));
+	len = phase_len(s, l, poll_mean(l));
 	if (!len)
 		len = 1;
 	l->state = LOGA_POLL;
@@ -270,9 +264,8 @@ static hal_u64 epoch_usage(const struct loga *l, const struct loga_task *lt,
 }
 
 /* End of a poll phase: vtimes, deny decisions, then the sleep. */
-static void decide(struct hal_sched *s)
+static void decide(struct hal_sched *s, struct loga *l)
 {
-	struct loga *l = loga_of(s);
 	hal_u64 now = hal_now(s), total = 0, sum_mean = 0, epoch, t_poll;
 	hal_u64 sleep_mean, sleep, next_epoch;
 	struct plist *pos;
@@ -314,9 +307,9 @@ static void decide(struct hal_sched *s)
 	}
 	l->epoch_start = now;
 
-	sleep = phase_len(s, sleep_mean);
+	sleep = phase_len(s, l, sleep_mean);
 	if (!sleep) {
-		start_poll(s);
+		start_poll(s, l);
 		return;
 	}
 	l->state = LOGA_SLEEP;
@@ -326,10 +319,9 @@ static void decide(struct hal_sched *s)
 
 /* ---- ops ---------------------------------------------------------------- */
 
-int loga_init(struct hal_sched *s, const struct loga_slots *slots)
+int loga_init(struct hal_sched *s, struct loga *l,
+	      const struct loga_slots *slots)
 {
-	struct loga *l = loga_of(s);
-
 	vt_init(&l->vt);
 	l->event_t = hal_param(s, slots->event_t);
 	l->event_x = (hal_u32)hal_param(s, slots->event_x);
@@ -343,9 +335,8 @@ int loga_init(struct hal_sched *s, const struct loga_slots *slots)
 	return 0;
 }
 
-void loga_trace_open(struct hal_sched *s)
+static void loga_trace_open(struct hal_sched *s, struct loga *l)
 {
-	struct loga *l = loga_of(s);
 	hal_u64 now = hal_now(s);
 
 	if (now <= l->phase_start)
@@ -356,33 +347,28 @@ void loga_trace_open(struct hal_sched *s)
 		hal_trace_phase(s, "sleep", l->phase_start, now);
 }
 
-void loga_fini(struct hal_sched *s)
+/* Free the entity's records; forget: its channels live on. */
+static void entity_release(struct hal_sched *s, struct loga_task *lt,
+			   int forget)
 {
-	struct loga *l = loga_of(s);
+	acct_entity_release(s, lt, &lt->vt, &lt->chans,
+			    ACCT_CHAN_OFF(struct loga_chan), forget);
+}
 
-	loga_trace_open(s);
+static void loga_fini(struct hal_sched *s, struct loga *l)
+{
+	loga_trace_open(s, l);
 	if (l->state == LOGA_POLL)
 		hal_poll_stop(s);
 	hal_timer_cancel(s, LOGA_TIMER_WAKE);
 	l->seg = 0;
-	while (!plist_empty(&l->vt.tasks)) {
-		struct loga_task *lt = task_of(l->vt.tasks.next);
-
-		while (!plist_empty(&lt->chans)) {
-			struct plist *c = lt->chans.next;
-
-			plist_del(c);
-			hal_free(s, plist_entry(c, struct loga_chan, link));
-		}
-		vt_task_del(&lt->vt);
-		hal_free(s, lt);
-	}
+	while (!plist_empty(&l->vt.tasks))
+		entity_release(s, task_of(l->vt.tasks.next), 0);
 }
 
-struct loga_task *loga_entity_new(struct hal_sched *s, struct hal_task *t,
-				  hal_u32 weight)
+static struct loga_task *loga_entity_new(struct hal_sched *s, struct loga *l,
+					 struct hal_task *t, hal_u32 weight)
 {
-	struct loga *l = loga_of(s);
 	struct loga_task *lt = hal_zalloc(s, sizeof(*lt));
 
 	if (!lt)
@@ -394,62 +380,36 @@ struct loga_task *loga_entity_new(struct hal_sched *s, struct hal_task *t,
 	return lt;
 }
 
-static void loga_task_create(struct hal_sched *s, struct hal_task *t)
-{
-	acct_own_task_create(&loga_acct_engine, s, t);
-}
-
-void loga_entity_free(struct hal_sched *s, struct loga_task *lt)
+static void loga_entity_free(struct hal_sched *s, struct loga *l,
+			     struct loga_task *lt)
 {
 	/* what it was measured using in the unfinished poll phase */
-	if (loga_of(s)->state == LOGA_POLL && lt->poll_ns && !lt->unreported)
+	if (l->state == LOGA_POLL && lt->poll_ns && !lt->unreported)
 		hal_account(s, lt->t, lt->poll_ns);
-	while (!plist_empty(&lt->chans)) {
-		struct plist *c = lt->chans.next;
-		struct loga_chan *lc = plist_entry(c, struct loga_chan, link);
-
-		plist_del(c);
-		hal_chan_set_data(lc->c, 0);
-		hal_free(s, lc);
-	}
-	vt_task_del(&lt->vt);
-	hal_free(s, lt);
+	entity_release(s, lt, 1);
 }
 
-static void loga_task_exit(struct hal_sched *s, struct hal_task *t)
+static void loga_chan_attach(struct hal_sched *s, struct loga *l,
+			     struct loga_task *lt, struct hal_chan *c)
 {
-	acct_own_task_exit(&loga_acct_engine, s, t);
-}
-
-void loga_chan_attach(struct hal_sched *s, struct loga_task *lt,
-		      struct hal_chan *c)
-{
-	struct loga *l = loga_of(s);
-	struct loga_chan *lc = hal_zalloc(s, sizeof(*lc));
+	struct loga_chan *lc = ACCT_CHAN_NEW(s, struct loga_chan, &lt->chans,
+					     c);
 
 	if (!lc)
 		return;
-	lc->c = c;
 	lc->lt = lt;
 	lc->on_gpu = hal_chan_gpu(c) == LOGA_GPU;
-	plist_add_tail(&lt->chans, &lc->link);
-	hal_chan_set_data(c, lc);
 	gate_chan(s, c, lt->shadow_gate, lt->vt.denied);
 	if (lc->on_gpu) {
 		l->n_chans++;
 		if (l->state == LOGA_IDLE)
-			start_poll(s);
+			start_poll(s, l);
 	}
 }
 
-static void loga_channel_create(struct hal_sched *s, struct hal_chan *c)
+static void loga_chan_detach(struct hal_sched *s, struct loga *l,
+			     struct hal_chan *c)
 {
-	acct_own_channel_create(&loga_acct_engine, s, c);
-}
-
-void loga_chan_detach(struct hal_sched *s, struct hal_chan *c)
-{
-	struct loga *l = loga_of(s);
 	struct loga_chan *lc = hal_chan_data(c);
 
 	if (!lc)
@@ -459,9 +419,7 @@ void loga_chan_detach(struct hal_sched *s, struct hal_chan *c)
 		close_segment(l, hal_now(s));
 	if (lc->on_gpu && l->n_chans)
 		l->n_chans--;
-	plist_del(&lc->link);
-	hal_chan_set_data(c, 0);
-	hal_free(s, lc);
+	acct_chan_free(s, lc, ACCT_CHAN_OFF(struct loga_chan));
 }
 
 static struct loga_task *chan_task(struct hal_chan *c)
@@ -471,10 +429,12 @@ static struct loga_task *chan_task(struct hal_chan *c)
 	return lc ? lc->lt : 0;
 }
 
-int loga_submit(struct hal_sched *s, struct hal_chan *c)
+static int loga_submit(struct hal_sched *s, struct loga *l,
+		       struct hal_chan *c)
 {
 	struct loga_task *lt = chan_task(c);
 
+	(void)l; /* the entity's own denied flag tells */
 	if (lt && lt->vt.denied)
 		return GS_SUBMIT_HOLD;
 	hal_trap_disarm(s, c); /* a stray trap: run free */
@@ -483,29 +443,28 @@ int loga_submit(struct hal_sched *s, struct hal_chan *c)
 
 /* A denied shadow-gated task's submission waits in the queue; any other
  * (a stray shadow) goes through with what is queued. */
-void loga_shadow_submit(struct hal_sched *s, struct hal_chan *c)
+static void loga_shadow_submit(struct hal_sched *s, struct loga *l,
+			       struct hal_chan *c)
 {
 	struct loga_task *lt = chan_task(c);
 
+	(void)l;
 	if (!lt || !lt->vt.denied)
 		hal_shadow_disable(s, c);
 }
 
-void loga_timer(struct hal_sched *s, hal_u32 id)
+static void loga_timer(struct hal_sched *s, struct loga *l, hal_u32 id)
 {
-	struct loga *l = loga_of(s);
-
 	/* LOGA_TIMER_WAKE is the only timer loga (and hdfq over it) arms */
 	if (HAL_WARN_ON(s, id != LOGA_TIMER_WAKE) || l->state != LOGA_SLEEP)
 		return;
 	hal_trace_phase(s, "sleep", l->phase_start, hal_now(s));
-	start_poll(s);
+	start_poll(s, l);
 }
 
-void loga_poll_change(struct hal_sched *s, const struct hal_engine_status *st,
-		      hal_u64 when)
+static void loga_poll_change(struct hal_sched *s, struct loga *l,
+			     const struct hal_engine_status *st, hal_u64 when)
 {
-	struct loga *l = loga_of(s);
 	struct loga_chan *owner;
 
 	if (l->state != LOGA_POLL)
@@ -518,15 +477,32 @@ void loga_poll_change(struct hal_sched *s, const struct hal_engine_status *st,
 	l->seg_start = when;
 }
 
-void loga_poll_end(struct hal_sched *s)
+static void loga_poll_end(struct hal_sched *s, struct loga *l)
 {
-	if (loga_of(s)->state == LOGA_POLL)
-		decide(s);
+	if (l->state == LOGA_POLL)
+		decide(s, l);
 }
+
+static void loga_st_poll_change(struct hal_sched *s, void *st,
+				const struct hal_engine_status *es,
+				hal_u64 when)
+{
+	loga_poll_change(s, st, es, when);
+}
+
+static void loga_st_poll_end(struct hal_sched *s, void *st)
+{
+	loga_poll_end(s, st);
+}
+
+ACCT_ENGINE(loga, struct loga, struct loga_task, loga_st_poll_change,
+	    loga_st_poll_end);
 
 static int loga_own_init(struct hal_sched *s)
 {
-	return loga_init(s, &loga_own_slots);
+	struct loga *l = acct_run_start(s, hal_priv(s), &loga_acct_engine);
+
+	return l ? loga_init(s, l, &loga_own_slots) : -1;
 }
 
 const struct gs_policy_ops gs_policy_loga = {
@@ -536,17 +512,8 @@ const struct gs_policy_ops gs_policy_loga = {
 	.priority = "ignored (weights only, from `weight`)",
 	.params = loga_params,
 	.n_params = sizeof(loga_params) / sizeof(loga_params[0]),
-	.priv_size = sizeof(struct loga),
 	.init = loga_own_init,
-	.fini = loga_fini,
-	.task_create = loga_task_create,
-	.task_exit = loga_task_exit,
-	.channel_create = loga_channel_create,
-	.channel_destroy = loga_chan_detach,
-	.submit = loga_submit,
-	.shadow_submit = loga_shadow_submit,
-	.timer = loga_timer,
-	.poll_change = loga_poll_change,
-	.poll_end = loga_poll_end,
-	.trace_open = loga_trace_open,
+	ACCT_OWN_OPS,
+	.poll_change = acct_own_poll_change,
+	.poll_end = acct_own_poll_end,
 };

@@ -1,11 +1,12 @@
 /* The engine of loga (status-register accounting with DFQ's vtime and
- * deny rule, see loga.c), shared with hdfq. A policy that embeds it puts
- * struct loga first in its private state (hal_priv) and drives it through
- * the functions below; its parameters are LOGA_PHASE_PARAM_DESCS,
+ * deny rule, see loga.c), shared with hdfq. Its state is a struct loga
+ * of its own (acct_engine.h: struct acct_run), passed to the functions
+ * below; its parameters are LOGA_PHASE_PARAM_DESCS,
  * LOGA_METRIC_PARAM_DESCS and an `account_only` boolean. */
 #ifndef GS_POLICY_LOGA_H
 #define GS_POLICY_LOGA_H
 
+#include "acct_engine.h"
 #include "hal.h"
 #include "policy.h"
 #include "util.h"
@@ -25,8 +26,7 @@ enum loga_state {
 struct loga_task;
 
 struct loga_chan {
-	struct plist link; /* in loga_task.chans */
-	struct hal_chan *c;
+	struct acct_chan ac; /* in loga_task.chans */
 	struct loga_task *lt;
 	hal_u8 on_gpu;     /* on the polled GPU: counts as occupied */
 };
@@ -42,7 +42,7 @@ struct loga_task {
 	hal_u8 unreported;   /* its figures are not published (hdfq's
 			      * nested mode: a VM's own scheduler reports
 			      * on its tasks) */
-	struct plist chans;  /* struct loga_chan */
+	struct plist chans;  /* struct loga_chan, by ac.link */
 	hal_u64 poll_ns;     /* measured in the current poll phase */
 	hal_u32 segments;    /* segments closed in it */
 };
@@ -81,7 +81,7 @@ enum loga_metric_param { LOGA_P_MEAN_SEGMENT, LOGA_N_METRIC_PARAMS };
 	  "vtime by mean time between context switches (LoGA-CL) instead " \
 	  "of total time per poll phase", 0 },
 
-/* loga as a policy of its own (its ops are the engine's: acct_engine.h). */
+/* loga as a policy of its own (acct_engine.h: ACCT_OWN_OPS). */
 extern const struct gs_policy_ops gs_policy_loga;
 
 /* Indices of loga's parameters in the table of the policy running it. */
@@ -89,24 +89,10 @@ struct loga_slots {
 	hal_u32 event_t, event_x, randomize, account_only, mean_segment;
 };
 
-int loga_init(struct hal_sched *s, const struct loga_slots *slots);
-void loga_fini(struct hal_sched *s);
-/* Trace the poll or sleep phase in progress up to now (ops.trace_open). */
-void loga_trace_open(struct hal_sched *s);
-/* A new entity reported on task `t`, of user weight `weight`; 0 when out
- * of memory. */
-struct loga_task *loga_entity_new(struct hal_sched *s, struct hal_task *t,
-				  hal_u32 weight);
-/* The entity is gone (its channels detached first). */
-void loga_entity_free(struct hal_sched *s, struct loga_task *lt);
-void loga_chan_attach(struct hal_sched *s, struct loga_task *lt,
-		      struct hal_chan *c);
-void loga_chan_detach(struct hal_sched *s, struct hal_chan *c);
-int loga_submit(struct hal_sched *s, struct hal_chan *c);
-void loga_shadow_submit(struct hal_sched *s, struct hal_chan *c);
-void loga_timer(struct hal_sched *s, hal_u32 id);
-void loga_poll_change(struct hal_sched *s, const struct hal_engine_status *st,
-		      hal_u64 when);
-void loga_poll_end(struct hal_sched *s);
+/* Initialise the engine's state l (zeroed) from the policy's parameters,
+ * found at `slots`; the rest of the engine is called through
+ * loga_acct_engine (acct_engine.h). */
+int loga_init(struct hal_sched *s, struct loga *l,
+	      const struct loga_slots *slots);
 
 #endif

@@ -28,15 +28,6 @@ cd "$root" || exit 2
 # Calls kept on purpose: CALLER CALLEE  reason. A cycle is reported
 # unless one of its calls is here.
 allowed='
-gpu_model/engine.c gpu_model/channel.c      an engine that finishes a command writes its channel fence: the completion notification, the way back of the dispatcher -> engine start
-gpu_model/shared.c gpu_model/channel.c      a shared kernel that finishes writes its channel fence: the same completion notification
-gpu_model/engine.c gpu_model/dispatcher.c   an engine that frees kicks the dispatcher; a preempted command goes back to it (take_back, link); at a timeslice end the engine asks if another group waits: the dispatcher owns the round, the engine reports to it
-gpu_model/channel.c gpu_model/dispatcher.c  a doorbell or a closed channel tells the dispatcher (link, unlink, kick, forget): the dispatcher then pulls from the channel
-gpu_model/channel.c gpu_model/engine.c      a channel closed while its command runs stops the engine (forget): the teardown notification
-gpu_model/channel.c gpu_model/shared.c      the same teardown for a channel with shared kernels running
-gpu_model/shared.c gpu_model/engine.c       shared kernels changed the rate of the compute engine: it reschedules its running command (rate_changed); the engine tells shared.c its own load: a notification both ways
-policies/acct_engines.c policies/dfq.c      hdfq table of accounting engines: dfq is one entry, and dfq shares acct_own_* of acct_engines.c
-policies/acct_engines.c policies/loga.c     the same table: loga is the other entry
 policies/drr_sched.c policies/drr.c         one policy in two files: the timing thread reads the parameters of drr.c
 sim/results/results_write.c sim/results/results_json.c      results_write.c is the writers table; results_json.c uses its row functions
 sim/results/results_write.c sim/results/results_timeline.c  the same table and functions for timeline.json
