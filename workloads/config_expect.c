@@ -179,9 +179,13 @@ static int load_node_keys(struct cfg *c, const yaml_node_t *map,
 		if (pk && cfg_u32(c, pk, "peak", 0,
 				  g_strv_length(e->sweep) - 1, &e->peak) < 0)
 			return -1;
-		if (strncmp(e->value, "metrics.", 8) != 0)
+		/* one number per point: a metric or one named task's field
+		 * (a mean over apps, LoGA Fig. 7's "average increase") */
+		if (strncmp(e->value, "metrics.", 8) != 0 &&
+		    (strncmp(e->value, "tasks.", 6) != 0 ||
+		     strchr(e->value, '*')))
 			return cfg_error(c, v,
-					 "sweep: the value must be a metrics.FIELD");
+					 "sweep: the value must be a metrics.FIELD or one task's tasks.NAME.FIELD");
 	} else if (cfg_map_get(c, map, "peak")) {
 		return cfg_error(c, cfg_map_get(c, map, "peak"),
 				 "peak: only with 'sweep'");

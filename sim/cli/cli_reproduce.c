@@ -130,6 +130,14 @@ static double seed_mean(struct repro *rp, const char *file,
 		if (!r)
 			return NAN;
 		v = gs_repro_select_values(r, e->value);
+		if (v->len != 1) {
+			/* a counted task's name reads several values */
+			fprintf(stderr,
+				"gpusim: %s: row %s: '%s' gives %u values, a sweep point needs one\n",
+				file, e->id, e->value, v->len);
+			g_array_free(v, TRUE);
+			return NAN;
+		}
 		sum += g_array_index(v, double, 0);
 		g_array_free(v, TRUE);
 	}
