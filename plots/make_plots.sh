@@ -66,6 +66,19 @@ gnuplot -c plots/lines.gp "$tmp/overhead.dat" "$out/loga_fig8_overhead" \
 	"App round time increase over direct (%)" 0 -2 25 \
 	"center right; $loga_zero"
 
+# LoGA Fig. 10: the load LoGA measures against the throttle's intended
+# load; Fig. 11: each app's run time over its fair optimum per scheduler
+# (the points' summary.json give the fair optimum).
+table loga_fig10 load >"$tmp/load.dat"
+gnuplot -c plots/lines.gp "$tmp/load.dat" "$out/loga_fig10_load" \
+	"Measured vs intended GPU load, one throttle (LoGA Fig. 10)" \
+	"Intended load (% of each 1 ms cycle)" "GPU load (% of the run)" \
+	0 0 105 "top left"
+awk -f plots/csv.awk -f plots/fair.awk "$sweeps/loga_fig11/sweep.csv" \
+	"$sweeps"/loga_fig11/points/*/summary.json >"$tmp/fair.dat"
+gnuplot -c plots/fair_bars.gp "$tmp/fair.dat" "$out/loga_fig11_fair" \
+	"Run time over the fair optimum, each app + 4 throttles (LoGA Fig. 11)"
+
 # DCUDA: the sweep above ran at its base 5 s interval; the 3 s and 7 s
 # intervals (Fig. 14) run with --set, each into a folder of its own.
 dcuda=dcuda_fig11_14

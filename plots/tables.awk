@@ -14,6 +14,10 @@
 #              cells: GPU share. Several sweep.csv files add rows.
 #   alone      rows: app (NEON Fig. 4 sweep); columns: policies; cells:
 #              the app's slowdown alone over direct access, in %
+#   load       rows: the throttle's intended load in % (kernel over
+#              kernel + sleep, from the swept throttle); columns: the
+#              true load and the load the policy measured, in % of the
+#              run (LoGA Fig. 10)
 #   point      prints the id of the point whose policy label is `policy`
 #              and whose throttle kernel is `kernel`
 BEGIN {
@@ -79,6 +83,22 @@ table == "alone" {
 	add_series(pol)
 	v[k, pol] = sprintf("%.2f", 100 * (f[col["app.slowdown"]] - 1))
 }
+table == "load" {
+	spec = f[col["tasks.0.behavior.throttle"]]
+	k = field_us(spec, "kernel")
+	k = int(100 * k / (k + field_us(spec, "sleep")) + 0.5)
+	add_key(k)
+	add_series("Intended")
+	add_series("True load")
+	# the policy is the scenario's, not swept: its name column
+	m = policy_label(f[col["policy_name"]]) " measured"
+	add_series(m)
+	t = f[col["sim_time_ns"]]
+	v[k, "Intended"] = k
+	v[k, "True load"] = sprintf("%.2f", 100 * f[col["throttle.gpu_time_ns"]] / t)
+	v[k, m] = \
+		sprintf("%.2f", 100 * f[col["throttle.accounted_gpu_time_ns"]] / t)
+}
 table == "point" && pol == policy && f[col[size_key]] == kernel {
 	print f[col["point"]]
 }
@@ -98,6 +118,15 @@ END {
 	if (table != "point")
 		print_table(table == "overhead" ? "throttles" : \
 			    table == "alone" ? "app" : "x")
+}
+
+# The duration after `name:` in a swept mapping such as "{kernel: 100us,
+# sleep: 900us, blocking: true}", in microseconds.
+function field_us(spec, name,    s) {
+	s = spec
+	sub(".*" name ": *", "", s)
+	sub(/[ ,}].*/, "", s)
+	return us(s)
 }
 
 # A short name for a point of the Fleig sweeps (configs/paper/sweeps/

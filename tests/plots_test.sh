@@ -81,5 +81,39 @@ check "the Fig. 4 script draws its figure" sh -c "
 	gnuplot -c plots/alone_bars.gp $tmp/alone.dat $tmp/alone_paper.dat $tmp/f4 T &&
 	test \"\$(head -c 4 $tmp/f4.png | tail -c 3)\" = PNG && test -s $tmp/f4.svg"
 
+# LoGA Fig. 10: one throttle at ten intended loads.
+"$GPUSIM" sweep configs/paper/sweeps/loga_fig10.yaml -q -j 2 --out "$tmp/l10" ||
+	echo "sweep loga_fig10 failed"
+awk -f plots/csv.awk -f plots/tables.awk -v table=load "$tmp/l10/sweep.csv" \
+	>"$tmp/load.dat"
+check "load: rows 10..100%, intended, true and measured columns" sh -c \
+	"head -1 $tmp/load.dat | grep -qx '\"x\" \"Intended\" \"True load\" \"LoGA measured\"' &&
+	 test \$(wc -l < $tmp/load.dat) -eq 11 && grep -q '^30 30 ' $tmp/load.dat"
+check "load: the cells at 30% are 100 x gpu and accounted time / the 1 s run of its point" sh -c "
+	row=\$(awk -F, 'NR > 1 && /kernel: 300us/' $tmp/l10/sweep.csv)
+	id=\$(echo \"\$row\" | cut -d, -f1)
+	want=\$(awk -F, '\$1 == \"throttle\" { printf \"%.2f %.2f\", \$7 / 10000000, \$8 / 10000000 }' $tmp/l10/points/\$id/tasks.csv)
+	grep -q \"^30 30 \$want\$\" $tmp/load.dat || { echo \"want 30 30 \$want\"; cat $tmp/load.dat; exit 1; }"
+
+# LoGA Fig. 11: two apps under the four schedulers, short runs.
+sed 's/^  tasks.0.behavior.app: .*/  tasks.0.behavior.app: [DCT, FloydWarshall]/' \
+	configs/paper/sweeps/loga_fig11.yaml >"$tmp/l11.yaml"
+"$GPUSIM" sweep "$tmp/l11.yaml" -q -j 2 --set duration=300ms --out "$tmp/l11" ||
+	echo "sweep loga_fig11 failed"
+awk -f plots/csv.awk -f plots/fair.awk "$tmp/l11/sweep.csv" \
+	"$tmp"/l11/points/*/summary.json >"$tmp/fair.dat"
+check "fair: one row per app, the four schedulers and Fair" sh -c \
+	"head -1 $tmp/fair.dat | grep -qx '\"app\" \"No scheduling\" \"LoGA\" \"LoGA-CL\" \"DFQ\" \"Fair\"' &&
+	 test \$(wc -l < $tmp/fair.dat) -eq 3 && ! grep -q '?' $tmp/fair.dat"
+check "fair: a cell is the app's slowdown / fair_slowdown in its point's summary" sh -c "
+	id=\$(awk -F, 'NR > 1 && /FloydWarshall/ && /mean_segment/ { print \$1 }' $tmp/l11/sweep.csv)
+	want=\$(awk '/\"name\" : \"app\"/ { a = 1 } a && /\"slowdown\"/ { s = \$3 + 0 }
+		a && /\"fair_slowdown\"/ { printf \"%.3f\", s / (\$3 + 0); exit }' $tmp/l11/points/\$id/summary.json)
+	test -n \"\$want\" && awk -v w=\"\$want\" '\$1 == \"FloydWarshall\" { exit !(\$4 == w) }' $tmp/fair.dat ||
+	{ echo \"want \$want\"; cat $tmp/fair.dat; exit 1; }"
+check "the LoGA Fig. 11 script draws its figure" sh -c "
+	gnuplot -c plots/fair_bars.gp $tmp/fair.dat $tmp/f11 T &&
+	test \"\$(head -c 4 $tmp/f11.png | tail -c 3)\" = PNG && test -s $tmp/f11.svg"
+
 echo "plots: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
