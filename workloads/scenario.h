@@ -64,6 +64,14 @@ struct gs_vm_config {
 	 * (copying the control registers, remapping), policy CPU time. */
 	gs_time_t trap;
 	gs_time_t shadow_copy;
+	/* What a scheduler outside the VM's kill of one of the VM's tasks
+	 * does (Fleig 6.1: "there is no easy way for the hypervisor to kill
+	 * malicious guest tasks"): false (`on_kill: vm`), the hypervisor's
+	 * "last resort", the whole VM is killed; true (`on_kill: notify`),
+	 * the VM is told which task and its guest kernel kills that one (a
+	 * cooperating guest). A VM without hints is always killed whole:
+	 * the host cannot name the task. */
+	bool kill_notify;
 	/* The VM's own scheduler (Fleig 3.4, nested): a registered policy
 	 * run as a separate instance inside the VM over the VM's tasks;
 	 * name NULL: none (the GPU's own order among its tasks). */

@@ -253,12 +253,8 @@ void hal_shadow_forward(struct hal_sched *s, struct hal_chan *c, hal_u32 n)
 
 void hal_task_kill(struct hal_sched *s, struct hal_task *t, const char *why)
 {
-	struct gs_task *task = t->task;
-
-	g_message("%s: task %s killed: %s", s->ops->name, task->name, why);
-	/* Deferred to an event of its own: killing tears down channels and
-	 * calls back into the policy, which is in the middle of a call now. */
-	gs_evq_schedule(&s->sim->q, &task->kill_ev, s->sim->q.now);
+	/* a task in a VM below the caller: the VM decides (vm_kill.c) */
+	gs_vm_kill_task(s, t->task, why);
 }
 
 /* ---- node-level services ----------------------------------------------- */
