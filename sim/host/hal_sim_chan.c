@@ -243,9 +243,18 @@ hal_u32 hal_shadow_peek_occupancy(struct hal_sched *s, struct hal_chan *c)
 	return c->ch->occupancy_pm ? c->ch->occupancy_pm : 1000;
 }
 
+/* Forwarding a VM task's shadowed commands is one write of IB_PUT to the
+ * real channel for all of them (Fleig 4.3.2: "copy IB_PUT to the GPU",
+ * or on a partial forward "only increases IB_PUT on the GPU by the number
+ * of kernels permitted"): one `host.doorbell` MMIO write, policy CPU
+ * time. The fake resubmission of each command through the tracking
+ * callbacks (same section) is the policy's own shadow_submit/submit call,
+ * whose cost the thesis does not give. A host task's software queue
+ * (GERM's, DCUDA's library) is charged nothing here, as before. */
 void hal_shadow_forward(struct hal_sched *s, struct hal_chan *c, hal_u32 n)
 {
-	(void)s;
+	if (c->task->cfg->vm >= 0 && n && c->queued)
+		gs_policy_charge(s, s->sim->sc->host.doorbell);
 	gs_task_forward(c, n);
 }
 
