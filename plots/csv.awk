@@ -43,6 +43,8 @@ function policy_label(v) {
 		return "Timeslice"
 	if (v ~ /timeslice/)
 		return "Disengaged Timeslice"
+	if (v ~ /hdfq/)
+		return "hdfq"
 	if (v ~ /dfq/)
 		return "DFQ"
 	if (v ~ /loga/)

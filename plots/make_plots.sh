@@ -110,6 +110,22 @@ gnuplot -c plots/vm_shares.gp "$tmp/fleig_tree.dat" "$out/fleig_tree_shares" \
 	"GPU shares, t0 beside vmA: t1 and vmB: t2, t3 (Fleig formula 3.1, three levels)" \
 	"1/2=t0;1/4=t1 (flat: all);1/6=DFQ in vmA;1/8=t2, t3"
 
+# Fleig Figs. 5.5 and 5.8: the benchmark's slowdown as the throttle's
+# kernels grow (both in a VM) and as throttles are added to a VM (the
+# benchmark on the host); flat at 2 under a fair scheduler.
+table fleig_fig5_5 bench -v task=nn -v xkey=tasks.1.behavior.throttle.kernel \
+	>"$tmp/fleig_fig5_5.dat"
+gnuplot -c plots/lines.gp "$tmp/fleig_fig5_5.dat" "$out/fleig_fig5_5_slowdown" \
+	"NN (4171 us kernels) beside a throttle in one VM (Fleig Figs. 5.5-5.7)" \
+	"Throttle kernel (us)" "NN slowdown (round time / alone)" 1 0 3.5 \
+	"top left; set xtics (100, 200, 500, 1000, 2000, 4000, 8000)"
+table fleig_fig5_8 bench -v task=srad -v xkey=tasks.1.count \
+	>"$tmp/fleig_fig5_8.dat"
+gnuplot -c plots/lines.gp "$tmp/fleig_fig5_8.dat" "$out/fleig_fig5_8_slowdown" \
+	"SRAD_V2 (2699 us kernels) on the host against throttles in a VM (Fleig Figs. 5.8-5.10)" \
+	"Throttles in the VM" "SRAD_V2 slowdown (round time / alone)" 0 0 10 \
+	"top left"
+
 # GPU-time share over time: DCT against a 1.7 ms Throttle.
 for p in Direct DFQ; do
 	id=$(table $fig6 point -v policy=$p -v kernel=1700us)

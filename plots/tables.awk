@@ -18,6 +18,10 @@
 #              kernel + sleep, from the swept throttle); columns: the
 #              true load and the load the policy measured, in % of the
 #              run (LoGA Fig. 10)
+#   bench      rows: the value of key `xkey` (a duration in us, or a
+#              count); columns: policies; cells: task `task`'s slowdown
+#              (round time shared over alone; Fleig Figs. 5.5 and 5.8
+#              plot the benchmark's runtime)
 #   point      prints the id of the point whose policy label is `policy`
 #              and whose throttle kernel is `kernel`
 BEGIN {
@@ -40,6 +44,13 @@ table == "slowdown" {
 	add_key(k == "1700us" ? "1.7ms" : k)
 	add_series(pol)
 	v[k == "1700us" ? "1.7ms" : k, pol] = f[col[task ".slowdown"]]
+}
+table == "bench" {
+	k = f[col[xkey]]
+	k = k ~ /s$/ ? us(k) : k + 0
+	add_key(k)
+	add_series(pol)
+	v[k, pol] = f[col[task ".slowdown"]]
 }
 table == "efficiency" {
 	k = us(f[col[size_key]])

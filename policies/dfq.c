@@ -69,6 +69,9 @@
  *   with `active_at_barrier` so do we for a task idle at the barrier that
  *   submitted in the free run. That is the default. `measure_episode: true` uses free_run_factor x the
  *   measured episode (barrier to decision, drain included) instead.
+ *   `free_run` fixes the length instead, as Fleig's evaluation does
+ *   (5.1: "sample each application for 10 ms and set the duration of
+ *   the freerun phase to 50 ms"; 4.4: a guest scheduler's 1 ms).
  * - Epoch of the vtime rule. The code scales the shares by the coming free
  *   run's length; we use the measured length of the free run the shares
  *   estimate (equal in steady state; right when the task set changes). The
@@ -137,6 +140,7 @@ int dfq_init(struct hal_sched *s, struct dfq *d)
 	d->by_count = (hal_u8)hal_param(s, DFQ_P_CHARGE_BY_COUNT);
 	d->status_at_barrier = (hal_u8)hal_param(s, DFQ_P_ACTIVE_AT_BARRIER);
 	d->kill_after = hal_param(s, DFQ_P_KILL_AFTER);
+	d->free_fixed = hal_param(s, DFQ_P_FREE_RUN);
 	if (!d->poll)
 		d->poll = 1;
 	if (!d->sample)

@@ -78,6 +78,7 @@ struct dfq {
 				 * last kill (others get a fresh one then) */
 	/* parameters */
 	hal_u64 poll, sample, kill_after;
+	hal_u64 free_fixed;     /* `free_run`: fixed length; 0: by factor */
 	hal_u32 sample_requests, factor;
 	hal_u8 account_only, measured, check_chram, by_count, status_at_barrier;
 	/* set by an embedding policy: the GPU time a task used in its
@@ -100,6 +101,7 @@ enum dfq_param {
 	DFQ_P_ACTIVE_AT_BARRIER,
 	DFQ_P_ACCOUNT_ONLY,
 	DFQ_P_KILL_AFTER,
+	DFQ_P_FREE_RUN,
 	DFQ_N_PARAMS
 };
 #define DFQ_PARAM_DESCS \
@@ -124,7 +126,10 @@ enum dfq_param {
 	[DFQ_P_ACCOUNT_ONLY] = { "account_only", GS_PARAM_BOOL, "false", \
 	  "keep sampling and accounting but never deny a task", 0 }, \
 	[DFQ_P_KILL_AFTER] = { "kill_after", GS_PARAM_DURATION, "60s", \
-	  "kill a task whose request runs longer while the scheduler waits", 0 },
+	  "kill a task whose request runs longer while the scheduler waits", 0 }, \
+	[DFQ_P_FREE_RUN] = { "free_run", GS_PARAM_DURATION, "0", \
+	  "a fixed free run (Fleig 5.1: 50ms; 4.4: a guest's 1ms); 0: " \
+	  "free_run_factor x the engagement", 0 },
 
 /* dfq as a policy of its own (acct_engine.h: ACCT_OWN_OPS). */
 extern const struct gs_policy_ops gs_policy_dfq;

@@ -67,7 +67,9 @@ static void decide(struct hal_sched *s, struct dfq *d)
 			sum_count += dt->free_requests * dt->avg;
 		}
 	}
-	if (d->measured && slots) {
+	if (d->free_fixed) {
+		free_len = d->free_fixed;
+	} else if (d->measured && slots) {
 		hal_u64 ep = now - d->episode_start;
 
 		free_len = d->factor * (ep > d->poll ? ep : d->poll);

@@ -12,7 +12,7 @@
 static const char *const expect_keys[] = {
 	"id", "figure", "quantity", "paper", "value", "set", "compare", "min",
 	"max", "baseline", "seeds", "sweep", "peak", "paper_value",
-	"known_gap", "reduce", NULL,
+	"known_gap", "reduce", "baseline_set", NULL,
 };
 
 /* enum gs_expect_reduce; "peak" is written as the `peak` key instead */
@@ -150,9 +150,16 @@ static int load_node_keys(struct cfg *c, const yaml_node_t *map,
 			return cfg_error(c, v, "baseline: unknown policy '%s'",
 					 e->baseline);
 	}
-	if (vs_base && !e->baseline)
+	if ((v = cfg_map_get(c, map, "baseline_set"))) {
+		if (read_set(c, v, &e->baseline_set) < 0)
+			return -1;
+		if (!vs_base)
+			return cfg_error(c, v,
+					 "baseline_set: only with compare reduction_vs_baseline or increase_vs_baseline");
+	}
+	if (vs_base && !e->baseline && !e->baseline_set)
 		return cfg_error(c, map,
-				 "expect entry: compare %s needs 'baseline' (the reference policy)",
+				 "expect entry: compare %s needs 'baseline' (the reference policy) or 'baseline_set'",
 				 compare_names[e->compare]);
 	if (e->baseline && !vs_base)
 		return cfg_error(c, cfg_map_get(c, map, "baseline"),

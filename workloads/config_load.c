@@ -191,12 +191,25 @@ static int load_vm_scheduler(struct cfg *c, const yaml_node_t *n,
 
 /* --- vms --- */
 
+/* `on_kill: vm | notify` (struct gs_vm_config.kill_notify). */
+static int load_vm_on_kill(struct cfg *c, const yaml_node_t *v,
+			   struct gs_vm_config *vm)
+{
+	static const char *const names[] = { "vm", "notify" };
+	int which = 0;
+
+	if (cfg_enum(c, v, "on_kill", names, G_N_ELEMENTS(names), &which) < 0)
+		return -1;
+	vm->kill_notify = which == 1;
+	return 0;
+}
+
 static int load_vm_list(struct cfg *c, const yaml_node_t *seq,
 			int32_t parent, GArray *vms, GHashTable *seen)
 {
 	static const char *const keys[] = {
 		"name", "weight", "hints", "trap", "shadow_copy", "scheduler",
-		"vms", NULL,
+		"vms", "on_kill", NULL,
 	};
 	size_t i;
 
@@ -247,6 +260,9 @@ static int load_vm_list(struct cfg *c, const yaml_node_t *seq,
 		if (v && cfg_duration(c, v, "shadow_copy", c->sc->host.clock_hz,
 				      CFG_MAX_DURATION,
 				      &self_vm->shadow_copy) < 0)
+			return -1;
+		v = cfg_map_get(c, m, "on_kill");
+		if (v && load_vm_on_kill(c, v, self_vm) < 0)
 			return -1;
 		v = cfg_map_get(c, m, "scheduler");
 		if (v && load_vm_scheduler(c, v, self_vm) < 0)

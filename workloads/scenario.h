@@ -64,6 +64,14 @@ struct gs_vm_config {
 	 * (copying the control registers, remapping), policy CPU time. */
 	gs_time_t trap;
 	gs_time_t shadow_copy;
+	/* What a scheduler outside the VM's kill of one of the VM's tasks
+	 * does (Fleig 6.1: "there is no easy way for the hypervisor to kill
+	 * malicious guest tasks"): false (`on_kill: vm`), the hypervisor's
+	 * "last resort", the whole VM is killed; true (`on_kill: notify`),
+	 * the VM is told which task and its guest kernel kills that one (a
+	 * cooperating guest). A VM without hints is always killed whole:
+	 * the host cannot name the task. */
+	bool kill_notify;
 	/* The VM's own scheduler (Fleig 3.4, nested): a registered policy
 	 * run as a separate instance inside the VM over the VM's tasks;
 	 * name NULL: none (the GPU's own order among its tasks). */
@@ -163,6 +171,8 @@ struct gs_expect {
 	char **set;        /* overrides for this check, NULL-terminated */
 	uint8_t compare;   /* enum gs_expect_compare */
 	char *baseline;    /* policy of the reference run; NULL: direct */
+	char **baseline_set; /* overrides of the reference run (after `set`),
+			      * NULL-terminated; NULL: none */
 	uint32_t seeds;    /* average over seeds seed..seed+seeds-1; 0: one */
 	char **sweep;      /* peak check: one override per point, NULL-ended */
 	uint32_t peak;     /* value = v[peak] - max of the other points */

@@ -107,20 +107,34 @@ static char **with_direct(char **set)
 	return with_overrides(set, NULL, "direct");
 }
 
+/* a followed by b's overrides (b may be NULL); a is consumed */
+static char **strv_join(char **a, char *const *b)
+{
+	guint n = g_strv_length(a), m = b ? g_strv_length((char **)b) : 0, i;
+	char **out = g_renew(char *, a, n + m + 1);
+
+	for (i = 0; i < m; i++)
+		out[n + i] = g_strdup(b[i]);
+	out[n + m] = NULL;
+	return out;
+}
+
 /* Node rows (seeds, baseline, sweep): the row's metric averaged over its
- * seeds, under `set` plus `point`, for `policy` (NULL: the scenario's).
- * NAN if a run failed. */
+ * seeds, under `set` plus `point`; for the baseline (`base`), under the
+ * baseline policy (if any) and `baseline_set` too. NAN if a run failed. */
 static double seed_mean(struct repro *rp, const char *file,
 			const struct gs_expect *e, uint64_t base_seed,
-			const char *point, const char *policy)
+			const char *point, bool base)
 {
 	uint32_t n = e->seeds ? e->seeds : 1, k;
+	const char *policy = base ? e->baseline : NULL;
 	double sum = 0;
 
 	for (k = 0; k < n; k++) {
 		g_autofree char *seed = g_strdup_printf(
 			"seed=%" G_GUINT64_FORMAT, base_seed + k);
-		char **tmp = with_overrides(e->set, point, NULL);
+		char **tmp = strv_join(with_overrides(e->set, point, NULL),
+				       base ? e->baseline_set : NULL);
 		char **set = with_overrides(tmp, seed, policy);
 		const struct gs_results *r = run_cached(rp, file, set);
 		GArray *v;
@@ -150,12 +164,12 @@ static double point_value(struct repro *rp, const char *file,
 			  const struct gs_expect *e, uint64_t base_seed,
 			  const char *point)
 {
-	double v = seed_mean(rp, file, e, base_seed, point, NULL), b;
+	double v = seed_mean(rp, file, e, base_seed, point, false), b;
 
 	if (e->compare != GS_COMPARE_REDUCTION_VS_BASELINE &&
 	    e->compare != GS_COMPARE_INCREASE_VS_BASELINE)
 		return v;
-	b = seed_mean(rp, file, e, base_seed, point, e->baseline);
+	b = seed_mean(rp, file, e, base_seed, point, true);
 	return e->compare == GS_COMPARE_REDUCTION_VS_BASELINE ? (b - v) / b
 							       : (v - b) / b;
 }
@@ -233,7 +247,7 @@ static GArray *node_values(struct repro *rp, const char *file,
 
 static bool node_row(const struct gs_expect *e)
 {
-	return e->seeds || e->baseline || e->sweep;
+	return e->seeds || e->baseline || e->baseline_set || e->sweep;
 }
 
 static bool in_range(const struct gs_expect *e, double v)

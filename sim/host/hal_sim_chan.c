@@ -243,9 +243,18 @@ hal_u32 hal_shadow_peek_occupancy(struct hal_sched *s, struct hal_chan *c)
 	return c->ch->occupancy_pm ? c->ch->occupancy_pm : 1000;
 }
 
+/* Forwarding a VM task's shadowed commands is one write of IB_PUT to the
+ * real channel for all of them (Fleig 4.3.2: "copy IB_PUT to the GPU",
+ * or on a partial forward "only increases IB_PUT on the GPU by the number
+ * of kernels permitted"): one `host.doorbell` MMIO write, policy CPU
+ * time. The fake resubmission of each command through the tracking
+ * callbacks (same section) is the policy's own shadow_submit/submit call,
+ * whose cost the thesis does not give. A host task's software queue
+ * (GERM's, DCUDA's library) is charged nothing here, as before. */
 void hal_shadow_forward(struct hal_sched *s, struct hal_chan *c, hal_u32 n)
 {
-	(void)s;
+	if (c->task->cfg->vm >= 0 && n && c->queued)
+		gs_policy_charge(s, s->sim->sc->host.doorbell);
 	gs_task_forward(c, n);
 }
 
@@ -253,12 +262,8 @@ void hal_shadow_forward(struct hal_sched *s, struct hal_chan *c, hal_u32 n)
 
 void hal_task_kill(struct hal_sched *s, struct hal_task *t, const char *why)
 {
-	struct gs_task *task = t->task;
-
-	g_message("%s: task %s killed: %s", s->ops->name, task->name, why);
-	/* Deferred to an event of its own: killing tears down channels and
-	 * calls back into the policy, which is in the middle of a call now. */
-	gs_evq_schedule(&s->sim->q, &task->kill_ev, s->sim->q.now);
+	/* a task in a VM below the caller: the VM decides (vm_kill.c) */
+	gs_vm_kill_task(s, t->task, why);
 }
 
 /* ---- node-level services ----------------------------------------------- */

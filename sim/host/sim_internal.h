@@ -237,6 +237,11 @@ void gs_fence_signal_cancel(struct gs_task *t, uint32_t chan);
 void gs_fence_signal_due(struct gs_task *t, uint32_t chan,
 			 const struct gs_gpu_config *gpu);
 void gs_task_kill(struct gs_task *t);
+/* The kill a scheduler asks for (hal_task_kill): the task, or for a task
+ * in a VM below the scheduler's level, what the VM's on_kill says
+ * (sim/host/vm_kill.c). */
+void gs_vm_kill_task(struct hal_sched *s, struct gs_task *task,
+		     const char *why);
 /* The run is over: a task still alive exits (channels destroyed, the
  * policy's task_exit called), so the policy can free what it holds. */
 void gs_task_teardown(struct gs_task *t);
