@@ -82,6 +82,8 @@ void gs_task_destroy(struct gs_task *t)
 	g_free(t->guest_hal);
 	g_free(t->guest_chans);
 	g_free(t->name);
+	gs_latency_free(&t->round_ns);
+	gs_latency_free(&t->wait_ns);
 }
 
 /* The policies are told of a task and its channels from the host's
@@ -262,6 +264,7 @@ static bool end_round(struct gs_task *t)
 
 	t->rounds++;
 	t->round_total += now - t->round_start;
+	gs_latency_add(&t->round_ns, now - t->round_start);
 	t->round_start = now;
 	return !(t->cfg->rounds && t->rounds >= t->cfg->rounds);
 }
@@ -509,6 +512,20 @@ static void task_wake(void *ctx, struct gs_event *ev)
 		break;
 	}
 	run_steps(t);
+}
+
+/* A job's wait: from the task's write (its submission) to its start on
+ * the GPU, whatever held it between (a trap, a policy's software queue,
+ * a credit limit, the dispatcher, a context switch). */
+void gs_host_cmd_start(void *ctx, struct gs_channel *ch,
+		       const struct gs_cmd *cmd)
+{
+	struct hal_chan *hc = ch->owner;
+	(void)ctx;
+
+	if (hc)
+		gs_latency_add(&hc->task->wait_ns,
+			       ch->gpu->q->now - cmd->written_at);
 }
 
 void gs_host_cmd_complete(void *ctx, struct gs_channel *ch,

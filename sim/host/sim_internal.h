@@ -4,6 +4,7 @@
 
 #include "gpu_model/gpu.h"
 #include "policies/policy.h"
+#include "base/latency.h"
 #include "base/rng.h"
 #include "sim/host/invariants.h"
 #include "sim/host/policy_ops.h"
@@ -132,6 +133,8 @@ struct gs_task {
 	gs_time_t round_start;
 	uint64_t rounds;
 	gs_time_t round_total;
+	struct gs_latency round_ns; /* every round's time */
+	struct gs_latency wait_ns;  /* every job's wait: written to started */
 	gs_time_t gpu_time;         /* ground truth, finished run segments */
 	uint64_t accounted;         /* the policy's estimate */
 	uint64_t vtime;
@@ -226,6 +229,8 @@ struct gs_sim {
 void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
 		  uint32_t def, uint32_t replica);
 void gs_task_destroy(struct gs_task *t);
+void gs_host_cmd_start(void *ctx, struct gs_channel *ch,
+		       const struct gs_cmd *cmd);
 void gs_host_cmd_complete(void *ctx, struct gs_channel *ch,
 			  const struct gs_cmd *cmd);
 void gs_host_ring_space(void *ctx, struct gs_channel *ch);

@@ -196,7 +196,7 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 	for (i = 0; i < sim->n_tasks; i++)
 		total += gs_task_gpu_time_now(&sim->tasks[i]);
 	for (i = 0; i < sim->n_tasks; i++) {
-		const struct gs_task *t = &sim->tasks[i];
+		struct gs_task *t = &sim->tasks[i];
 		struct gs_task_result *tr = &r->tasks[i];
 		gs_time_t truth = gs_task_gpu_time_now(t);
 
@@ -207,6 +207,8 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 		tr->rounds = t->rounds;
 		tr->round_mean_ns = t->rounds ? (double)t->round_total /
 						(double)t->rounds : NAN;
+		gs_latency_stats(&t->round_ns, &tr->round);
+		gs_latency_stats(&t->wait_ns, &tr->wait);
 		tr->gpu_time_ns = truth;
 		tr->has_accounted = sim->policy_accounts;
 		tr->accounted_gpu_time_ns = t->accounted;

@@ -34,6 +34,7 @@ static void make_gpus(struct gs_sim *sim)
 {
 	struct gs_gpu_hooks hooks = {
 		.ctx = sim,
+		.cmd_start = gs_host_cmd_start,
 		.cmd_complete = gs_host_cmd_complete,
 		.ring_space = gs_host_ring_space,
 		.status_change = gs_hal_status_change,
