@@ -70,3 +70,43 @@ void gs_latency_free(struct gs_latency *l)
 	g_free(l->v);
 	*l = (struct gs_latency){ 0 };
 }
+
+void gs_latency_log_add(struct gs_latency_log *log, uint32_t owner,
+			uint32_t kind, uint64_t ns)
+{
+	if (log->n == log->cap) {
+		log->cap = log->cap ? 2 * log->cap : 256;
+		log->e = g_renew(struct gs_latency_entry, log->e, log->cap);
+	}
+	log->e[log->n++] = (struct gs_latency_entry){ owner, kind, ns };
+}
+
+void gs_latency_log_split(const struct gs_latency_log *log,
+			  uint32_t n_owners, uint32_t n_kinds,
+			  struct gs_latency *out)
+{
+	uint64_t slots = (uint64_t)n_owners * n_kinds, i;
+
+	/* sized exactly: count first, then fill */
+	for (i = 0; i < log->n; i++) {
+		const struct gs_latency_entry *e = &log->e[i];
+
+		if (e->owner < n_owners && e->kind < n_kinds)
+			out[(uint64_t)e->owner * n_kinds + e->kind].cap++;
+	}
+	for (i = 0; i < slots; i++)
+		out[i].v = out[i].cap ? g_new(uint64_t, out[i].cap) : NULL;
+	for (i = 0; i < log->n; i++) {
+		const struct gs_latency_entry *e = &log->e[i];
+
+		if (e->owner < n_owners && e->kind < n_kinds)
+			gs_latency_add(&out[(uint64_t)e->owner * n_kinds +
+					    e->kind], e->ns);
+	}
+}
+
+void gs_latency_log_free(struct gs_latency_log *log)
+{
+	g_free(log->e);
+	*log = (struct gs_latency_log){ 0 };
+}

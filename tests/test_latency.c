@@ -93,6 +93,37 @@ static void test_stats_empty(void **state)
 	assert_int_equal(gs_latency_percentile(NULL, 0, 50), 0);
 }
 
+/* The run's log: each (owner, kind) gets its own samples, in any order
+ * of arrival; entries out of range are dropped. */
+static void test_log_split(void **state)
+{
+	struct gs_latency_log log = { 0 };
+	struct gs_latency out[3 * 2] = { { 0 } };
+	struct gs_latency_stats st;
+	uint32_t i;
+	(void)state;
+
+	gs_latency_log_add(&log, 2, 1, 30);
+	gs_latency_log_add(&log, 0, 0, 5);
+	gs_latency_log_add(&log, 2, 1, 10);
+	gs_latency_log_add(&log, 3, 0, 99);  /* no such owner */
+	gs_latency_log_add(&log, 0, 2, 99);  /* no such kind */
+	gs_latency_log_add(&log, 2, 1, 20);
+	gs_latency_log_split(&log, 3, 2, out);
+	assert_int_equal(out[0 * 2 + 0].n, 1);
+	assert_int_equal(out[0 * 2 + 0].v[0], 5);
+	gs_latency_stats(&out[2 * 2 + 1], &st);
+	assert_stats(&st, &(struct gs_latency_stats){
+		.n = 3, .min = 10, .p50 = 20, .p90 = 30, .p99 = 30, .max = 30,
+		.mean = 20, .std = sqrt(200.0 / 3.0) });
+	for (i = 0; i < G_N_ELEMENTS(out); i++) {
+		if (i != 0 && i != 2 * 2 + 1)
+			assert_int_equal(out[i].n, 0);
+		gs_latency_free(&out[i]);
+	}
+	gs_latency_log_free(&log);
+}
+
 /* A task alone, every host and GPU cost 0 (launch, doorbell, poll,
  * context switch, fetch, completion interrupt), so times are the script's own. Round 1 writes
  * three jobs at t = 0 and waits: they run 0-1, 1-3, 3-6 ms (waits 0, 1,
@@ -171,6 +202,7 @@ int main(void)
 		cmocka_unit_test(test_stats_few_samples),
 		cmocka_unit_test(test_stats_order_independent),
 		cmocka_unit_test(test_stats_empty),
+		cmocka_unit_test(test_log_split),
 		cmocka_unit_test(test_script_rounds_and_waits),
 		cmocka_unit_test(test_wait_counts_software_queue),
 	};

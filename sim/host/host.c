@@ -82,8 +82,6 @@ void gs_task_destroy(struct gs_task *t)
 	g_free(t->guest_hal);
 	g_free(t->guest_chans);
 	g_free(t->name);
-	gs_latency_free(&t->round_ns);
-	gs_latency_free(&t->wait_ns);
 }
 
 /* The policies are told of a task and its channels from the host's
@@ -264,7 +262,8 @@ static bool end_round(struct gs_task *t)
 
 	t->rounds++;
 	t->round_total += now - t->round_start;
-	gs_latency_add(&t->round_ns, now - t->round_start);
+	gs_latency_log_add(&t->sim->latency, t->index, GS_LATENCY_ROUND,
+			   now - t->round_start);
 	t->round_start = now;
 	return !(t->cfg->rounds && t->rounds >= t->cfg->rounds);
 }
@@ -524,8 +523,9 @@ void gs_host_cmd_start(void *ctx, struct gs_channel *ch,
 	(void)ctx;
 
 	if (hc)
-		gs_latency_add(&hc->task->wait_ns,
-			       ch->gpu->q->now - cmd->written_at);
+		gs_latency_log_add(&hc->task->sim->latency, hc->task->index,
+				   GS_LATENCY_WAIT,
+				   ch->gpu->q->now - cmd->written_at);
 }
 
 void gs_host_cmd_complete(void *ctx, struct gs_channel *ch,

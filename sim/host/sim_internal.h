@@ -133,8 +133,6 @@ struct gs_task {
 	gs_time_t round_start;
 	uint64_t rounds;
 	gs_time_t round_total;
-	struct gs_latency round_ns; /* every round's time */
-	struct gs_latency wait_ns;  /* every job's wait: written to started */
 	gs_time_t gpu_time;         /* ground truth, finished run segments */
 	uint64_t accounted;         /* the policy's estimate */
 	uint64_t vtime;
@@ -184,6 +182,12 @@ struct gs_estimate_stats {
 	double max_error;
 };
 
+enum gs_latency_kind {
+	GS_LATENCY_ROUND = 0,  /* a round's time */
+	GS_LATENCY_WAIT = 1,   /* a job's wait: written to started */
+	GS_LATENCY_KINDS = 2,
+};
+
 struct gs_sim {
 	const struct gs_scenario *sc;
 	struct gs_sim_options opt;
@@ -193,6 +197,9 @@ struct gs_sim {
 	struct gs_task *tasks;
 	uint32_t n_tasks;
 	uint32_t live_tasks;        /* started or waiting to start */
+	/* every round time and job wait, by task index and enum
+	 * gs_latency_kind (base/latency.h: why one log) */
+	struct gs_latency_log latency;
 	struct hal_sched sched;
 	/* VMs' own schedulers (vms[].scheduler), and by VM index the one
 	 * of each VM (NULL: none) */

@@ -142,6 +142,7 @@ void gs_sim_free(struct gs_sim *sim)
 		gs_gpu_free(sim->gpus[i]);
 	gs_node_free(sim);
 	gs_evq_destroy(&sim->q);
+	gs_latency_log_free(&sim->latency);
 	g_free(sim->gpus);
 	g_free(sim->tasks);
 	if (sim->tracks)
