@@ -90,6 +90,7 @@ uint64_t gs_chan_write(struct gs_channel *ch, uint64_t duration,
 		.engine = engine,
 		.flags = flags,
 		.cls = cls,
+		.written_at = ch->gpu->q->now,
 	};
 
 	if (!ch->open || gs_chan_ring_full(ch))

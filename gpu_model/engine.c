@@ -139,6 +139,12 @@ static void begin_run(struct gs_engine *eng)
 	eng->seg_div = on_cores(eng) ? gs_shared_rate_div(gpu) : 1000;
 	eng->commands++;
 	status_changed(eng);
+	if (!eng->cmd.started) {
+		eng->cmd.started = true;
+		if (gpu->hooks.cmd_start)
+			gpu->hooks.cmd_start(gpu->hooks.ctx, eng->running_chan,
+					     &eng->cmd);
+	}
 	gs_evq_schedule(gpu->q, &eng->done_ev, now + time_left(eng));
 	if (timesliced(eng)) {
 		/* The slice belongs to a group; a new group, or the same one

@@ -44,6 +44,10 @@ struct gs_cmd {
 	uint8_t flags;       /* enum gs_cmd_flags */
 	uint8_t cls;         /* workload's class tag (stands in for what a
 			      * driver would read from the pushbuffer) */
+	bool started;        /* has begun to run once (a preempted command
+			      * resumes: it does not start again) */
+	gs_time_t written_at; /* when the task wrote it into the ring: its
+			       * submission, whatever held it afterwards */
 	struct gs_cmd_content content;
 };
 
@@ -190,6 +194,10 @@ struct gs_gpu_hooks {
 	/* A command finished on an engine (fence already written). */
 	void (*cmd_complete)(void *ctx, struct gs_channel *ch,
 			     const struct gs_cmd *cmd);
+	/* A command began to run for the first time (after its context
+	 * was loaded; a shared kernel as it joins the cores); may be NULL. */
+	void (*cmd_start)(void *ctx, struct gs_channel *ch,
+			  const struct gs_cmd *cmd);
 	/* The dispatcher advanced GET: ring slots were freed. */
 	void (*ring_space)(void *ctx, struct gs_channel *ch);
 	/* An engine's status register changed; may be NULL. */

@@ -156,10 +156,13 @@ void gs_shared_start(struct gs_gpu *gpu, struct gs_channel *ch,
 		.start = gpu->q->now,
 	};
 
+	k.cmd.started = true;
 	advance(gpu);
 	g_array_append_val(sh->running, k);
 	sh->demand_pm += ch->occupancy_pm;
 	gpu->engines[GS_ENGINE_COMPUTE].commands++;
+	if (!cmd->started && gpu->hooks.cmd_start)
+		gpu->hooks.cmd_start(gpu->hooks.ctx, ch, &k.cmd);
 	cores_changed(gpu);
 }
 

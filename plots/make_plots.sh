@@ -20,6 +20,30 @@ for f in configs/paper/sweeps/*.yaml; do
 	"$GPUSIM" sweep "$f" -j "$JOBS" -q --out "$dir"
 done
 
+# The drm_sched KUnit shapes: each file of configs/drm/ is its own sweep
+# (every single-GPU scheduler on both presets); each client's round times
+# and job waits as candles, one panel per shape.
+for f in configs/drm/*.yaml; do
+	dir=$sweeps/drm_$(basename "$f" .yaml)
+	rm -rf "$dir"
+	"$GPUSIM" sweep "$f" -j "$JOBS" -q --out "$dir"
+done
+for preset in kepler volta; do
+	for kind in round wait; do
+		awk -f plots/csv.awk -f plots/drm_cycles.awk -v preset=$preset \
+			-v kind=$kind "$sweeps"/drm_*/sweep.csv \
+			>"$tmp/drm_${kind}_$preset.dat"
+	done
+	gnuplot -c plots/drm_cycles.gp "$tmp/drm_round_$preset.dat" \
+		"$out/drm_cycles_$preset" \
+		"Round (cycle) times of the drm_sched KUnit shapes, $preset preset" \
+		"Round time (ms)"
+	gnuplot -c plots/drm_cycles.gp "$tmp/drm_wait_$preset.dat" \
+		"$out/drm_waits_$preset" \
+		"Job waits (submission to start) of the drm_sched KUnit shapes, $preset preset" \
+		"Job wait (ms)"
+done
+
 table() { # table sweep-name table-name [awk -v assignments...]
 	csv=$sweeps/$1/sweep.csv
 	name=$2

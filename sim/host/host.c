@@ -262,6 +262,8 @@ static bool end_round(struct gs_task *t)
 
 	t->rounds++;
 	t->round_total += now - t->round_start;
+	gs_latency_log_add(&t->sim->latency, t->index, GS_LATENCY_ROUND,
+			   now - t->round_start);
 	t->round_start = now;
 	return !(t->cfg->rounds && t->rounds >= t->cfg->rounds);
 }
@@ -509,6 +511,21 @@ static void task_wake(void *ctx, struct gs_event *ev)
 		break;
 	}
 	run_steps(t);
+}
+
+/* A job's wait: from the task's write (its submission) to its start on
+ * the GPU, whatever held it between (a trap, a policy's software queue,
+ * a credit limit, the dispatcher, a context switch). */
+void gs_host_cmd_start(void *ctx, struct gs_channel *ch,
+		       const struct gs_cmd *cmd)
+{
+	struct hal_chan *hc = ch->owner;
+	(void)ctx;
+
+	if (hc)
+		gs_latency_log_add(&hc->task->sim->latency, hc->task->index,
+				   GS_LATENCY_WAIT,
+				   ch->gpu->q->now - cmd->written_at);
 }
 
 void gs_host_cmd_complete(void *ctx, struct gs_channel *ch,

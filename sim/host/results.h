@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "base/event.h"
+#include "base/latency.h"
 
 struct gs_task_result {
 	char *name;
@@ -21,6 +22,8 @@ struct gs_task_result {
 	uint32_t gpu;
 	uint64_t rounds;
 	double round_mean_ns;     /* NAN when no round completed */
+	struct gs_latency_stats round; /* round (cycle) times */
+	struct gs_latency_stats wait;  /* job waits: written to started */
 	uint64_t gpu_time_ns;     /* ground truth */
 	bool has_accounted;       /* the policy keeps its own estimate */
 	uint64_t accounted_gpu_time_ns;

@@ -4,6 +4,7 @@
 
 #include "gpu_model/gpu.h"
 #include "policies/policy.h"
+#include "base/latency.h"
 #include "base/rng.h"
 #include "sim/host/invariants.h"
 #include "sim/host/policy_ops.h"
@@ -181,6 +182,12 @@ struct gs_estimate_stats {
 	double max_error;
 };
 
+enum gs_latency_kind {
+	GS_LATENCY_ROUND = 0,  /* a round's time */
+	GS_LATENCY_WAIT = 1,   /* a job's wait: written to started */
+	GS_LATENCY_KINDS = 2,
+};
+
 struct gs_sim {
 	const struct gs_scenario *sc;
 	struct gs_sim_options opt;
@@ -190,6 +197,9 @@ struct gs_sim {
 	struct gs_task *tasks;
 	uint32_t n_tasks;
 	uint32_t live_tasks;        /* started or waiting to start */
+	/* every round time and job wait, by task index and enum
+	 * gs_latency_kind (base/latency.h: why one log) */
+	struct gs_latency_log latency;
 	struct hal_sched sched;
 	/* VMs' own schedulers (vms[].scheduler), and by VM index the one
 	 * of each VM (NULL: none) */
@@ -226,6 +236,8 @@ struct gs_sim {
 void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
 		  uint32_t def, uint32_t replica);
 void gs_task_destroy(struct gs_task *t);
+void gs_host_cmd_start(void *ctx, struct gs_channel *ch,
+		       const struct gs_cmd *cmd);
 void gs_host_cmd_complete(void *ctx, struct gs_channel *ch,
 			  const struct gs_cmd *cmd);
 void gs_host_ring_space(void *ctx, struct gs_channel *ch);

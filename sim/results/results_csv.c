@@ -41,6 +41,26 @@ static void append_u64(GString *out, uint64_t v)
 	g_string_append_printf(out, "%" PRIu64, v);
 }
 
+/* A distribution's min, p50, p90, p99, max and standard deviation in
+ * ns, each after a comma; empty cells when it has no sample. */
+static void append_latency(GString *row, const struct gs_latency_stats *st)
+{
+	const uint64_t v[] = { st->min, st->p50, st->p90, st->p99, st->max };
+	size_t i;
+
+	for (i = 0; i < G_N_ELEMENTS(v); i++) {
+		g_string_append_c(row, ',');
+		if (st->n)
+			append_u64(row, v[i]);
+	}
+	g_string_append_c(row, ',');
+	gs_csv_append_double(row, "%.1f", st->n ? st->std : NAN);
+}
+
+#define LATENCY_COLUMNS(p) \
+	p "_min_ns," p "_p50_ns," p "_p90_ns," p "_p99_ns," p "_max_ns," \
+	p "_std_ns"
+
 static void append_task_row(GString *row, const struct gs_task_result *t)
 {
 	gs_csv_append_cell(row, t->name);
@@ -67,6 +87,8 @@ static void append_task_row(GString *row, const struct gs_task_result *t)
 	g_string_append(row, t->killed ? "true" : "false");
 	g_string_append_c(row, ',');
 	append_u64(row, t->migrations);
+	append_latency(row, &t->round);
+	append_latency(row, &t->wait);
 	g_string_append_c(row, '\n');
 }
 
@@ -78,8 +100,8 @@ gboolean gs_results_fill_tasks_csv(const struct gs_results *r, FILE *f,
 
 	(void)error;
 	fputs("name,vm,weight,gpu,rounds,round_mean_ns,gpu_time_ns,"
-	      "accounted_gpu_time_ns,gpu_share,slowdown,killed,migrations\n",
-	      f);
+	      "accounted_gpu_time_ns,gpu_share,slowdown,killed,migrations,"
+	      LATENCY_COLUMNS("round") "," LATENCY_COLUMNS("wait") "\n", f);
 	for (i = 0; i < r->n_tasks; i++) {
 		g_string_truncate(row, 0);
 		append_task_row(row, &r->tasks[i]);

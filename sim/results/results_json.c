@@ -50,6 +50,42 @@ static void add_fair_optimum(JsonBuilder *b, const struct gs_task_result *t)
 	add_double(b, "fair_slowdown", t->fair_slowdown);
 }
 
+/* One latency distribution (base/latency.h) as an object of
+ * nanoseconds; its figures are null when it has no sample. */
+static void add_latency(JsonBuilder *b, const char *key,
+			const struct gs_latency_stats *st)
+{
+	json_builder_set_member_name(b, key);
+	json_builder_begin_object(b);
+	add_uint(b, "n", st->n);
+	if (st->n) {
+		add_uint(b, "min", st->min);
+		add_uint(b, "p50", st->p50);
+		add_uint(b, "p90", st->p90);
+		add_uint(b, "p99", st->p99);
+		add_uint(b, "max", st->max);
+	} else {
+		static const char *const none[] = { "min", "p50", "p90",
+						    "p99", "max" };
+		size_t i;
+
+		for (i = 0; i < G_N_ELEMENTS(none); i++) {
+			json_builder_set_member_name(b, none[i]);
+			json_builder_add_null_value(b);
+		}
+	}
+	add_double(b, "mean", st->n ? st->mean : NAN);
+	add_double(b, "std", st->n ? st->std : NAN);
+	json_builder_end_object(b);
+}
+
+/* Issue 18's distributions: round (cycle) times and job waits. */
+static void add_task_latencies(JsonBuilder *b, const struct gs_task_result *t)
+{
+	add_latency(b, "round_ns", &t->round);
+	add_latency(b, "wait_ns", &t->wait);
+}
+
 static void add_task(JsonBuilder *b, const struct gs_task_result *t,
 		     bool node)
 {
@@ -60,6 +96,7 @@ static void add_task(JsonBuilder *b, const struct gs_task_result *t,
 	add_uint(b, "gpu", t->gpu);
 	add_uint(b, "rounds", t->rounds);
 	add_double(b, "round_mean_ns", t->round_mean_ns);
+	add_task_latencies(b, t);
 	add_uint(b, "gpu_time_ns", t->gpu_time_ns);
 	if (t->has_accounted) {
 		add_uint(b, "accounted_gpu_time_ns", t->accounted_gpu_time_ns);

@@ -3,6 +3,7 @@
  * are formatted as in tasks.csv (C locale, empty when a figure does not
  * exist), so a sweep row and the point's own files agree. */
 #include <inttypes.h>
+#include <math.h>
 
 #include "sim/results/results_priv.h"
 
@@ -31,6 +32,31 @@ static void add_double(GPtrArray *columns, GPtrArray *cells, char *column,
 	add(columns, cells, column, cell);
 }
 
+/* A distribution's order statistics as TASK.KIND_STAT_ns, as in
+ * tasks.csv (the sweep's plots read them). */
+static void add_latency(GPtrArray *columns, GPtrArray *cells,
+			const char *task, const char *kind,
+			const struct gs_latency_stats *st)
+{
+	static const char *const stat[] = { "min", "p50", "p90", "p99",
+					    "max" };
+	const uint64_t v[] = { st->min, st->p50, st->p90, st->p99, st->max };
+	size_t i;
+
+	for (i = 0; i < G_N_ELEMENTS(v); i++) {
+		char *column = g_strdup_printf("%s.%s_%s_ns", task, kind,
+					       stat[i]);
+
+		if (st->n)
+			add_u64(columns, cells, column, v[i]);
+		else
+			add(columns, cells, column, g_string_new(NULL));
+	}
+	add_double(columns, cells,
+		   g_strdup_printf("%s.%s_std_ns", task, kind), "%.1f",
+		   st->n ? st->std : NAN);
+}
+
 static void add_task(GPtrArray *columns, GPtrArray *cells,
 		     const struct gs_task_result *t)
 {
@@ -39,6 +65,8 @@ static void add_task(GPtrArray *columns, GPtrArray *cells,
 	add_u64(columns, cells, g_strconcat(n, ".rounds", NULL), t->rounds);
 	add_double(columns, cells, g_strconcat(n, ".round_mean_ns", NULL),
 		   "%.1f", t->round_mean_ns);
+	add_latency(columns, cells, n, "round", &t->round);
+	add_latency(columns, cells, n, "wait", &t->wait);
 	add_u64(columns, cells, g_strconcat(n, ".gpu_time_ns", NULL),
 		t->gpu_time_ns);
 	if (t->has_accounted)

@@ -6,11 +6,12 @@
  * byte for byte in tests. */
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "sim/results/results_priv.h"
 
-enum table_col {
+enum task_col {
 	COL_NAME,
 	COL_VM,
 	COL_GPU,
@@ -24,10 +25,12 @@ enum table_col {
 	N_COLS,
 };
 
-static const struct {
+struct table_col {
 	const char *title;
 	bool left;
-} table_cols[N_COLS] = {
+};
+
+static const struct table_col task_cols[N_COLS] = {
 	[COL_NAME] = { "task", true },
 	[COL_VM] = { "vm", true },
 	[COL_GPU] = { "gpu", false },
@@ -38,6 +41,19 @@ static const struct {
 	[COL_SLOWDOWN] = { "slowdn", false },
 	[COL_ACCOUNTED_MS] = { "acct_ms", false },
 	[COL_KILLED] = { "killed", false },
+};
+
+/* The distribution tables: one per kind of latency, in microseconds. */
+enum latency_col {
+	LCOL_NAME, LCOL_N, LCOL_MIN, LCOL_P50, LCOL_P90, LCOL_P99, LCOL_MAX,
+	LCOL_STD, N_LCOLS,
+};
+
+static const struct table_col latency_cols[N_LCOLS] = {
+	[LCOL_NAME] = { "task", true }, [LCOL_N] = { "n", false },
+	[LCOL_MIN] = { "min", false },  [LCOL_P50] = { "p50", false },
+	[LCOL_P90] = { "p90", false },  [LCOL_P99] = { "p99", false },
+	[LCOL_MAX] = { "max", false },  [LCOL_STD] = { "std", false },
 };
 
 /* d with printf format fmt in the C locale, then suffix; "-" when d is NAN
@@ -72,15 +88,16 @@ static void task_cells(const struct gs_task_result *t, char **cell)
 	cell[COL_KILLED] = g_strdup(t->killed ? "yes" : "no");
 }
 
-static void print_row(FILE *out, const char *const *cell, const int *width)
+static void print_row(FILE *out, const struct table_col *cols, int n_cols,
+		      const char *const *cell, const int *width)
 {
 	int c;
 
-	for (c = 0; c < N_COLS; c++) {
+	for (c = 0; c < n_cols; c++) {
 		const char *sep = c == 0 ? "" : " ";
 		int w = width[c];
 
-		if (table_cols[c].left)
+		if (cols[c].left)
 			fprintf(out, "%s%-*s", sep, w, cell[c]);
 		else
 			fprintf(out, "%s%*s", sep, w, cell[c]);
@@ -97,38 +114,93 @@ static int cell_width(const char *s)
 	return (int)g_utf8_strlen(s, -1);
 }
 
-static void print_tasks(const struct gs_results *r, FILE *out)
+/* The cells of one task's row. */
+typedef void (*row_cells_fn)(const struct gs_task_result *t, char **cell,
+			     const void *arg);
+
+/* One row per task, columns as wide as their widest cell. */
+static void print_table(const struct gs_results *r, FILE *out,
+			const struct table_col *cols, int n_cols,
+			row_cells_fn row_cells, const void *arg)
 {
-	const char *title[N_COLS];
-	char **cells = g_new0(char *, (gsize)r->n_tasks * N_COLS);
-	int width[N_COLS], pad[N_COLS];
+	const char *title[(int)N_COLS > (int)N_LCOLS ? (int)N_COLS
+						     : (int)N_LCOLS];
+	char **cells = g_new0(char *, (gsize)r->n_tasks * (gsize)n_cols);
+	int width[G_N_ELEMENTS(title)], pad[G_N_ELEMENTS(title)];
 	uint32_t i;
 	int c;
 
-	for (c = 0; c < N_COLS; c++) {
-		title[c] = table_cols[c].title;
+	for (c = 0; c < n_cols; c++) {
+		title[c] = cols[c].title;
 		width[c] = cell_width(title[c]);
 	}
 	for (i = 0; i < r->n_tasks; i++) {
-		char **row = &cells[(gsize)i * N_COLS];
+		char **row = &cells[(gsize)i * (gsize)n_cols];
 
-		task_cells(&r->tasks[i], row);
-		for (c = 0; c < N_COLS; c++)
+		row_cells(&r->tasks[i], row, arg);
+		for (c = 0; c < n_cols; c++)
 			width[c] = MAX(width[c], cell_width(row[c]));
 	}
-	print_row(out, title, width);
+	print_row(out, cols, n_cols, title, width);
 	for (i = 0; i < r->n_tasks; i++) {
-		char **row = &cells[(gsize)i * N_COLS];
+		char **row = &cells[(gsize)i * (gsize)n_cols];
 
 		/* printf pads by bytes; add what multi-byte names lack. */
-		for (c = 0; c < N_COLS; c++)
+		for (c = 0; c < n_cols; c++)
 			pad[c] = width[c] + (int)strlen(row[c]) -
 				 cell_width(row[c]);
-		print_row(out, (const char *const *)row, pad);
+		print_row(out, cols, n_cols, (const char *const *)row, pad);
 	}
-	for (i = 0; i < (gsize)r->n_tasks * N_COLS; i++)
+	for (i = 0; i < (gsize)r->n_tasks * (gsize)n_cols; i++)
 		g_free(cells[i]);
 	g_free(cells);
+}
+
+static void task_row(const struct gs_task_result *t, char **cell,
+		     const void *arg)
+{
+	(void)arg;
+	task_cells(t, cell);
+}
+
+static char *fmt_us(uint64_t ns)
+{
+	return fmt_double("%.1f", (double)ns / 1e3, "");
+}
+
+/* arg: the offset of the distribution in struct gs_task_result. */
+static void latency_row(const struct gs_task_result *t, char **cell,
+			const void *arg)
+{
+	const struct gs_latency_stats *st = (const void *)((const char *)t +
+					    *(const size_t *)arg);
+	int c;
+
+	cell[LCOL_NAME] = g_strdup(t->name ? t->name : "-");
+	cell[LCOL_N] = g_strdup_printf("%" PRIu64, st->n);
+	if (!st->n) {
+		for (c = LCOL_MIN; c < N_LCOLS; c++)
+			cell[c] = g_strdup("-");
+		return;
+	}
+	cell[LCOL_MIN] = fmt_us(st->min);
+	cell[LCOL_P50] = fmt_us(st->p50);
+	cell[LCOL_P90] = fmt_us(st->p90);
+	cell[LCOL_P99] = fmt_us(st->p99);
+	cell[LCOL_MAX] = fmt_us(st->max);
+	cell[LCOL_STD] = fmt_double("%.1f", st->std / 1e3, "");
+}
+
+/* Round (cycle) times and job waits, a table each (too wide for one). */
+static void print_latencies(const struct gs_results *r, FILE *out)
+{
+	static const size_t round_at = offsetof(struct gs_task_result, round);
+	static const size_t wait_at = offsetof(struct gs_task_result, wait);
+
+	fputs("\nround time, us\n", out);
+	print_table(r, out, latency_cols, N_LCOLS, latency_row, &round_at);
+	fputs("\njob wait (written to started), us\n", out);
+	print_table(r, out, latency_cols, N_LCOLS, latency_row, &wait_at);
 }
 
 static void print_metric(FILE *out, const char *label, char *value)
@@ -220,7 +292,8 @@ void gs_results_print_table(const struct gs_results *r, FILE *out)
 	fprintf(out, "%s: policy %s, seed %" PRIu64 ", %s simulated, %" PRIu64
 		" events\n\n", r->name ? r->name : "(unnamed)",
 		r->policy ? r->policy : "-", r->seed, sim_time, r->events);
-	print_tasks(r, out);
+	print_table(r, out, task_cols, N_COLS, task_row, NULL);
+	print_latencies(r, out);
 	fputc('\n', out);
 	print_metrics(&r->metrics, out);
 	if (r->node_report)

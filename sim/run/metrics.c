@@ -168,6 +168,25 @@ static void collect_germ_metrics(const struct gs_sim *sim,
 	}
 }
 
+/* Each task's round times and job waits from the run's log. */
+static void collect_latencies(const struct gs_sim *sim, struct gs_results *r)
+{
+	uint32_t n = sim->n_tasks, i;
+	struct gs_latency *l = g_new0(struct gs_latency,
+				      (gsize)(n ? n : 1) * GS_LATENCY_KINDS);
+
+	gs_latency_log_split(&sim->latency, n, GS_LATENCY_KINDS, l);
+	for (i = 0; i < n; i++) {
+		struct gs_latency *own = &l[(gsize)i * GS_LATENCY_KINDS];
+
+		gs_latency_stats(&own[GS_LATENCY_ROUND], &r->tasks[i].round);
+		gs_latency_stats(&own[GS_LATENCY_WAIT], &r->tasks[i].wait);
+		gs_latency_free(&own[GS_LATENCY_ROUND]);
+		gs_latency_free(&own[GS_LATENCY_WAIT]);
+	}
+	g_free(l);
+}
+
 void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 {
 	const struct gs_scenario *sc = sim->sc;
@@ -246,6 +265,7 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 	r->metrics.concurrency_efficiency = NAN;
 	r->metrics.mean_normalized_time = NAN;
 	r->metrics.qos = NAN;
+	collect_latencies(sim, r);
 	gs_node_collect(sim, r);
 	collect_vms(sim, r);
 	tree_weights(sim, r);

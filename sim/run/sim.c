@@ -34,6 +34,7 @@ static void make_gpus(struct gs_sim *sim)
 {
 	struct gs_gpu_hooks hooks = {
 		.ctx = sim,
+		.cmd_start = gs_host_cmd_start,
 		.cmd_complete = gs_host_cmd_complete,
 		.ring_space = gs_host_ring_space,
 		.status_change = gs_hal_status_change,
@@ -141,6 +142,7 @@ void gs_sim_free(struct gs_sim *sim)
 		gs_gpu_free(sim->gpus[i]);
 	gs_node_free(sim);
 	gs_evq_destroy(&sim->q);
+	gs_latency_log_free(&sim->latency);
 	g_free(sim->gpus);
 	g_free(sim->tasks);
 	if (sim->tracks)

@@ -192,21 +192,36 @@ void pt_check_weight_scale(struct pt_case *c)
  * channel ids and so the first round-robin turns). Not on a node: there
  * the list order is the arrival order and the placement order of
  * round-robin and least-loaded (DCUDA 4.1), so it is part of the input.
- * Not under drm-rr and drm-fair either: there it is the order entities
- * joined the run queue, which Linux's scheduler keeps for good and reads
- * at every choice (drm-rr's turn order; drm-fair's order among equal
- * virtual times, and a client that rejoins with nothing kept goes 1 ns
- * ahead of the head: a chain of such clients keeps the order they came
- * in), so it is part of the input as well (docs/decisions.md). */
+ *
+ * drm-rr keeps its entities in the order they joined the run queue for
+ * as long as they live and takes turns in that cycle, as Linux's
+ * scheduler does, so reversing the list reverses the cycle: a blocking
+ * client then comes back in another phase of the others' turns, and
+ * shares move far beyond the tolerance (seed 20: 0.23 vs 0.39). That
+ * order is input. Moving the first task to the end keeps the cycle and
+ * changes only who takes the first turn, a start-up tie: that is the
+ * relation checked under drm-rr (100 seeds on both presets pass).
+ *
+ * Not under drm-fair: a client with one job at a time is never charged
+ * (its virtual time grows only when it is popped with another job
+ * queued, as in the fair series) and rejoins at the head, 1 ns ahead or
+ * behind; which of several such clients leads, and so which gaps a
+ * charged client gets, is carried from the order they started in for
+ * the whole run. Even the rotation above moves shares from 0.00 to 0.93
+ * (seed 39), in 13 of 200 cases; charging every pop brings that to 2,
+ * so it is that rule, not a tie-break at the start, and the order is
+ * input there too (docs/decisions.md). */
 void pt_check_reorder(struct pt_case *c)
 {
 	struct gs_gen_scenario *g = g_new(struct gs_gen_scenario, 1);
 	struct gs_results a, b;
 
 	*g = c->base;
-	gs_gen_reverse_tasks(g);
-	if (!g->gpus && strcmp(g->policy, "drm-rr") &&
-	    strcmp(g->policy, "drm-fair") &&
+	if (!strcmp(g->policy, "drm-rr"))
+		gs_gen_move_task_last(g, 0);
+	else
+		gs_gen_reverse_tasks(g);
+	if (!g->gpus && strcmp(g->policy, "drm-fair") &&
 	    run_pair(c, "reorder", g, &a, &b)) {
 		compare_shares(c, "reorder", &a, &b, share_tol(g));
 		clear_pair(&a, &b);

@@ -90,7 +90,13 @@ static inline void build_results(struct gs_results *r)
 		.rounds = 10, .round_mean_ns = 1500000.0,
 		.gpu_time_ns = 600000000, .has_accounted = false,
 		.accounted_gpu_time_ns = 12345, .gpu_share = 0.6,
-		.slowdown = 1.5, .killed = false });
+		.slowdown = 1.5, .killed = false,
+		.round = { .n = 10, .min = 1000000, .p50 = 1500000,
+			   .p90 = 1900000, .p99 = 2000000, .max = 2000000,
+			   .mean = 1500000.0, .std = 250000.5 },
+		.wait = { .n = 20, .min = 0, .p50 = 1000, .p90 = 5000,
+			  .p99 = 9000, .max = 9000, .mean = 2000.0,
+			  .std = 2500.0 } });
 	add_task(r, &(struct gs_task_result){
 		.name = "b,\"q\"", .vm = "vm1", .weight = 2, .gpu = 1,
 		.rounds = 0, .round_mean_ns = NAN,

@@ -1,0 +1,112 @@
+/* Exact latency distributions: all samples, sorted when asked. */
+#include "base/latency.h"
+
+#include <glib.h>
+#include <math.h>
+#include <stdlib.h>
+
+void gs_latency_add(struct gs_latency *l, uint64_t ns)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->v = g_renew(uint64_t, l->v, l->cap);
+	}
+	l->v[l->n++] = ns;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t gs_latency_percentile(const uint64_t *sorted, uint64_t n,
+			       uint32_t pct)
+{
+	/* rank = ceil(pct n / 100), at least 1 */
+	uint64_t rank = (n * pct + 99) / 100;
+
+	if (!n)
+		return 0;
+	if (rank < 1)
+		rank = 1;
+	if (rank > n)
+		rank = n;
+	return sorted[rank - 1];
+}
+
+void gs_latency_stats(struct gs_latency *l, struct gs_latency_stats *out)
+{
+	double sum = 0, sq = 0, mean;
+	uint64_t i;
+
+	*out = (struct gs_latency_stats){ .mean = NAN, .std = NAN };
+	if (!l->n)
+		return;
+	qsort(l->v, l->n, sizeof(*l->v), cmp_u64);
+	out->n = l->n;
+	out->min = l->v[0];
+	out->max = l->v[l->n - 1];
+	out->p50 = gs_latency_percentile(l->v, l->n, 50);
+	out->p90 = gs_latency_percentile(l->v, l->n, 90);
+	out->p99 = gs_latency_percentile(l->v, l->n, 99);
+	/* two passes over the sorted samples: the same sums in the same
+	 * order, so the same bits, whatever order they were added in */
+	for (i = 0; i < l->n; i++)
+		sum += (double)l->v[i];
+	mean = sum / (double)l->n;
+	for (i = 0; i < l->n; i++) {
+		double d = (double)l->v[i] - mean;
+
+		sq += d * d;
+	}
+	out->mean = mean;
+	out->std = sqrt(sq / (double)l->n);
+}
+
+void gs_latency_free(struct gs_latency *l)
+{
+	g_free(l->v);
+	*l = (struct gs_latency){ 0 };
+}
+
+void gs_latency_log_add(struct gs_latency_log *log, uint32_t owner,
+			uint32_t kind, uint64_t ns)
+{
+	if (log->n == log->cap) {
+		log->cap = log->cap ? 2 * log->cap : 256;
+		log->e = g_renew(struct gs_latency_entry, log->e, log->cap);
+	}
+	log->e[log->n++] = (struct gs_latency_entry){ owner, kind, ns };
+}
+
+void gs_latency_log_split(const struct gs_latency_log *log,
+			  uint32_t n_owners, uint32_t n_kinds,
+			  struct gs_latency *out)
+{
+	uint64_t slots = (uint64_t)n_owners * n_kinds, i;
+
+	/* sized exactly: count first, then fill */
+	for (i = 0; i < log->n; i++) {
+		const struct gs_latency_entry *e = &log->e[i];
+
+		if (e->owner < n_owners && e->kind < n_kinds)
+			out[(uint64_t)e->owner * n_kinds + e->kind].cap++;
+	}
+	for (i = 0; i < slots; i++)
+		out[i].v = out[i].cap ? g_new(uint64_t, out[i].cap) : NULL;
+	for (i = 0; i < log->n; i++) {
+		const struct gs_latency_entry *e = &log->e[i];
+
+		if (e->owner < n_owners && e->kind < n_kinds)
+			gs_latency_add(&out[(uint64_t)e->owner * n_kinds +
+					    e->kind], e->ns);
+	}
+}
+
+void gs_latency_log_free(struct gs_latency_log *log)
+{
+	g_free(log->e);
+	*log = (struct gs_latency_log){ 0 };
+}

@@ -1,0 +1,63 @@
+/* Exact latency distributions (a task's round times, its jobs' waits).
+ *
+ * Every sample is kept and sorted once when the statistics are taken, so
+ * the percentiles are exact order statistics of what happened, not
+ * estimates. During a run the samples of all owners (tasks) and kinds go
+ * into one log, 16 bytes each, written in sequence: one array per task
+ * would touch a cache line of its own for every sample, which with
+ * thousands of tasks misses on nearly every write. A run whose tasks
+ * complete N rounds and start M jobs keeps 16 x (N + M) bytes (a million
+ * jobs: 16 MB), plus 8 x (N + M) while the figures are collected. The
+ * statistics depend only on the multiset of samples, so they are the
+ * same bytes whatever order the samples came in. */
+#ifndef GS_LATENCY_H
+#define GS_LATENCY_H
+
+#include <stdint.h>
+
+struct gs_latency {
+	uint64_t *v;
+	uint64_t n, cap;
+};
+
+/* n = 0: every other field is 0 and mean and std are NAN. Percentiles
+ * are nearest-rank: pP is the smallest sample with at least P% of the
+ * samples at or below it (the ceil(P n / 100)-th smallest), so each is a
+ * sample that occurred. std is the population standard deviation
+ * (divided by n): the spread of the samples themselves. */
+struct gs_latency_stats {
+	uint64_t n;
+	uint64_t min, p50, p90, p99, max;
+	double mean, std;
+};
+
+void gs_latency_add(struct gs_latency *l, uint64_t ns);
+/* Sorts the samples in place (adding more afterwards is allowed). */
+void gs_latency_stats(struct gs_latency *l, struct gs_latency_stats *out);
+/* The nearest-rank percentile of n sorted samples, 0 < pct <= 100. */
+uint64_t gs_latency_percentile(const uint64_t *sorted, uint64_t n,
+			       uint32_t pct);
+void gs_latency_free(struct gs_latency *l);
+
+/* The run's log: (owner, kind, ns) in the order they happened. */
+struct gs_latency_entry {
+	uint32_t owner, kind;
+	uint64_t ns;
+};
+
+struct gs_latency_log {
+	struct gs_latency_entry *e;
+	uint64_t n, cap;
+};
+
+void gs_latency_log_add(struct gs_latency_log *log, uint32_t owner,
+			uint32_t kind, uint64_t ns);
+/* Each owner's samples of each kind into out[owner * n_kinds + kind]
+ * (n_owners x n_kinds of them, empty on entry); the log is kept. Entries
+ * of an owner or kind out of range are ignored. */
+void gs_latency_log_split(const struct gs_latency_log *log,
+			  uint32_t n_owners, uint32_t n_kinds,
+			  struct gs_latency *out);
+void gs_latency_log_free(struct gs_latency_log *log);
+
+#endif
