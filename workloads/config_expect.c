@@ -16,7 +16,7 @@ static const char *const expect_keys[] = {
 };
 
 /* enum gs_expect_reduce; "peak" is written as the `peak` key instead */
-static const char *const reduce_names[] = { "peak", "mean", "max" };
+static const char *const reduce_names[] = { "peak", "mean", "max", "min" };
 
 static const char *const compare_names[] = {
 	"none", "loss_vs_direct", "increase_vs_direct",
@@ -44,6 +44,12 @@ static const char *const metric_fields[] = {
 	"demand_utilization", "time_imbalanced", NULL,
 };
 
+/* Node scenarios, one GPU's: DCUDA Fig. 10's bands as shares of the run */
+static const char *const gpu_fields[] = {
+	"time_0_50", "time_50_100", "overloaded_time", "awake_time",
+	"demand_utilization", "energy_j", NULL,
+};
+
 static const char *const vm_fields[] = {
 	"gpu_share", "scheduler_cpu_overhead", "accounting_error",
 	"host_shadowed", NULL,
@@ -55,6 +61,20 @@ static bool in_list(const char *const *list, const char *s)
 		if (!strcmp(*list, s))
 			return true;
 	return false;
+}
+
+/* gpus.N.FIELD (N a GPU's index) or gpus.*.FIELD */
+static bool gpu_path(const char *path)
+{
+	const char *p = path + 5, *last = strrchr(path, '.');
+
+	if (strncmp(path, "gpus.", 5) || last <= p)
+		return false;
+	if (!(*p == '*' && p + 1 == last))
+		for (; p < last; p++)
+			if (!g_ascii_isdigit(*p))
+				return false;
+	return in_list(gpu_fields, last + 1);
 }
 
 static int check_value_path(struct cfg *c, const yaml_node_t *n,
@@ -72,8 +92,10 @@ static int check_value_path(struct cfg *c, const yaml_node_t *n,
 	if (dot && !strncmp(path, "vms.", 4) && last > dot + 1 &&
 	    in_list(vm_fields, last + 1))
 		return 0;
+	if (gpu_path(path))
+		return 0;
 	return cfg_error(c, n,
-			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD, vms.NAME.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds; vm fields: gpu_share, scheduler_cpu_overhead, accounting_error, host_shadowed; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j, overloaded_time, mean_normalized_time, qos, migrations, demand_utilization, time_imbalanced, utime, estimate_error_KIND, estimate_error_max_KIND with KIND class, texture, swap, vertices or bytes), got '%s'",
+			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD, vms.NAME.FIELD, gpus.N.FIELD, gpus.*.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds; vm fields: gpu_share, scheduler_cpu_overhead, accounting_error, host_shadowed; gpu fields: time_0_50, time_50_100, overloaded_time, awake_time, demand_utilization, energy_j; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j, overloaded_time, mean_normalized_time, qos, migrations, demand_utilization, time_imbalanced, utime, estimate_error_KIND, estimate_error_max_KIND with KIND class, texture, swap, vertices or bytes), got '%s'",
 			 path);
 }
 
@@ -112,8 +134,8 @@ static int read_set(struct cfg *c, const yaml_node_t *n, char ***out)
 	return 0;
 }
 
-/* `reduce: mean|max` of a sweep row (not together with `peak`) or of a
- * row over several tasks. */
+/* `reduce: mean|max|min` of a sweep row (not together with `peak`) or of a
+ * row over several tasks or GPUs. */
 static int read_reduce(struct cfg *c, const yaml_node_t *map,
 		       const yaml_node_t *pk, struct gs_expect *e)
 {
@@ -122,11 +144,12 @@ static int read_reduce(struct cfg *c, const yaml_node_t *map,
 
 	if (!v)
 		return 0;
-	if (cfg_enum(c, v, "reduce", reduce_names, 3, &r) < 0)
+	if (cfg_enum(c, v, "reduce", reduce_names, G_N_ELEMENTS(reduce_names),
+		     &r) < 0)
 		return -1;
 	if (r == GS_REDUCE_PEAK)
 		return cfg_error(c, v,
-				 "reduce: mean or max (a peak check is written as 'peak: INDEX')");
+				 "reduce: mean, max or min (a peak check is written as 'peak: INDEX')");
 	if (pk)
 		return cfg_error(c, pk,
 				 "peak: not together with 'reduce' (one value per sweep row)");
@@ -188,10 +211,11 @@ static int load_node_keys(struct cfg *c, const yaml_node_t *map,
 	} else if (cfg_map_get(c, map, "reduce")) {
 		if (read_reduce(c, map, NULL, e) < 0)
 			return -1;
-		if (strncmp(e->value, "tasks.", 6) != 0 || e->seeds ||
-		    e->baseline)
+		if ((strncmp(e->value, "tasks.", 6) != 0 &&
+		     strncmp(e->value, "gpus.", 5) != 0) ||
+		    e->seeds || e->baseline)
 			return cfg_error(c, cfg_map_get(c, map, "reduce"),
-					 "reduce: only with 'sweep' or a tasks.* value (several tasks' values as one)");
+					 "reduce: only with 'sweep' or a tasks.* or gpus.* value (several tasks' or GPUs' values as one)");
 	}
 	return 0;
 }

@@ -128,6 +128,7 @@ enum gs_expect_reduce {
 	GS_REDUCE_PEAK = 0,
 	GS_REDUCE_MEAN = 1,
 	GS_REDUCE_MAX = 2,
+	GS_REDUCE_MIN = 3,
 };
 
 enum gs_expect_compare {
@@ -159,7 +160,8 @@ struct gs_expect {
 			     * the relative-error column */
 	char *known_gap;   /* why the row misses the paper (a section of
 			    * docs/decisions.md): a miss is shown, not failed */
-	char *value;       /* tasks.NAME.FIELD, tasks.*.FIELD, metrics.FIELD */
+	char *value;       /* tasks.NAME.FIELD, tasks.*.FIELD, gpus.N.FIELD,
+			    * gpus.*.FIELD, metrics.FIELD */
 	char **set;        /* overrides for this check, NULL-terminated */
 	uint8_t compare;   /* enum gs_expect_compare */
 	char *baseline;    /* policy of the reference run; NULL: direct */

@@ -152,11 +152,11 @@ static double point_value(struct repro *rp, const char *file,
 							       : (v - b) / b;
 }
 
-/* Several values reduced to their mean or their largest (`reduce:`);
+/* Several values reduced to their mean, largest or smallest (`reduce:`);
  * NAN if there are none or one is NAN (a run that failed). */
 static double reduce_values(const GArray *vals, uint8_t how)
 {
-	double sum = 0, most = -INFINITY;
+	double sum = 0, most = -INFINITY, least = INFINITY;
 	bool failed = vals->len == 0;
 	guint i;
 
@@ -166,9 +166,12 @@ static double reduce_values(const GArray *vals, uint8_t how)
 		failed |= isnan(v);
 		sum += v;
 		most = fmax(most, v);
+		least = fmin(least, v);
 	}
 	if (failed)
 		return NAN;
+	if (how == GS_REDUCE_MIN)
+		return least;
 	return how == GS_REDUCE_MEAN ? sum / vals->len : most;
 }
 
