@@ -246,11 +246,13 @@ static void test_tasks_csv_exact(void **state)
 {
 	static const char want[] =
 		"name,vm,weight,gpu,rounds,round_mean_ns,gpu_time_ns,"
-		"accounted_gpu_time_ns,gpu_share,slowdown,killed,migrations\n"
-		"alpha,,1,0,10,1500000.0,600000000,,0.600000,1.500000,false,0\n"
+		"accounted_gpu_time_ns,gpu_share,slowdown,killed,migrations,"
+		"migration_stall_ns\n"
+		"alpha,,1,0,10,1500000.0,600000000,,0.600000,1.500000,false,0,"
+		"0\n"
 		"\"b,\"\"q\"\"\",vm1,2,1,0,,400000000,390000000,0.400000,,"
-		"true,3\n"
-		"gamma,vm1,1,0,5,2000.0,0,0,0.000000,1.000000,false,0\n";
+		"true,3,52500000\n"
+		"gamma,vm1,1,0,5,2000.0,0,0,0.000000,1.000000,false,0,0\n";
 	struct fixture *fx = *state;
 	g_autofree char *text = NULL;
 

@@ -12,7 +12,7 @@
 static const char *const expect_keys[] = {
 	"id", "figure", "quantity", "paper", "value", "set", "compare", "min",
 	"max", "baseline", "seeds", "sweep", "peak", "paper_value",
-	"known_gap", "reduce", NULL,
+	"known_gap", "reduce", "reference", NULL,
 };
 
 /* enum gs_expect_reduce; "peak" is written as the `peak` key instead */
@@ -21,6 +21,7 @@ static const char *const reduce_names[] = { "peak", "mean", "max", "min" };
 static const char *const compare_names[] = {
 	"none", "loss_vs_direct", "increase_vs_direct",
 	"reduction_vs_baseline", "increase_vs_baseline",
+	"reduction_vs_reference",
 };
 
 /* Fields a value path may name. */
@@ -28,7 +29,9 @@ static const char *const task_fields[] = {
 	"gpu_share", "slowdown", "round_mean_ns", "gpu_time_ns",
 	"accounted_gpu_time_ns", "rounds",
 	"fair_share", "fair_slowdown", "slowdown_vs_fair",
-	"share_vs_fair", "accounted_load", NULL,
+	"share_vs_fair", "accounted_load",
+	/* DCUDA Fig. 9 */
+	"migration_stall_ns", "migration_overhead", NULL,
 };
 static const char *const metric_fields[] = {
 	"jain_index", "concurrency_efficiency", "gpu_utilization",
@@ -95,7 +98,7 @@ static int check_value_path(struct cfg *c, const yaml_node_t *n,
 	if (gpu_path(path))
 		return 0;
 	return cfg_error(c, n,
-			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD, vms.NAME.FIELD, gpus.N.FIELD, gpus.*.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds; vm fields: gpu_share, scheduler_cpu_overhead, accounting_error, host_shadowed; gpu fields: time_0_50, time_50_100, overloaded_time, awake_time, demand_utilization, energy_j; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j, overloaded_time, mean_normalized_time, qos, migrations, demand_utilization, time_imbalanced, utime, estimate_error_KIND, estimate_error_max_KIND with KIND class, texture, swap, vertices or bytes), got '%s'",
+			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD, vms.NAME.FIELD, gpus.N.FIELD, gpus.*.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds, migration_stall_ns, migration_overhead; vm fields: gpu_share, scheduler_cpu_overhead, accounting_error, host_shadowed; gpu fields: time_0_50, time_50_100, overloaded_time, awake_time, demand_utilization, energy_j; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j, overloaded_time, mean_normalized_time, qos, migrations, demand_utilization, time_imbalanced, utime, estimate_error_KIND, estimate_error_max_KIND with KIND class, texture, swap, vertices or bytes), got '%s'",
 			 path);
 }
 
@@ -114,11 +117,12 @@ static int read_number(struct cfg *c, const yaml_node_t *n, const char *what,
 	return 0;
 }
 
-static int read_set(struct cfg *c, const yaml_node_t *n, char ***out)
+static int read_set(struct cfg *c, const yaml_node_t *n, const char *what,
+		    char ***out)
 {
 	size_t i, len;
 
-	if (cfg_expect_seq(c, n, "set") < 0)
+	if (cfg_expect_seq(c, n, what) < 0)
 		return -1;
 	len = cfg_seq_len(n);
 	*out = g_new0(char *, len + 1);
@@ -128,7 +132,8 @@ static int read_set(struct cfg *c, const yaml_node_t *n, char ***out)
 
 		if (!s || !strchr(s, '=') || s[0] == '=')
 			return cfg_error(c, item,
-					 "set: expected KEY.PATH=VALUE, as with --set");
+					 "%s: expected KEY.PATH=VALUE, as with --set",
+					 what);
 		(*out)[i] = g_strdup(s);
 	}
 	return 0;
@@ -190,7 +195,7 @@ static int load_node_keys(struct cfg *c, const yaml_node_t *map,
 	if ((v = cfg_map_get(c, map, "sweep"))) {
 		yaml_node_t *pk = cfg_map_get(c, map, "peak");
 
-		if (read_set(c, v, &e->sweep) < 0)
+		if (read_set(c, v, "sweep", &e->sweep) < 0)
 			return -1;
 		if (g_strv_length(e->sweep) < 2)
 			return cfg_error(c, v, "sweep: give at least two points");
@@ -218,6 +223,29 @@ static int load_node_keys(struct cfg *c, const yaml_node_t *map,
 					 "reduce: only with 'sweep' or a tasks.* or gpus.* value (several tasks' or GPUs' values as one)");
 	}
 	return 0;
+}
+
+/* `reference`: the overrides of the run a reduction_vs_reference row is
+ * compared with, value by value; one run, so not with seeds, a
+ * baseline policy or a sweep. */
+static int load_reference(struct cfg *c, const yaml_node_t *map,
+			  struct gs_expect *e)
+{
+	yaml_node_t *v = cfg_map_get(c, map, "reference");
+	bool vs_ref = e->compare == GS_COMPARE_REDUCTION_VS_REFERENCE;
+
+	if (!v && vs_ref)
+		return cfg_error(c, map,
+				 "expect entry: compare reduction_vs_reference needs 'reference' (the reference run's overrides)");
+	if (!v)
+		return 0;
+	if (!vs_ref)
+		return cfg_error(c, v,
+				 "reference: only with compare reduction_vs_reference");
+	if (e->seeds || e->sweep)
+		return cfg_error(c, v,
+				 "reference: not together with 'seeds' or 'sweep' (one run against one run)");
+	return read_set(c, v, "reference", &e->reference);
 }
 
 static int load_one(struct cfg *c, const yaml_node_t *map, struct gs_expect *e)
@@ -263,14 +291,15 @@ static int load_one(struct cfg *c, const yaml_node_t *map, struct gs_expect *e)
 	if ((v = cfg_map_get(c, map, "known_gap")) &&
 	    cfg_string(c, v, "known_gap", false, &e->known_gap) < 0)
 		return -1;
-	if ((v = cfg_map_get(c, map, "set")) && read_set(c, v, &e->set) < 0)
+	if ((v = cfg_map_get(c, map, "set")) &&
+	    read_set(c, v, "set", &e->set) < 0)
 		return -1;
 	if ((v = cfg_map_get(c, map, "compare")) &&
 	    cfg_enum(c, v, "compare", compare_names,
 		     G_N_ELEMENTS(compare_names), &compare) < 0)
 		return -1;
 	e->compare = (uint8_t)compare;
-	if (load_node_keys(c, map, e) < 0)
+	if (load_node_keys(c, map, e) < 0 || load_reference(c, map, e) < 0)
 		return -1;
 	if ((v = cfg_map_get(c, map, "min"))) {
 		if (read_number(c, v, "min", &e->min) < 0)

@@ -142,6 +142,11 @@ enum gs_expect_compare {
 	 * the same scenario under the policy named by `baseline` */
 	GS_COMPARE_REDUCTION_VS_BASELINE = 3,
 	GS_COMPARE_INCREASE_VS_BASELINE = 4,
+	/* (v_ref - v) / v_ref, value by value, with v_ref from the same
+	 * scenario and policy under `set` plus the `reference` overrides:
+	 * another setting of one mechanism (DCUDA Fig. 9: NVCR's
+	 * migration against DCUDA's, application by application) */
+	GS_COMPARE_REDUCTION_VS_REFERENCE = 5,
 };
 
 /* One paper target this scenario reproduces (`gpusim reproduce`). */
@@ -165,6 +170,8 @@ struct gs_expect {
 	char **set;        /* overrides for this check, NULL-terminated */
 	uint8_t compare;   /* enum gs_expect_compare */
 	char *baseline;    /* policy of the reference run; NULL: direct */
+	char **reference;  /* reduction_vs_reference: the reference run's
+			    * overrides on top of `set`, NULL-terminated */
 	uint32_t seeds;    /* average over seeds seed..seed+seeds-1; 0: one */
 	char **sweep;      /* peak check: one override per point, NULL-ended */
 	uint32_t peak;     /* value = v[peak] - max of the other points */

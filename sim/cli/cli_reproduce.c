@@ -107,6 +107,19 @@ static char **with_direct(char **set)
 	return with_overrides(set, NULL, "direct");
 }
 
+/* The row's overrides, then its `reference` ones. */
+static char **with_reference(const struct gs_expect *e)
+{
+	guint n = e->set ? g_strv_length(e->set) : 0, i;
+	char **out = g_new0(char *, n + g_strv_length(e->reference) + 1);
+
+	for (i = 0; i < n; i++)
+		out[i] = g_strdup(e->set[i]);
+	for (i = 0; e->reference[i]; i++)
+		out[n + i] = g_strdup(e->reference[i]);
+	return out;
+}
+
 /* Node rows (seeds, baseline, sweep): the row's metric averaged over its
  * seeds, under `set` plus `point`, for `policy` (NULL: the scenario's).
  * NAN if a run failed. */
@@ -278,7 +291,8 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e,
 	}
 	vals = gs_repro_select_values(r, e->value);
 	if (e->compare != GS_COMPARE_NONE) {
-		char **ref_set = with_direct(e->set);
+		char **ref_set = e->reference ? with_reference(e)
+					      : with_direct(e->set);
 		const struct gs_results *ref;
 		GArray *ref_vals;
 
@@ -293,8 +307,8 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e,
 				double *v = &g_array_index(vals, double, i);
 				double d = g_array_index(ref_vals, double, i);
 
-				*v = e->compare == GS_COMPARE_LOSS_VS_DIRECT
-					     ? (d - *v) / d : (*v - d) / d;
+				*v = e->compare == GS_COMPARE_INCREASE_VS_DIRECT
+					     ? (*v - d) / d : (d - *v) / d;
 			}
 			g_array_free(ref_vals, TRUE);
 		}

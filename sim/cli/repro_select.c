@@ -19,6 +19,10 @@ static double task_field(const struct gs_task_result *t, const char *field,
 			       : NAN;
 	if (!strcmp(field, "gpu_share"))
 		return t->gpu_share;
+	if (!strcmp(field, "migration_overhead"))
+		return gs_task_migration_overhead(t);
+	if (!strcmp(field, "migration_stall_ns"))
+		return (double)t->migration_stall_ns;
 	if (!strcmp(field, "slowdown"))
 		return t->slowdown;
 	if (!strcmp(field, "fair_share"))

@@ -569,6 +569,7 @@ void gs_task_migrate_now(struct gs_task *t)
 {
 	struct gs_sim *sim = t->sim;
 	uint32_t from = t->gpu, to = t->migrate_to;
+	gs_time_t stall;
 
 	t->migrate_to = GS_GPU_AUTO;
 	/* The channels are torn down on the source and recreated on the
@@ -590,5 +591,7 @@ void gs_task_migrate_now(struct gs_task *t)
 	t->migrations++;
 	sim->node.migrations++;
 	t->state = GS_TASK_READY;
-	gs_evq_schedule(&sim->q, &t->ev, sim->q.now + migration_cost(t));
+	stall = migration_cost(t);
+	t->migration_stall_ns += stall;
+	gs_evq_schedule(&sim->q, &t->ev, sim->q.now + stall);
 }

@@ -237,6 +237,9 @@ void gs_node_collect(struct gs_sim *sim, struct gs_results *r)
 					       (double)elapsed
 					     : 0;
 	r->metrics.migrations = sim->node.migrations;
-	for (i = 0; i < sim->n_tasks; i++)
+	for (i = 0; i < sim->n_tasks; i++) {
 		r->tasks[i].migrations = sim->tasks[i].migrations;
+		r->tasks[i].migration_stall_ns =
+			sim->tasks[i].migration_stall_ns;
+	}
 }

@@ -33,6 +33,7 @@ struct gs_task_result {
 	double fair_slowdown;     /* the slowdown that share costs it */
 	bool killed;
 	uint32_t migrations;      /* node scenarios: moves to another GPU */
+	uint64_t migration_stall_ns; /* ... the time they stalled it */
 };
 
 /* Per-GPU figures of a node scenario (gs_results.node_report). */
@@ -159,6 +160,11 @@ struct gs_results {
 	bool event_capped;      /* stopped at max_events before the duration */
 	GHashTable *name_index; /* results.c: names string -> index + 1 */
 };
+
+/* DCUDA Fig. 9's migration overhead: one migration's stall (the mean of
+ * the task's) as a share of its execution time (its completed rounds);
+ * NAN for a task that never moved or completed no round. */
+double gs_task_migration_overhead(const struct gs_task_result *t);
 
 void gs_results_init(struct gs_results *r);
 void gs_results_clear(struct gs_results *r);

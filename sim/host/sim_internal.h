@@ -143,6 +143,8 @@ struct gs_task {
 	bool resident;              /* counted in the node's GPU loads */
 	uint32_t migrate_to;
 	uint32_t migrations;
+	gs_time_t migration_stall_ns; /* stalled in its migrations (DCUDA
+				       * Fig. 9: clone plus faults) */
 	gs_time_t sync_ns, wait_since; /* blocked in waits or on a full ring */
 	/* node bands of a task without a declared demand (not a job): its
 	 * demand measured over the last window, from what it launched */

@@ -67,6 +67,8 @@ static void append_task_row(GString *row, const struct gs_task_result *t)
 	g_string_append(row, t->killed ? "true" : "false");
 	g_string_append_c(row, ',');
 	append_u64(row, t->migrations);
+	g_string_append_c(row, ',');
+	append_u64(row, t->migration_stall_ns);
 	g_string_append_c(row, '\n');
 }
 
@@ -78,7 +80,8 @@ gboolean gs_results_fill_tasks_csv(const struct gs_results *r, FILE *f,
 
 	(void)error;
 	fputs("name,vm,weight,gpu,rounds,round_mean_ns,gpu_time_ns,"
-	      "accounted_gpu_time_ns,gpu_share,slowdown,killed,migrations\n",
+	      "accounted_gpu_time_ns,gpu_share,slowdown,killed,migrations,"
+	      "migration_stall_ns\n",
 	      f);
 	for (i = 0; i < r->n_tasks; i++) {
 		g_string_truncate(row, 0);

@@ -50,6 +50,14 @@ static void add_fair_optimum(JsonBuilder *b, const struct gs_task_result *t)
 	add_double(b, "fair_slowdown", t->fair_slowdown);
 }
 
+/* Node scenarios: a task's moves and what they cost it (DCUDA Fig. 9). */
+static void add_migration_cost(JsonBuilder *b, const struct gs_task_result *t)
+{
+	add_uint(b, "migrations", t->migrations);
+	add_uint(b, "migration_stall_ns", t->migration_stall_ns);
+	add_double(b, "migration_overhead", gs_task_migration_overhead(t));
+}
+
 static void add_task(JsonBuilder *b, const struct gs_task_result *t,
 		     bool node)
 {
@@ -72,7 +80,7 @@ static void add_task(JsonBuilder *b, const struct gs_task_result *t,
 	add_fair_optimum(b, t);
 	add_bool(b, "killed", t->killed);
 	if (node)
-		add_uint(b, "migrations", t->migrations);
+		add_migration_cost(b, t);
 	json_builder_end_object(b);
 }
 
