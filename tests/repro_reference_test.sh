@@ -25,9 +25,10 @@ cat >> "$tmp/ref.yaml" <<YAML
   - {id: X, quantity: bref, value: tasks.b.rounds, set: [$p1=300us, $p2=300us], min: 0}
   - {id: X, quantity: cut, value: "tasks.*.rounds", compare: reduction_vs_reference, reference: [$p1=300us, $p2=300us], min: -10}
   - {id: X, quantity: cutmax, value: "tasks.*.rounds", compare: reduction_vs_reference, reference: [$p1=300us, $p2=300us], reduce: max, min: -10}
+  - {id: X, quantity: incmin, value: "tasks.*.rounds", compare: increase_vs_reference, reference: [$p1=300us, $p2=300us], reduce: min, min: -10}
 YAML
 
-check "reduction_vs_reference: (ref - v) / ref for each value, reduce over them" sh -c "
+check "*_vs_reference: (ref - v) / ref and (v - ref) / ref for each value, reduce over them" sh -c "
 	$GPUSIM reproduce $tmp/ref.yaml > $tmp/ref.out || exit 1
 	awk '\$1 == \"X\" { v[\$2] = \$3 }
 	     END { ca = (v[\"aref\"] - v[\"a\"]) / v[\"aref\"]; cb = (v[\"bref\"] - v[\"b\"]) / v[\"bref\"]
@@ -35,7 +36,8 @@ check "reduction_vs_reference: (ref - v) / ref for each value, reduce over them"
 		   want = sprintf(\"%.4g..%.4g\", ca < cb ? ca : cb, ca < cb ? cb : ca)
 		   if (v[\"cut\"] != want) { print \"cut\", v[\"cut\"], \"want\", want; exit 1 }
 		   big = ca > cb ? ca : cb; d = v[\"cutmax\"] - big; if (d < 0) d = -d
-		   if (d > 1e-3) { print \"cutmax\", v[\"cutmax\"], \"want\", big; exit 1 } }' $tmp/ref.out"
+		   if (d > 1e-3) { print \"cutmax\", v[\"cutmax\"], \"want\", big; exit 1 }
+		   if (v[\"incmin\"] != -v[\"cutmax\"]) { print \"incmin\", v[\"incmin\"]; exit 1 } }' $tmp/ref.out"
 
 bad() { # description, expected message (a grep pattern, no quotes), row text
 	printf '%s  - %s\n' "$head" "$3" > "$tmp/bad.yaml"
@@ -45,7 +47,7 @@ bad() { # description, expected message (a grep pattern, no quotes), row text
 }
 bad "reduction_vs_reference needs a reference" "expect entry: compare reduction_vs_reference needs .reference." \
 	"{id: X, quantity: q, value: tasks.a.rounds, compare: reduction_vs_reference, min: 0}"
-bad "reference only with reduction_vs_reference" "reference: only with compare reduction_vs_reference" \
+bad "reference only with a *_vs_reference compare" "reference: only with compare reduction_vs_reference or increase_vs_reference" \
 	"{id: X, quantity: q, value: tasks.a.rounds, reference: [$p1=1ms], min: 0}"
 bad "reference not with seeds" "reference: not together with" \
 	"{id: X, quantity: q, value: metrics.gpu_utilization, seeds: 2, compare: reduction_vs_reference, reference: [$p1=1ms], min: 0}"

@@ -21,7 +21,7 @@ static const char *const reduce_names[] = { "peak", "mean", "max", "min" };
 static const char *const compare_names[] = {
 	"none", "loss_vs_direct", "increase_vs_direct",
 	"reduction_vs_baseline", "increase_vs_baseline",
-	"reduction_vs_reference",
+	"reduction_vs_reference", "increase_vs_reference",
 };
 
 /* Fields a value path may name. */
@@ -225,23 +225,25 @@ static int load_node_keys(struct cfg *c, const yaml_node_t *map,
 	return 0;
 }
 
-/* `reference`: the overrides of the run a reduction_vs_reference row is
+/* `reference`: the overrides of the run a *_vs_reference row is
  * compared with, value by value; one run, so not with seeds, a
  * baseline policy or a sweep. */
 static int load_reference(struct cfg *c, const yaml_node_t *map,
 			  struct gs_expect *e)
 {
 	yaml_node_t *v = cfg_map_get(c, map, "reference");
-	bool vs_ref = e->compare == GS_COMPARE_REDUCTION_VS_REFERENCE;
+	bool vs_ref = e->compare == GS_COMPARE_REDUCTION_VS_REFERENCE ||
+		      e->compare == GS_COMPARE_INCREASE_VS_REFERENCE;
 
 	if (!v && vs_ref)
 		return cfg_error(c, map,
-				 "expect entry: compare reduction_vs_reference needs 'reference' (the reference run's overrides)");
+				 "expect entry: compare %s needs 'reference' (the reference run's overrides)",
+				 compare_names[e->compare]);
 	if (!v)
 		return 0;
 	if (!vs_ref)
 		return cfg_error(c, v,
-				 "reference: only with compare reduction_vs_reference");
+				 "reference: only with compare reduction_vs_reference or increase_vs_reference");
 	if (e->seeds || e->sweep)
 		return cfg_error(c, v,
 				 "reference: not together with 'seeds' or 'sweep' (one run against one run)");

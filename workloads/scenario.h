@@ -115,6 +115,15 @@ struct gs_migration_config {
 	uint32_t on_demand_pm;/* per-mille of the footprint faulted in */
 };
 
+/* node.unified_memory (DCUDA 3.4 and Fig. 8): every allocation is
+ * unified memory, so a task's first kernel faults its footprint in, one
+ * `page` per fault, each costing `fault`. Off unless given. */
+struct gs_paging_config {
+	bool set;
+	uint64_t page;        /* bytes migrated per fault */
+	gs_time_t fault;      /* the kernel's stall per fault */
+};
+
 struct gs_output_config {
 	gs_time_t series_interval; /* 0: duration / 100 */
 	bool timeline;             /* write timeline.json */
@@ -147,6 +156,9 @@ enum gs_expect_compare {
 	 * another setting of one mechanism (DCUDA Fig. 9: NVCR's
 	 * migration against DCUDA's, application by application) */
 	GS_COMPARE_REDUCTION_VS_REFERENCE = 5,
+	/* (v - v_ref) / v_ref: the cost of a mechanism the reference turns
+	 * off (DCUDA Fig. 8: unified memory) */
+	GS_COMPARE_INCREASE_VS_REFERENCE = 6,
 };
 
 /* One paper target this scenario reproduces (`gpusim reproduce`). */
@@ -213,6 +225,7 @@ struct gs_scenario {
 	struct gs_gpu_config gpu;   /* every GPU of the node is alike */
 	struct gs_node_power power;
 	struct gs_migration_config migration;
+	struct gs_paging_config paging;
 	uint64_t gpu_memory;        /* node.memory: bytes per GPU */
 	uint32_t qos_degradation_pm; /* node.qos_degradation: the slowdown
 				      * a task may suffer and still meet

@@ -293,6 +293,9 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e,
 	if (e->compare != GS_COMPARE_NONE) {
 		char **ref_set = e->reference ? with_reference(e)
 					      : with_direct(e->set);
+		bool increase =
+			e->compare == GS_COMPARE_INCREASE_VS_DIRECT ||
+			e->compare == GS_COMPARE_INCREASE_VS_REFERENCE;
 		const struct gs_results *ref;
 		GArray *ref_vals;
 
@@ -307,8 +310,7 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e,
 				double *v = &g_array_index(vals, double, i);
 				double d = g_array_index(ref_vals, double, i);
 
-				*v = e->compare == GS_COMPARE_INCREASE_VS_DIRECT
-					     ? (*v - d) / d : (d - *v) / d;
+				*v = increase ? (*v - d) / d : (d - *v) / d;
 			}
 			g_array_free(ref_vals, TRUE);
 		}

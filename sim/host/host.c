@@ -419,7 +419,8 @@ static void run_steps(struct gs_task *t)
 				gs_task_migrate_now(t);
 				return;
 			}
-			t->launch_len = gs_dist_draw(&s->dur, &t->rng);
+			t->launch_len = gs_dist_draw(&s->dur, &t->rng) +
+					gs_node_first_touch(t, s->engine);
 			t->state = GS_TASK_LAUNCHING;
 			wake_at(t, now + host_cfg(t)->launch);
 			return;

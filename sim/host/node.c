@@ -243,3 +243,19 @@ void gs_node_collect(struct gs_sim *sim, struct gs_results *r)
 			sim->tasks[i].migration_stall_ns;
 	}
 }
+
+/* DCUDA 3.4 turns every allocation into unified memory, so nothing is on
+ * the GPU until a kernel touches it: the first compute kernel faults the
+ * whole footprint in, one page per fault, and stalls for each (Fig. 8's
+ * cost; the copy itself an explicit cudaMemcpy would make too). */
+gs_time_t gs_node_first_touch(struct gs_task *t, int engine)
+{
+	const struct gs_paging_config *p = &t->sim->sc->paging;
+	uint64_t faults;
+
+	if (!p->set || t->touched || engine != GS_ENGINE_COMPUTE)
+		return 0;
+	t->touched = true;
+	faults = (t->cfg->memory_bytes + p->page - 1) / p->page;
+	return (gs_time_t)faults * p->fault;
+}
