@@ -44,7 +44,7 @@ static const char *const metric_fields[] = {
 	"estimate_error_vertices", "estimate_error_max_vertices",
 	"estimate_error_bytes", "estimate_error_max_bytes",
 	/* DCUDA 2.3 and 4.3 */
-	"demand_utilization", "time_imbalanced", NULL,
+	"demand_utilization", "time_imbalanced", "monitor_accuracy", NULL,
 };
 
 /* Node scenarios, one GPU's: DCUDA Fig. 10's bands as shares of the run */
@@ -98,7 +98,7 @@ static int check_value_path(struct cfg *c, const yaml_node_t *n,
 	if (gpu_path(path))
 		return 0;
 	return cfg_error(c, n,
-			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD, vms.NAME.FIELD, gpus.N.FIELD, gpus.*.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds, migration_stall_ns, migration_overhead; vm fields: gpu_share, scheduler_cpu_overhead, accounting_error, host_shadowed; gpu fields: time_0_50, time_50_100, overloaded_time, awake_time, demand_utilization, energy_j; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j, overloaded_time, mean_normalized_time, qos, migrations, demand_utilization, time_imbalanced, utime, estimate_error_KIND, estimate_error_max_KIND with KIND class, texture, swap, vertices or bytes), got '%s'",
+			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD, vms.NAME.FIELD, gpus.N.FIELD, gpus.*.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds, migration_stall_ns, migration_overhead; vm fields: gpu_share, scheduler_cpu_overhead, accounting_error, host_shadowed; gpu fields: time_0_50, time_50_100, overloaded_time, awake_time, demand_utilization, energy_j; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j, overloaded_time, mean_normalized_time, qos, migrations, demand_utilization, time_imbalanced, monitor_accuracy, utime, estimate_error_KIND, estimate_error_max_KIND with KIND class, texture, swap, vertices or bytes), got '%s'",
 			 path);
 }
 

@@ -101,6 +101,8 @@ static double metric_field(const struct gs_metrics *m, const char *field)
 		return m->demand_utilization;
 	if (!strcmp(field, "time_imbalanced"))
 		return m->time_imbalanced;
+	if (!strcmp(field, "monitor_accuracy"))
+		return m->monitor_accuracy;
 	return m->energy_j;
 }
 

@@ -34,6 +34,9 @@ struct gs_task_result {
 	bool killed;
 	uint32_t migrations;      /* node scenarios: moves to another GPU */
 	uint64_t migration_stall_ns; /* ... the time they stalled it */
+	bool has_monitored;       /* a node policy estimated its demand */
+	double declared_demand;   /* share of one GPU (jobs); NAN: none */
+	double monitored_demand;  /* the policy's last estimate */
 };
 
 /* Per-GPU figures of a node scenario (gs_results.node_report). */
@@ -95,6 +98,9 @@ struct gs_metrics {
 					* min(1, demand / capacity) */
 	double time_imbalanced;        /* share of the run with one GPU
 					* overloaded and another below 50% */
+	/* DCUDA 3.2: 1 - mean |monitored - declared| / declared over the
+	 * jobs a policy estimated; NAN if none */
+	double monitor_accuracy;
 };
 
 /* One row of series.csv: cumulative figures of one task at time t. */

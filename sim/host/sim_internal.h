@@ -146,6 +146,8 @@ struct gs_task {
 	gs_time_t migration_stall_ns; /* stalled in its migrations (DCUDA
 				       * Fig. 9: clone plus faults) */
 	bool touched;               /* its footprint is faulted in */
+	bool has_monitored;         /* a policy estimated its demand */
+	uint32_t monitored_pm;      /* ... the last estimate, hal_note_demand */
 	gs_time_t sync_ns, wait_since; /* blocked in waits or on a full ring */
 	/* node bands of a task without a declared demand (not a job): its
 	 * demand measured over the last window, from what it launched */

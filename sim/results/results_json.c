@@ -58,6 +58,17 @@ static void add_migration_cost(JsonBuilder *b, const struct gs_task_result *t)
 	add_double(b, "migration_overhead", gs_task_migration_overhead(t));
 }
 
+/* Node scenarios where a policy estimated the task's demand: the
+ * estimate beside the declared demand (DCUDA 3.2's monitor). */
+static void add_monitored_demand(JsonBuilder *b,
+				 const struct gs_task_result *t)
+{
+	if (!t->has_monitored)
+		return;
+	add_double(b, "declared_demand", t->declared_demand);
+	add_double(b, "monitored_demand", t->monitored_demand);
+}
+
 static void add_task(JsonBuilder *b, const struct gs_task_result *t,
 		     bool node)
 {
@@ -79,8 +90,10 @@ static void add_task(JsonBuilder *b, const struct gs_task_result *t,
 	add_double(b, "slowdown", t->slowdown);
 	add_fair_optimum(b, t);
 	add_bool(b, "killed", t->killed);
-	if (node)
+	if (node) {
 		add_migration_cost(b, t);
+		add_monitored_demand(b, t);
+	}
 	json_builder_end_object(b);
 }
 
@@ -180,6 +193,8 @@ static void add_metrics(JsonBuilder *b, const struct gs_metrics *m,
 		add_double(b, "qos", m->qos);
 		add_uint(b, "migrations", m->migrations);
 		add_node_balance(b, m);
+		if (!isnan(m->monitor_accuracy))
+			add_double(b, "monitor_accuracy", m->monitor_accuracy);
 	}
 	add_germ_metrics(b, m);
 	json_builder_end_object(b);

@@ -246,6 +246,7 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 	r->metrics.concurrency_efficiency = NAN;
 	r->metrics.mean_normalized_time = NAN;
 	r->metrics.qos = NAN;
+	r->metrics.monitor_accuracy = NAN;
 	gs_node_collect(sim, r);
 	collect_vms(sim, r);
 	tree_weights(sim, r);
