@@ -214,6 +214,12 @@ enum hal_estimate_kind {
 };
 void hal_note_estimate(struct hal_sched *s, struct hal_chan *c,
 		       hal_u32 kind, hal_u64 est);
+/* The policy's estimate of a task's demand, per-mille of one GPU (what
+ * its kernels would keep busy alone; DCUDA's monitor), for the results
+ * to set beside the demand the task declares (DCUDA 3.2's "higher than
+ * 90% accuracy"); the kernel HAL ignores it. */
+void hal_note_demand(struct hal_sched *s, struct hal_task *t,
+		     hal_u32 demand_pm);
 /* A span on the policy's timeline track, e.g. "drain" or "sample". */
 void hal_trace_phase(struct hal_sched *s, const char *name, hal_u64 start,
 		     hal_u64 end);

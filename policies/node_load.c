@@ -183,6 +183,7 @@ void nl_update(struct hal_sched *s, struct nl_node *n)
 		    hal_now(s) - nt->first_launch >= n->min_sample) {
 			nt->demand_pm = estimate(s, nt);
 			nt->known = 1;
+			hal_note_demand(s, nt->t, nt->demand_pm);
 		}
 		if (nt->known)
 			n->load_pm[nt->gpu] += nt->demand_pm;

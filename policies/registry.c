@@ -12,6 +12,7 @@ extern const struct gs_policy_ops gs_policy_timeslice;
 extern const struct gs_policy_ops gs_policy_round_robin;
 extern const struct gs_policy_ops gs_policy_least_loaded;
 extern const struct gs_policy_ops gs_policy_dcuda;
+extern const struct gs_policy_ops gs_policy_migrate_once;
 extern const struct gs_policy_ops gs_policy_drm_fifo;
 extern const struct gs_policy_ops gs_policy_drm_rr;
 extern const struct gs_policy_ops gs_policy_drm_fair;
@@ -26,6 +27,7 @@ const struct gs_policy_ops *const gs_policy_registry[] = {
 	&gs_policy_round_robin,
 	&gs_policy_least_loaded,
 	&gs_policy_dcuda,
+	&gs_policy_migrate_once,
 	&gs_policy_drm_fifo,
 	&gs_policy_drm_rr,
 	&gs_policy_drm_fair,

@@ -46,12 +46,14 @@ expect:
   - {id: X, quantity: each, value: "tasks.*.gpu_share", min: 0}
   - {id: X, quantity: mean, value: "tasks.*.gpu_share", reduce: mean, min: 0.5, max: 0.5}
   - {id: X, quantity: max, value: "tasks.*.gpu_share", reduce: max, min: 0.85, max: 0.95}
+  - {id: X, quantity: min, value: "tasks.*.gpu_share", reduce: min, min: 0.05, max: 0.15}
 YAML
-check "reduce over tasks: one value, the tasks' mean or largest" sh -c "
+check "reduce over tasks: one value, the tasks' mean, largest or smallest" sh -c "
 	$GPUSIM reproduce $tmp/tasks.yaml > $tmp/tasks.out &&
 	grep -q '^X *each *0[.][0-9]*[.][.]0[.]9' $tmp/tasks.out &&
 	grep -q '^X *mean *0[.]5 ' $tmp/tasks.out &&
-	grep -q '^X *max *0[.]9[0-9]* ' $tmp/tasks.out || { cat $tmp/tasks.out; exit 1; }"
+	grep -q '^X *max *0[.]9[0-9]* ' $tmp/tasks.out &&
+	grep -q '^X *min *0[.]09[0-9]* ' $tmp/tasks.out || { cat $tmp/tasks.out; exit 1; }"
 
 # Wrong uses: exit 2 and the position of the key at fault.
 bad() { # description, expected message (a grep pattern, no quotes), row text
@@ -62,7 +64,7 @@ bad() { # description, expected message (a grep pattern, no quotes), row text
 }
 bad "reduce: an unknown reducer" "reduce" \
 	"{id: X, quantity: q, value: metrics.gpu_utilization, sweep: [$p1, $p2], reduce: median, min: 0}"
-bad "reduce: peak is written as 'peak'" "reduce: mean or max" \
+bad "reduce: peak is written as 'peak'" "reduce: mean, max or min" \
 	"{id: X, quantity: q, value: metrics.gpu_utilization, sweep: [$p1, $p2], reduce: peak, min: 0}"
 bad "reduce: not together with peak" "peak: not together with .reduce." \
 	"{id: X, quantity: q, value: metrics.gpu_utilization, sweep: [$p1, $p2], peak: 0, reduce: max, min: 0}"

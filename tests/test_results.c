@@ -247,15 +247,16 @@ static void test_tasks_csv_exact(void **state)
 	static const char want[] =
 		"name,vm,weight,gpu,rounds,round_mean_ns,gpu_time_ns,"
 		"accounted_gpu_time_ns,gpu_share,slowdown,killed,migrations,"
+		"migration_stall_ns,"
 		"round_min_ns,round_p50_ns,round_p90_ns,round_p99_ns,"
 		"round_max_ns,round_std_ns,wait_min_ns,wait_p50_ns,"
 		"wait_p90_ns,wait_p99_ns,wait_max_ns,wait_std_ns\n"
-		"alpha,,1,0,10,1500000.0,600000000,,0.600000,1.500000,false,0,"
+		"alpha,,1,0,10,1500000.0,600000000,,0.600000,1.500000,false,0,0,"
 		"1000000,1500000,1900000,2000000,2000000,250000.5,"
 		"0,1000,5000,9000,9000,2500.0\n"
 		"\"b,\"\"q\"\"\",vm1,2,1,0,,400000000,390000000,0.400000,,"
-		"true,3,,,,,,,,,,,,\n"
-		"gamma,vm1,1,0,5,2000.0,0,0,0.000000,1.000000,false,0,"
+		"true,3,52500000,,,,,,,,,,,,\n"
+		"gamma,vm1,1,0,5,2000.0,0,0,0.000000,1.000000,false,0,0,"
 		",,,,,,,,,,,\n";
 	struct fixture *fx = *state;
 	g_autofree char *text = NULL;

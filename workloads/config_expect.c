@@ -12,15 +12,16 @@
 static const char *const expect_keys[] = {
 	"id", "figure", "quantity", "paper", "value", "set", "compare", "min",
 	"max", "baseline", "seeds", "sweep", "peak", "paper_value",
-	"known_gap", "reduce", "baseline_set", NULL,
+	"known_gap", "reduce", "baseline_set", "reference", NULL,
 };
 
 /* enum gs_expect_reduce; "peak" is written as the `peak` key instead */
-static const char *const reduce_names[] = { "peak", "mean", "max" };
+static const char *const reduce_names[] = { "peak", "mean", "max", "min" };
 
 static const char *const compare_names[] = {
 	"none", "loss_vs_direct", "increase_vs_direct",
 	"reduction_vs_baseline", "increase_vs_baseline",
+	"reduction_vs_reference", "increase_vs_reference",
 };
 
 /* Fields a value path may name. */
@@ -28,7 +29,9 @@ static const char *const task_fields[] = {
 	"gpu_share", "slowdown", "round_mean_ns", "gpu_time_ns",
 	"accounted_gpu_time_ns", "rounds",
 	"fair_share", "fair_slowdown", "slowdown_vs_fair",
-	"share_vs_fair", "accounted_load", NULL,
+	"share_vs_fair", "accounted_load",
+	/* DCUDA Fig. 9 */
+	"migration_stall_ns", "migration_overhead", NULL,
 };
 static const char *const metric_fields[] = {
 	"jain_index", "concurrency_efficiency", "gpu_utilization",
@@ -41,7 +44,13 @@ static const char *const metric_fields[] = {
 	"estimate_error_vertices", "estimate_error_max_vertices",
 	"estimate_error_bytes", "estimate_error_max_bytes",
 	/* DCUDA 2.3 and 4.3 */
-	"demand_utilization", "time_imbalanced", NULL,
+	"demand_utilization", "time_imbalanced", "monitor_accuracy", NULL,
+};
+
+/* Node scenarios, one GPU's: DCUDA Fig. 10's bands as shares of the run */
+static const char *const gpu_fields[] = {
+	"time_0_50", "time_50_100", "overloaded_time", "awake_time",
+	"demand_utilization", "energy_j", NULL,
 };
 
 static const char *const vm_fields[] = {
@@ -55,6 +64,20 @@ static bool in_list(const char *const *list, const char *s)
 		if (!strcmp(*list, s))
 			return true;
 	return false;
+}
+
+/* gpus.N.FIELD (N a GPU's index) or gpus.*.FIELD */
+static bool gpu_path(const char *path)
+{
+	const char *p = path + 5, *last = strrchr(path, '.');
+
+	if (strncmp(path, "gpus.", 5) || last <= p)
+		return false;
+	if (!(*p == '*' && p + 1 == last))
+		for (; p < last; p++)
+			if (!g_ascii_isdigit(*p))
+				return false;
+	return in_list(gpu_fields, last + 1);
 }
 
 static int check_value_path(struct cfg *c, const yaml_node_t *n,
@@ -72,8 +95,10 @@ static int check_value_path(struct cfg *c, const yaml_node_t *n,
 	if (dot && !strncmp(path, "vms.", 4) && last > dot + 1 &&
 	    in_list(vm_fields, last + 1))
 		return 0;
+	if (gpu_path(path))
+		return 0;
 	return cfg_error(c, n,
-			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD, vms.NAME.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds; vm fields: gpu_share, scheduler_cpu_overhead, accounting_error, host_shadowed; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j, overloaded_time, mean_normalized_time, qos, migrations, demand_utilization, time_imbalanced, utime, estimate_error_KIND, estimate_error_max_KIND with KIND class, texture, swap, vertices or bytes), got '%s'",
+			 "value: expected tasks.NAME.FIELD, tasks.*.FIELD, vms.NAME.FIELD, gpus.N.FIELD, gpus.*.FIELD or metrics.FIELD (task fields: gpu_share, slowdown, round_mean_ns, gpu_time_ns, accounted_gpu_time_ns, rounds, migration_stall_ns, migration_overhead; vm fields: gpu_share, scheduler_cpu_overhead, accounting_error, host_shadowed; gpu fields: time_0_50, time_50_100, overloaded_time, awake_time, demand_utilization, energy_j; metrics: jain_index, concurrency_efficiency, gpu_utilization, policy_cpu_overhead, ctx_switches, accounting_error, energy_j, overloaded_time, mean_normalized_time, qos, migrations, demand_utilization, time_imbalanced, monitor_accuracy, utime, estimate_error_KIND, estimate_error_max_KIND with KIND class, texture, swap, vertices or bytes), got '%s'",
 			 path);
 }
 
@@ -92,11 +117,12 @@ static int read_number(struct cfg *c, const yaml_node_t *n, const char *what,
 	return 0;
 }
 
-static int read_set(struct cfg *c, const yaml_node_t *n, char ***out)
+static int read_set(struct cfg *c, const yaml_node_t *n, const char *what,
+		    char ***out)
 {
 	size_t i, len;
 
-	if (cfg_expect_seq(c, n, "set") < 0)
+	if (cfg_expect_seq(c, n, what) < 0)
 		return -1;
 	len = cfg_seq_len(n);
 	*out = g_new0(char *, len + 1);
@@ -106,14 +132,15 @@ static int read_set(struct cfg *c, const yaml_node_t *n, char ***out)
 
 		if (!s || !strchr(s, '=') || s[0] == '=')
 			return cfg_error(c, item,
-					 "set: expected KEY.PATH=VALUE, as with --set");
+					 "%s: expected KEY.PATH=VALUE, as with --set",
+					 what);
 		(*out)[i] = g_strdup(s);
 	}
 	return 0;
 }
 
-/* `reduce: mean|max` of a sweep row (not together with `peak`) or of a
- * row over several tasks. */
+/* `reduce: mean|max|min` of a sweep row (not together with `peak`) or of a
+ * row over several tasks or GPUs. */
 static int read_reduce(struct cfg *c, const yaml_node_t *map,
 		       const yaml_node_t *pk, struct gs_expect *e)
 {
@@ -122,11 +149,12 @@ static int read_reduce(struct cfg *c, const yaml_node_t *map,
 
 	if (!v)
 		return 0;
-	if (cfg_enum(c, v, "reduce", reduce_names, 3, &r) < 0)
+	if (cfg_enum(c, v, "reduce", reduce_names, G_N_ELEMENTS(reduce_names),
+		     &r) < 0)
 		return -1;
 	if (r == GS_REDUCE_PEAK)
 		return cfg_error(c, v,
-				 "reduce: mean or max (a peak check is written as 'peak: INDEX')");
+				 "reduce: mean, max or min (a peak check is written as 'peak: INDEX')");
 	if (pk)
 		return cfg_error(c, pk,
 				 "peak: not together with 'reduce' (one value per sweep row)");
@@ -151,7 +179,7 @@ static int load_node_keys(struct cfg *c, const yaml_node_t *map,
 					 e->baseline);
 	}
 	if ((v = cfg_map_get(c, map, "baseline_set"))) {
-		if (read_set(c, v, &e->baseline_set) < 0)
+		if (read_set(c, v, "baseline_set", &e->baseline_set) < 0)
 			return -1;
 		if (!vs_base)
 			return cfg_error(c, v,
@@ -174,7 +202,7 @@ static int load_node_keys(struct cfg *c, const yaml_node_t *map,
 	if ((v = cfg_map_get(c, map, "sweep"))) {
 		yaml_node_t *pk = cfg_map_get(c, map, "peak");
 
-		if (read_set(c, v, &e->sweep) < 0)
+		if (read_set(c, v, "sweep", &e->sweep) < 0)
 			return -1;
 		if (g_strv_length(e->sweep) < 2)
 			return cfg_error(c, v, "sweep: give at least two points");
@@ -199,12 +227,38 @@ static int load_node_keys(struct cfg *c, const yaml_node_t *map,
 	} else if (cfg_map_get(c, map, "reduce")) {
 		if (read_reduce(c, map, NULL, e) < 0)
 			return -1;
-		if (strncmp(e->value, "tasks.", 6) != 0 || e->seeds ||
-		    e->baseline)
+		if ((strncmp(e->value, "tasks.", 6) != 0 &&
+		     strncmp(e->value, "gpus.", 5) != 0) ||
+		    e->seeds || e->baseline)
 			return cfg_error(c, cfg_map_get(c, map, "reduce"),
-					 "reduce: only with 'sweep' or a tasks.* value (several tasks' values as one)");
+					 "reduce: only with 'sweep' or a tasks.* or gpus.* value (several tasks' or GPUs' values as one)");
 	}
 	return 0;
+}
+
+/* `reference`: the overrides of the run a *_vs_reference row is
+ * compared with, value by value; one run, so not with seeds, a
+ * baseline policy or a sweep. */
+static int load_reference(struct cfg *c, const yaml_node_t *map,
+			  struct gs_expect *e)
+{
+	yaml_node_t *v = cfg_map_get(c, map, "reference");
+	bool vs_ref = e->compare == GS_COMPARE_REDUCTION_VS_REFERENCE ||
+		      e->compare == GS_COMPARE_INCREASE_VS_REFERENCE;
+
+	if (!v && vs_ref)
+		return cfg_error(c, map,
+				 "expect entry: compare %s needs 'reference' (the reference run's overrides)",
+				 compare_names[e->compare]);
+	if (!v)
+		return 0;
+	if (!vs_ref)
+		return cfg_error(c, v,
+				 "reference: only with compare reduction_vs_reference or increase_vs_reference");
+	if (e->seeds || e->sweep)
+		return cfg_error(c, v,
+				 "reference: not together with 'seeds' or 'sweep' (one run against one run)");
+	return read_set(c, v, "reference", &e->reference);
 }
 
 static int load_one(struct cfg *c, const yaml_node_t *map, struct gs_expect *e)
@@ -250,14 +304,15 @@ static int load_one(struct cfg *c, const yaml_node_t *map, struct gs_expect *e)
 	if ((v = cfg_map_get(c, map, "known_gap")) &&
 	    cfg_string(c, v, "known_gap", false, &e->known_gap) < 0)
 		return -1;
-	if ((v = cfg_map_get(c, map, "set")) && read_set(c, v, &e->set) < 0)
+	if ((v = cfg_map_get(c, map, "set")) &&
+	    read_set(c, v, "set", &e->set) < 0)
 		return -1;
 	if ((v = cfg_map_get(c, map, "compare")) &&
 	    cfg_enum(c, v, "compare", compare_names,
 		     G_N_ELEMENTS(compare_names), &compare) < 0)
 		return -1;
 	e->compare = (uint8_t)compare;
-	if (load_node_keys(c, map, e) < 0)
+	if (load_node_keys(c, map, e) < 0 || load_reference(c, map, e) < 0)
 		return -1;
 	if ((v = cfg_map_get(c, map, "min"))) {
 		if (read_number(c, v, "min", &e->min) < 0)

@@ -160,6 +160,7 @@ int cfg_share(struct cfg *c, const yaml_node_t *n, const char *what,
 int cfg_load_power(struct cfg *c, const yaml_node_t *map);
 void cfg_migration_defaults(struct gs_migration_config *m);
 int cfg_load_migration(struct cfg *c, const yaml_node_t *map);
+int cfg_load_paging(struct cfg *c, const yaml_node_t *map);
 /* node.memory: each GPU's memory; the default is the 12 GB of the DCUDA
  * paper's GTX 1080 Ti GPUs (section 4.1). */
 #define CFG_GPU_MEMORY_DEFAULT (12ULL << 30)

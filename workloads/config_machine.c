@@ -141,7 +141,7 @@ int cfg_load_node(struct cfg *c, const yaml_node_t *map)
 {
 	static const char *const keys[] = {
 		"gpus", "gpu", "power", "migration", "interference", "memory",
-		"qos_degradation", NULL,
+		"qos_degradation", "unified_memory", NULL,
 	};
 	yaml_node_t *v;
 
@@ -151,6 +151,9 @@ int cfg_load_node(struct cfg *c, const yaml_node_t *map)
 		return -1;
 	if ((v = cfg_map_get(c, map, "migration")) &&
 	    cfg_load_migration(c, v) < 0)
+		return -1;
+	if ((v = cfg_map_get(c, map, "unified_memory")) &&
+	    cfg_load_paging(c, v) < 0)
 		return -1;
 	v = cfg_map_get(c, map, "gpus");
 	if (!v)

@@ -159,6 +159,32 @@ int cfg_load_migration(struct cfg *c, const yaml_node_t *map)
 	return 0;
 }
 
+/* node.unified_memory: {page: 64KiB, fault: 10us}; both required, so
+ * that a config states the mechanism's constants it relies on. */
+int cfg_load_paging(struct cfg *c, const yaml_node_t *map)
+{
+	static const char *const keys[] = { "page", "fault", NULL };
+	struct gs_paging_config *p = &c->sc->paging;
+	yaml_node_t *page, *fault;
+
+	if (cfg_expect_map(c, map, "node.unified_memory") < 0 ||
+	    cfg_map_check(c, map, "unified_memory", keys) < 0)
+		return -1;
+	page = cfg_map_get(c, map, "page");
+	fault = cfg_map_get(c, map, "fault");
+	if (!page || !fault)
+		return cfg_error(c, map,
+				 "unified_memory: give 'page' (bytes per fault) and 'fault' (the stall of one)");
+	if (cfg_bytes(c, page, "page", &p->page) < 0 ||
+	    cfg_duration(c, fault, "fault", c->sc->host.clock_hz,
+			 CFG_MAX_DURATION, &p->fault) < 0)
+		return -1;
+	if (!p->page)
+		return cfg_error(c, page, "page must be above 0");
+	p->set = true;
+	return 0;
+}
+
 int cfg_load_gpu_memory(struct cfg *c, const yaml_node_t *v)
 {
 	if (cfg_bytes(c, v, "memory", &c->sc->gpu_memory) < 0)

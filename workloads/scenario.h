@@ -123,6 +123,15 @@ struct gs_migration_config {
 	uint32_t on_demand_pm;/* per-mille of the footprint faulted in */
 };
 
+/* node.unified_memory (DCUDA 3.4 and Fig. 8): every allocation is
+ * unified memory, so a task's first kernel faults its footprint in, one
+ * `page` per fault, each costing `fault`. Off unless given. */
+struct gs_paging_config {
+	bool set;
+	uint64_t page;        /* bytes migrated per fault */
+	gs_time_t fault;      /* the kernel's stall per fault */
+};
+
 struct gs_output_config {
 	gs_time_t series_interval; /* 0: duration / 100 */
 	bool timeline;             /* write timeline.json */
@@ -136,6 +145,7 @@ enum gs_expect_reduce {
 	GS_REDUCE_PEAK = 0,
 	GS_REDUCE_MEAN = 1,
 	GS_REDUCE_MAX = 2,
+	GS_REDUCE_MIN = 3,
 };
 
 enum gs_expect_compare {
@@ -149,6 +159,14 @@ enum gs_expect_compare {
 	 * the same scenario under the policy named by `baseline` */
 	GS_COMPARE_REDUCTION_VS_BASELINE = 3,
 	GS_COMPARE_INCREASE_VS_BASELINE = 4,
+	/* (v_ref - v) / v_ref, value by value, with v_ref from the same
+	 * scenario and policy under `set` plus the `reference` overrides:
+	 * another setting of one mechanism (DCUDA Fig. 9: NVCR's
+	 * migration against DCUDA's, application by application) */
+	GS_COMPARE_REDUCTION_VS_REFERENCE = 5,
+	/* (v - v_ref) / v_ref: the cost of a mechanism the reference turns
+	 * off (DCUDA Fig. 8: unified memory) */
+	GS_COMPARE_INCREASE_VS_REFERENCE = 6,
 };
 
 /* One paper target this scenario reproduces (`gpusim reproduce`). */
@@ -167,12 +185,15 @@ struct gs_expect {
 			     * the relative-error column */
 	char *known_gap;   /* why the row misses the paper (a section of
 			    * docs/decisions.md): a miss is shown, not failed */
-	char *value;       /* tasks.NAME.FIELD, tasks.*.FIELD, metrics.FIELD */
+	char *value;       /* tasks.NAME.FIELD, tasks.*.FIELD, gpus.N.FIELD,
+			    * gpus.*.FIELD, metrics.FIELD */
 	char **set;        /* overrides for this check, NULL-terminated */
 	uint8_t compare;   /* enum gs_expect_compare */
 	char *baseline;    /* policy of the reference run; NULL: direct */
 	char **baseline_set; /* overrides of the reference run (after `set`),
 			      * NULL-terminated; NULL: none */
+	char **reference;  /* reduction_vs_reference: the reference run's
+			    * overrides on top of `set`, NULL-terminated */
 	uint32_t seeds;    /* average over seeds seed..seed+seeds-1; 0: one */
 	char **sweep;      /* peak check: one override per point, NULL-ended */
 	uint32_t peak;     /* value = v[peak] - max of the other points */
@@ -214,6 +235,7 @@ struct gs_scenario {
 	struct gs_gpu_config gpu;   /* every GPU of the node is alike */
 	struct gs_node_power power;
 	struct gs_migration_config migration;
+	struct gs_paging_config paging;
 	uint64_t gpu_memory;        /* node.memory: bytes per GPU */
 	uint32_t qos_degradation_pm; /* node.qos_degradation: the slowdown
 				      * a task may suffer and still meet

@@ -431,6 +431,12 @@ void hal_note_estimate(struct hal_sched *s, struct hal_chan *c,
 {
 }
 
+/* Nothing to compare a demand estimate with in the kernel. */
+void hal_note_demand(struct hal_sched *s, struct hal_task *t,
+		     hal_u32 demand_pm)
+{
+}
+
 /* ---- killing --------------------------------------------------------------- */
 
 /* SIGKILL to the whole process. Its channels are torn down by the

@@ -119,6 +119,19 @@ static char **strv_join(char **a, char *const *b)
 	return out;
 }
 
+/* The row's overrides, then its `reference` ones. */
+static char **with_reference(const struct gs_expect *e)
+{
+	guint n = e->set ? g_strv_length(e->set) : 0, i;
+	char **out = g_new0(char *, n + g_strv_length(e->reference) + 1);
+
+	for (i = 0; i < n; i++)
+		out[i] = g_strdup(e->set[i]);
+	for (i = 0; e->reference[i]; i++)
+		out[n + i] = g_strdup(e->reference[i]);
+	return out;
+}
+
 /* Node rows (seeds, baseline, sweep): the row's metric averaged over its
  * seeds, under `set` plus `point`; for the baseline (`base`), under the
  * baseline policy (if any) and `baseline_set` too. NAN if a run failed. */
@@ -174,11 +187,11 @@ static double point_value(struct repro *rp, const char *file,
 							       : (v - b) / b;
 }
 
-/* Several values reduced to their mean or their largest (`reduce:`);
+/* Several values reduced to their mean, largest or smallest (`reduce:`);
  * NAN if there are none or one is NAN (a run that failed). */
 static double reduce_values(const GArray *vals, uint8_t how)
 {
-	double sum = 0, most = -INFINITY;
+	double sum = 0, most = -INFINITY, least = INFINITY;
 	bool failed = vals->len == 0;
 	guint i;
 
@@ -188,9 +201,12 @@ static double reduce_values(const GArray *vals, uint8_t how)
 		failed |= isnan(v);
 		sum += v;
 		most = fmax(most, v);
+		least = fmin(least, v);
 	}
 	if (failed)
 		return NAN;
+	if (how == GS_REDUCE_MIN)
+		return least;
 	return how == GS_REDUCE_MEAN ? sum / vals->len : most;
 }
 
@@ -297,7 +313,11 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e,
 	}
 	vals = gs_repro_select_values(r, e->value);
 	if (e->compare != GS_COMPARE_NONE) {
-		char **ref_set = with_direct(e->set);
+		char **ref_set = e->reference ? with_reference(e)
+					      : with_direct(e->set);
+		bool increase =
+			e->compare == GS_COMPARE_INCREASE_VS_DIRECT ||
+			e->compare == GS_COMPARE_INCREASE_VS_REFERENCE;
 		const struct gs_results *ref;
 		GArray *ref_vals;
 
@@ -312,8 +332,7 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e,
 				double *v = &g_array_index(vals, double, i);
 				double d = g_array_index(ref_vals, double, i);
 
-				*v = e->compare == GS_COMPARE_LOSS_VS_DIRECT
-					     ? (d - *v) / d : (*v - d) / d;
+				*v = increase ? (*v - d) / d : (d - *v) / d;
 			}
 			g_array_free(ref_vals, TRUE);
 		}

@@ -1,6 +1,6 @@
 /* gpusim reproduce: the values an `expect` row's path selects from a run's
- * results (metrics.FIELD, vms.NAME.FIELD, tasks.NAME.FIELD with NAME `*`
- * or a counted task's every copy). */
+ * results (metrics.FIELD, vms.NAME.FIELD, gpus.N.FIELD or gpus.*.FIELD,
+ * tasks.NAME.FIELD with NAME `*` or a counted task's every copy). */
 #include <glib.h>
 #include <math.h>
 #include <string.h>
@@ -19,6 +19,10 @@ static double task_field(const struct gs_task_result *t, const char *field,
 			       : NAN;
 	if (!strcmp(field, "gpu_share"))
 		return t->gpu_share;
+	if (!strcmp(field, "migration_overhead"))
+		return gs_task_migration_overhead(t);
+	if (!strcmp(field, "migration_stall_ns"))
+		return (double)t->migration_stall_ns;
 	if (!strcmp(field, "slowdown"))
 		return t->slowdown;
 	if (!strcmp(field, "fair_share"))
@@ -97,6 +101,8 @@ static double metric_field(const struct gs_metrics *m, const char *field)
 		return m->demand_utilization;
 	if (!strcmp(field, "time_imbalanced"))
 		return m->time_imbalanced;
+	if (!strcmp(field, "monitor_accuracy"))
+		return m->monitor_accuracy;
 	return m->energy_j;
 }
 
@@ -109,6 +115,44 @@ static double vm_field(const struct gs_vm_result *v, const char *field)
 	if (!strcmp(field, "accounting_error"))
 		return v->accounting_error;
 	return v->host_shadowed;
+}
+
+/* One GPU of a node scenario; the times as shares of the run, as DCUDA
+ * Fig. 10 draws its bands. */
+static double gpu_field(const struct gs_gpu_result *g, const char *field,
+			uint64_t sim_time_ns)
+{
+	double run = sim_time_ns ? (double)sim_time_ns : NAN;
+
+	if (!strcmp(field, "time_0_50"))
+		return (double)g->band_low_ns / run;
+	if (!strcmp(field, "time_50_100"))
+		return (double)g->band_high_ns / run;
+	if (!strcmp(field, "overloaded_time"))
+		return (double)g->band_over_ns / run;
+	if (!strcmp(field, "awake_time"))
+		return (double)g->awake_ns / run;
+	if (!strcmp(field, "demand_utilization"))
+		return g->demand_utilization;
+	return g->energy_j;
+}
+
+/* gpus.N.FIELD: GPU N's value (none if the node has no GPU N);
+ * gpus.*.FIELD: every GPU's. */
+static void select_gpus(const struct gs_results *r, const char *path,
+			const char *field, GArray *out)
+{
+	const char *which = path + 5;
+	uint32_t i;
+	double v;
+
+	for (i = 0; i < r->n_gpus && r->node_report; i++) {
+		if (*which != '*' &&
+		    g_ascii_strtoull(which, NULL, 10) != (guint64)i)
+			continue;
+		v = gpu_field(&r->gpus[i], field, r->sim_time_ns);
+		g_array_append_val(out, v);
+	}
 }
 
 /* Whether `name` is the first `len` characters of path + `at`. */
@@ -146,6 +190,10 @@ GArray *gs_repro_select_values(const struct gs_results *r, const char *path)
 	if (!strncmp(path, "metrics.", 8)) {
 		v = metric_field(&r->metrics, field);
 		g_array_append_val(out, v);
+		return out;
+	}
+	if (!strncmp(path, "gpus.", 5)) {
+		select_gpus(r, path, field, out);
 		return out;
 	}
 	if (!strncmp(path, "vms.", 4)) {

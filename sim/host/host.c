@@ -421,7 +421,8 @@ static void run_steps(struct gs_task *t)
 				gs_task_migrate_now(t);
 				return;
 			}
-			t->launch_len = gs_dist_draw(&s->dur, &t->rng);
+			t->launch_len = gs_dist_draw(&s->dur, &t->rng) +
+					gs_node_first_touch(t, s->engine);
 			t->state = GS_TASK_LAUNCHING;
 			wake_at(t, now + host_cfg(t)->launch);
 			return;
@@ -586,6 +587,7 @@ void gs_task_migrate_now(struct gs_task *t)
 {
 	struct gs_sim *sim = t->sim;
 	uint32_t from = t->gpu, to = t->migrate_to;
+	gs_time_t stall;
 
 	t->migrate_to = GS_GPU_AUTO;
 	/* The channels are torn down on the source and recreated on the
@@ -607,5 +609,7 @@ void gs_task_migrate_now(struct gs_task *t)
 	t->migrations++;
 	sim->node.migrations++;
 	t->state = GS_TASK_READY;
-	gs_evq_schedule(&sim->q, &t->ev, sim->q.now + migration_cost(t));
+	stall = migration_cost(t);
+	t->migration_stall_ns += stall;
+	gs_evq_schedule(&sim->q, &t->ev, sim->q.now + stall);
 }

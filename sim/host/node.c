@@ -195,6 +195,31 @@ static double gpu_energy(const struct gs_node_power *p,
 	       (double)p->wake_mj * 1e-3 * g->wakeups;
 }
 
+/* DCUDA's monitor against the demands the jobs declare: each task's
+ * last estimate, and the accuracy over the jobs it estimated. */
+static void collect_monitor(const struct gs_sim *sim, struct gs_results *r)
+{
+	double err = 0;
+	uint32_t i, n = 0;
+
+	for (i = 0; i < sim->n_tasks; i++) {
+		const struct gs_task *t = &sim->tasks[i];
+		struct gs_task_result *tr = &r->tasks[i];
+		double d = t->cfg->demand_pm / 1000.0;
+
+		tr->declared_demand = t->cfg->demand_pm ? d : NAN;
+		tr->has_monitored = t->has_monitored;
+		tr->monitored_demand = t->has_monitored
+					       ? t->monitored_pm / 1000.0
+					       : NAN;
+		if (!t->has_monitored || !t->cfg->demand_pm)
+			continue;
+		err += fabs(tr->monitored_demand - d) / d;
+		n++;
+	}
+	r->metrics.monitor_accuracy = n ? 1.0 - err / n : NAN;
+}
+
 void gs_node_collect(struct gs_sim *sim, struct gs_results *r)
 {
 	const struct gs_scenario *sc = sim->sc;
@@ -237,6 +262,36 @@ void gs_node_collect(struct gs_sim *sim, struct gs_results *r)
 					       (double)elapsed
 					     : 0;
 	r->metrics.migrations = sim->node.migrations;
-	for (i = 0; i < sim->n_tasks; i++)
+	for (i = 0; i < sim->n_tasks; i++) {
 		r->tasks[i].migrations = sim->tasks[i].migrations;
+		r->tasks[i].migration_stall_ns =
+			sim->tasks[i].migration_stall_ns;
+	}
+	collect_monitor(sim, r);
+}
+
+/* DCUDA 3.4 turns every allocation into unified memory, so nothing is on
+ * the GPU until a kernel touches it: the first compute kernel faults the
+ * whole footprint in, one page per fault, and stalls for each (Fig. 8's
+ * cost; the copy itself an explicit cudaMemcpy would make too). */
+gs_time_t gs_node_first_touch(struct gs_task *t, int engine)
+{
+	const struct gs_paging_config *p = &t->sim->sc->paging;
+	uint64_t faults;
+
+	if (!p->set || t->touched || engine != GS_ENGINE_COMPUTE)
+		return 0;
+	t->touched = true;
+	faults = (t->cfg->memory_bytes + p->page - 1) / p->page;
+	return (gs_time_t)faults * p->fault;
+}
+
+/* The simulator knows a job's declared demand; keep the policy's latest
+ * estimate to set beside it (DCUDA's monitor accuracy). */
+void hal_note_demand(struct hal_sched *s, struct hal_task *t,
+		     hal_u32 demand_pm)
+{
+	(void)s;
+	t->task->has_monitored = true;
+	t->task->monitored_pm = demand_pm;
 }

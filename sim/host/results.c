@@ -81,3 +81,12 @@ uint32_t gs_results_intern(struct gs_results *r, const char *s)
 			    GUINT_TO_POINTER(r->names->len));
 	return r->names->len - 1;
 }
+
+double gs_task_migration_overhead(const struct gs_task_result *t)
+{
+	double run = (double)t->rounds * t->round_mean_ns;
+
+	if (!t->migrations || !(run > 0))
+		return NAN;
+	return (double)t->migration_stall_ns / t->migrations / run;
+}

@@ -36,6 +36,10 @@ struct gs_task_result {
 	double fair_slowdown;     /* the slowdown that share costs it */
 	bool killed;
 	uint32_t migrations;      /* node scenarios: moves to another GPU */
+	uint64_t migration_stall_ns; /* ... the time they stalled it */
+	bool has_monitored;       /* a node policy estimated its demand */
+	double declared_demand;   /* share of one GPU (jobs); NAN: none */
+	double monitored_demand;  /* the policy's last estimate */
 };
 
 /* Per-GPU figures of a node scenario (gs_results.node_report). */
@@ -97,6 +101,9 @@ struct gs_metrics {
 					* min(1, demand / capacity) */
 	double time_imbalanced;        /* share of the run with one GPU
 					* overloaded and another below 50% */
+	/* DCUDA 3.2: 1 - mean |monitored - declared| / declared over the
+	 * jobs a policy estimated; NAN if none */
+	double monitor_accuracy;
 };
 
 /* One row of series.csv: cumulative figures of one task at time t. */
@@ -162,6 +169,11 @@ struct gs_results {
 	bool event_capped;      /* stopped at max_events before the duration */
 	GHashTable *name_index; /* results.c: names string -> index + 1 */
 };
+
+/* DCUDA Fig. 9's migration overhead: one migration's stall (the mean of
+ * the task's) as a share of its execution time (its completed rounds);
+ * NAN for a task that never moved or completed no round. */
+double gs_task_migration_overhead(const struct gs_task_result *t);
 
 void gs_results_init(struct gs_results *r);
 void gs_results_clear(struct gs_results *r);

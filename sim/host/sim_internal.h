@@ -144,6 +144,11 @@ struct gs_task {
 	bool resident;              /* counted in the node's GPU loads */
 	uint32_t migrate_to;
 	uint32_t migrations;
+	gs_time_t migration_stall_ns; /* stalled in its migrations (DCUDA
+				       * Fig. 9: clone plus faults) */
+	bool touched;               /* its footprint is faulted in */
+	bool has_monitored;         /* a policy estimated its demand */
+	uint32_t monitored_pm;      /* ... the last estimate, hal_note_demand */
 	gs_time_t sync_ns, wait_since; /* blocked in waits or on a full ring */
 	/* node bands of a task without a declared demand (not a job): its
 	 * demand measured over the last window, from what it launched */
@@ -281,6 +286,9 @@ void gs_node_free(struct gs_sim *sim);
 void gs_node_advance(struct gs_sim *sim);
 void gs_node_join(struct gs_task *t);
 void gs_node_leave(struct gs_task *t);
+/* node.unified_memory: the stall its first compute kernel adds to a
+ * task (its footprint faulted in), once; 0 after, or without paging. */
+gs_time_t gs_node_first_touch(struct gs_task *t, int engine);
 /* Whether the scenario gets node results: several GPUs, jobs or a power
  * model. */
 bool gs_node_reported(const struct gs_scenario *sc);

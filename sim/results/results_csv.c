@@ -87,6 +87,8 @@ static void append_task_row(GString *row, const struct gs_task_result *t)
 	g_string_append(row, t->killed ? "true" : "false");
 	g_string_append_c(row, ',');
 	append_u64(row, t->migrations);
+	g_string_append_c(row, ',');
+	append_u64(row, t->migration_stall_ns);
 	append_latency(row, &t->round);
 	append_latency(row, &t->wait);
 	g_string_append_c(row, '\n');
@@ -101,7 +103,7 @@ gboolean gs_results_fill_tasks_csv(const struct gs_results *r, FILE *f,
 	(void)error;
 	fputs("name,vm,weight,gpu,rounds,round_mean_ns,gpu_time_ns,"
 	      "accounted_gpu_time_ns,gpu_share,slowdown,killed,migrations,"
-	      LATENCY_COLUMNS("round") "," LATENCY_COLUMNS("wait") "\n", f);
+	      "migration_stall_ns," LATENCY_COLUMNS("round") "," LATENCY_COLUMNS("wait") "\n", f);
 	for (i = 0; i < r->n_tasks; i++) {
 		g_string_truncate(row, 0);
 		append_task_row(row, &r->tasks[i]);

@@ -86,6 +86,25 @@ static void add_task_latencies(JsonBuilder *b, const struct gs_task_result *t)
 	add_latency(b, "wait_ns", &t->wait);
 }
 
+/* Node scenarios: a task's moves and what they cost it (DCUDA Fig. 9). */
+static void add_migration_cost(JsonBuilder *b, const struct gs_task_result *t)
+{
+	add_uint(b, "migrations", t->migrations);
+	add_uint(b, "migration_stall_ns", t->migration_stall_ns);
+	add_double(b, "migration_overhead", gs_task_migration_overhead(t));
+}
+
+/* Node scenarios where a policy estimated the task's demand: the
+ * estimate beside the declared demand (DCUDA 3.2's monitor). */
+static void add_monitored_demand(JsonBuilder *b,
+				 const struct gs_task_result *t)
+{
+	if (!t->has_monitored)
+		return;
+	add_double(b, "declared_demand", t->declared_demand);
+	add_double(b, "monitored_demand", t->monitored_demand);
+}
+
 static void add_task(JsonBuilder *b, const struct gs_task_result *t,
 		     bool node)
 {
@@ -108,8 +127,10 @@ static void add_task(JsonBuilder *b, const struct gs_task_result *t,
 	add_double(b, "slowdown", t->slowdown);
 	add_fair_optimum(b, t);
 	add_bool(b, "killed", t->killed);
-	if (node)
-		add_uint(b, "migrations", t->migrations);
+	if (node) {
+		add_migration_cost(b, t);
+		add_monitored_demand(b, t);
+	}
 	json_builder_end_object(b);
 }
 
@@ -209,6 +230,8 @@ static void add_metrics(JsonBuilder *b, const struct gs_metrics *m,
 		add_double(b, "qos", m->qos);
 		add_uint(b, "migrations", m->migrations);
 		add_node_balance(b, m);
+		if (!isnan(m->monitor_accuracy))
+			add_double(b, "monitor_accuracy", m->monitor_accuracy);
 	}
 	add_germ_metrics(b, m);
 	json_builder_end_object(b);

@@ -266,6 +266,7 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 	r->metrics.mean_normalized_time = NAN;
 	r->metrics.qos = NAN;
 	collect_latencies(sim, r);
+	r->metrics.monitor_accuracy = NAN;
 	gs_node_collect(sim, r);
 	collect_vms(sim, r);
 	tree_weights(sim, r);

@@ -102,7 +102,8 @@ static inline void build_results(struct gs_results *r)
 		.rounds = 0, .round_mean_ns = NAN,
 		.gpu_time_ns = 400000000, .has_accounted = true,
 		.accounted_gpu_time_ns = 390000000, .gpu_share = 0.4,
-		.slowdown = NAN, .killed = true, .migrations = 3 });
+		.slowdown = NAN, .killed = true, .migrations = 3,
+		.migration_stall_ns = 52500000 });
 	add_task(r, &(struct gs_task_result){
 		.name = "gamma", .vm = "vm1", .weight = 1, .gpu = 0,
 		.rounds = 5, .round_mean_ns = 2000.0, .gpu_time_ns = 0,
