@@ -25,6 +25,8 @@ PREFIX   ?= /usr/local
 
 LIB_SRCS := $(sort $(wildcard base/*.c sim/*/*.c gpu_model/*.c workloads/*.c policies/*.c))
 LIB_SRCS := $(filter-out sim/cli/main.c,$(LIB_SRCS))
+# the HAL record's line format, which the simulator's recorder shares
+LIB_SRCS += policies/replay/hal_record.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/sim/cli/main.o
 LIB      := $(BUILD)/libgpusim.a
