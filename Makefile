@@ -37,6 +37,10 @@ TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 # scripted HAL of tests/support/ instead of the simulator.
 POLICY_SRCS := $(sort $(wildcard policies/*.c))
 POLICY_OBJS := $(POLICY_SRCS:%.c=$(BUILD)/%.o)
+# the replay HAL (policies/replay/) and what gpusim links of it
+REPLAY_SRCS := $(sort $(wildcard policies/replay/*.c))
+REPLAY_OBJS := $(REPLAY_SRCS:%.c=$(BUILD)/%.o)
+REPLAY_BUNDLE := $(BUILD)/replay_bundle.o
 MOCK_HAL_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/support/mock_hal*.c))
 # named as targets, so that a build folder made before a file was added
 # still links the policy tests with every one of them
@@ -49,8 +53,20 @@ $(MOCK_HAL_OBJ):
 
 all: $(BIN)
 
-$(BIN): $(MAIN_OBJ) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(LDLIBS)
+$(BIN): $(MAIN_OBJ) $(REPLAY_BUNDLE) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(MAIN_OBJ) $(REPLAY_BUNDLE) $(LIB) $(LDLIBS)
+
+# `gpusim replay` (docs/hal-record.md): the policies linked with the
+# replay HAL of policies/replay/ instead of the simulator's. `ld -r` joins
+# them into one object and objcopy leaves gs_replay_run its only global
+# name, so their hal_* and the policies' own names never meet the
+# simulator's in gpusim. A kernel test module links the same files.
+LD ?= ld
+OBJCOPY ?= objcopy
+$(REPLAY_BUNDLE): $(POLICY_OBJS) $(REPLAY_OBJS)
+	$(LD) -r -o $@.tmp $^
+	$(OBJCOPY) --keep-global-symbol=gs_replay_run $@.tmp $@
+	@rm -f $@.tmp
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@

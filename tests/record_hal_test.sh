@@ -3,26 +3,7 @@
 # tests/replay/tiny.yaml is the checked one, byte for byte (its lines are
 # explained in docs/hal-record.md); two runs give the same bytes;
 # recording changes no result file; --record-hal takes one scenario.
-gpusim=$(realpath "${1:-./gpusim}")
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
-cd "$root" || exit 2
-
-# record FILE.yaml OUT.rec [run options]
-record() {
-	f=$1 out=$2
-	shift 2
-	"$gpusim" run "$f" -q --no-standalone --no-timeline \
-		--out "$tmp/out" --record-hal "$out" "$@" >/dev/null 2>&1
-	st=$?
-	rm -rf "$tmp/out"
-	return $st
-}
+. "$(dirname "$0")/replay/record_lib.sh"
 
 # ---- the checked record ----------------------------------------------------
 record tests/replay/tiny.yaml "$tmp/tiny.rec" &&

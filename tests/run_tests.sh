@@ -19,7 +19,8 @@ done
 for script in cli_test.sh input_test.sh golden_test.sh sweep_test.sh \
 	      plots_test.sh interrupt_test.sh generate_test.sh \
 	      repro_reduce_test.sh \
-	      record_hal_test.sh; do
+	      record_hal_test.sh \
+	      replay_test.sh; do
 	echo "== $script"
 	if sh "$(dirname "$0")/$script" "$gpusim"; then
 		passed=$((passed + 1))

@@ -30,6 +30,7 @@ int gs_cmd_bench(int argc, char **argv);
 int gs_cmd_reproduce(int argc, char **argv);
 int gs_cmd_sweep(int argc, char **argv);
 int gs_cmd_generate(int argc, char **argv);
+int gs_cmd_replay(int argc, char **argv);
 
 /* `gpusim run --record-hal FILE` (cli_record_hal.c): one scenario only
  * (else a message, false); the record written atomically (false and a
