@@ -210,7 +210,7 @@ install: $(BIN)
 	cp -r configs/. $(DESTDIR)$(PREFIX)/share/gpusim/configs/
 
 clean:
-	rm -rf $(BUILD) build-asan build-clang build-kmod build-fuzz gpusim
+	rm -rf $(BUILD) build-asan build-clang build-kmod build-kreplay build-fuzz gpusim
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
@@ -255,3 +255,30 @@ kmod:
 
 kmod-clean:
 	rm -rf $(KMOD_BUILD)
+
+# kreplay: gpusim_replay.ko (policies/linux/replay/), the replay of HAL
+# records inside a kernel, built like kmod in a mirror of policies/.
+KREPLAY_BUILD ?= build-kreplay
+.PHONY: kreplay
+kreplay:
+	@if [ -z "$(KDIR)" ] || [ ! -d "$(KDIR)" ]; then \
+	  echo "kreplay: no kernel build tree: install linux-headers-amd64 or pass KDIR=" >&2; \
+	  exit 1; fi
+	@mkdir -p $(KREPLAY_BUILD)/linux/replay $(KREPLAY_BUILD)/replay
+	@find $(KREPLAY_BUILD) -xtype l -delete
+	@for f in policies/*.[ch]; do ln -sf $(CURDIR)/$$f $(KREPLAY_BUILD)/; done
+	@for f in policies/replay/*.[ch]; do \
+	  ln -sf $(CURDIR)/$$f $(KREPLAY_BUILD)/replay/; done
+	@for f in policies/linux/hal_impl.h policies/linux/hal_math.c; do \
+	  ln -sf $(CURDIR)/$$f $(KREPLAY_BUILD)/linux/; done
+	@for f in policies/linux/replay/*.c policies/linux/replay/Kbuild; do \
+	  ln -sf $(CURDIR)/$$f $(KREPLAY_BUILD)/linux/replay/; done
+	$(MAKE) -C $(KDIR) M=$(abspath $(KREPLAY_BUILD))/linux/replay modules
+	@echo "kreplay: $(KREPLAY_BUILD)/linux/replay/gpusim_replay.ko"
+
+# ktest: boots KERNEL (default: the /boot kernel the module was built
+# for) under QEMU with gpusim_replay.ko and the records of every policy,
+# and compares (scripts/ktest.sh). Not part of `make test` or CI yet.
+.PHONY: ktest
+ktest: $(BIN) kreplay
+	sh scripts/ktest.sh ./$(BIN) $(KREPLAY_BUILD)/linux/replay/gpusim_replay.ko $(KERNEL)
