@@ -25,6 +25,8 @@ PREFIX   ?= /usr/local
 
 LIB_SRCS := $(sort $(wildcard base/*.c sim/*/*.c gpu_model/*.c workloads/*.c policies/*.c))
 LIB_SRCS := $(filter-out sim/cli/main.c,$(LIB_SRCS))
+# the HAL record's line format, which the simulator's recorder shares
+LIB_SRCS += policies/replay/hal_record.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/sim/cli/main.o
 LIB      := $(BUILD)/libgpusim.a
@@ -35,6 +37,10 @@ TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 # scripted HAL of tests/support/ instead of the simulator.
 POLICY_SRCS := $(sort $(wildcard policies/*.c))
 POLICY_OBJS := $(POLICY_SRCS:%.c=$(BUILD)/%.o)
+# the replay HAL (policies/replay/) and what gpusim links of it
+REPLAY_SRCS := $(sort $(wildcard policies/replay/*.c))
+REPLAY_OBJS := $(REPLAY_SRCS:%.c=$(BUILD)/%.o)
+REPLAY_BUNDLE := $(BUILD)/replay_bundle.o
 MOCK_HAL_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/support/mock_hal*.c))
 # named as targets, so that a build folder made before a file was added
 # still links the policy tests with every one of them
@@ -47,8 +53,24 @@ $(MOCK_HAL_OBJ):
 
 all: $(BIN)
 
-$(BIN): $(MAIN_OBJ) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(LDLIBS)
+$(BIN): $(MAIN_OBJ) $(REPLAY_BUNDLE) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(MAIN_OBJ) $(REPLAY_BUNDLE) $(LIB) $(LDLIBS)
+
+# `gpusim replay` (docs/hal-record.md): the policies linked with the
+# replay HAL of policies/replay/ instead of the simulator's. `ld -r` joins
+# them into one object and objcopy leaves gs_replay_run its only global
+# name, so their hal_* and the policies' own names never meet the
+# simulator's in gpusim. A kernel test module links the same files.
+LD ?= ld
+OBJCOPY ?= objcopy
+$(REPLAY_BUNDLE): $(POLICY_OBJS) $(REPLAY_OBJS)
+	$(LD) -r -o $@.tmp $^
+	@# a HAL call the replay HAL lacks would bind to the simulator's
+	@if nm -u $@.tmp | grep -w 'hal_[a-z0-9_]*'; then \
+	  echo "replay HAL: the calls above are missing in policies/replay/" >&2; \
+	  rm -f $@.tmp; exit 1; fi
+	$(OBJCOPY) --keep-global-symbol=gs_replay_run $@.tmp $@
+	@rm -f $@.tmp
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
@@ -192,7 +214,7 @@ install: $(BIN)
 	cp -r configs/. $(DESTDIR)$(PREFIX)/share/gpusim/configs/
 
 clean:
-	rm -rf $(BUILD) build-asan build-clang build-kmod build-fuzz gpusim
+	rm -rf $(BUILD) build-asan build-clang build-kmod build-kreplay build-fuzz gpusim
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
@@ -237,3 +259,30 @@ kmod:
 
 kmod-clean:
 	rm -rf $(KMOD_BUILD)
+
+# kreplay: gpusim_replay.ko (policies/linux/replay/), the replay of HAL
+# records inside a kernel, built like kmod in a mirror of policies/.
+KREPLAY_BUILD ?= build-kreplay
+.PHONY: kreplay
+kreplay:
+	@if [ -z "$(KDIR)" ] || [ ! -d "$(KDIR)" ]; then \
+	  echo "kreplay: no kernel build tree: install linux-headers-amd64 or pass KDIR=" >&2; \
+	  exit 1; fi
+	@mkdir -p $(KREPLAY_BUILD)/linux/replay $(KREPLAY_BUILD)/replay
+	@find $(KREPLAY_BUILD) -xtype l -delete
+	@for f in policies/*.[ch]; do ln -sf $(CURDIR)/$$f $(KREPLAY_BUILD)/; done
+	@for f in policies/replay/*.[ch]; do \
+	  ln -sf $(CURDIR)/$$f $(KREPLAY_BUILD)/replay/; done
+	@for f in policies/linux/hal_impl.h policies/linux/hal_math.c; do \
+	  ln -sf $(CURDIR)/$$f $(KREPLAY_BUILD)/linux/; done
+	@for f in policies/linux/replay/*.c policies/linux/replay/Kbuild; do \
+	  ln -sf $(CURDIR)/$$f $(KREPLAY_BUILD)/linux/replay/; done
+	$(MAKE) -C $(KDIR) M=$(abspath $(KREPLAY_BUILD))/linux/replay modules
+	@echo "kreplay: $(KREPLAY_BUILD)/linux/replay/gpusim_replay.ko"
+
+# ktest: boots KERNEL (default: the /boot kernel the module was built
+# for) under QEMU with gpusim_replay.ko and the records of every policy,
+# and compares (scripts/ktest.sh). Not part of `make test` or CI yet.
+.PHONY: ktest
+ktest: $(BIN) kreplay
+	sh scripts/ktest.sh ./$(BIN) $(KREPLAY_BUILD)/linux/replay/gpusim_replay.ko $(KERNEL)

@@ -56,7 +56,7 @@ strip_comments() {
 # variable; fine here, a compile error in the module.
 kernel_macros='fallthrough|unreachable|notrace|noinline|noinline_for_stack|noinstr|compiletime_assert|sizeof_field|offsetofend|struct_group|asm_inline|rcu_head|barrier_before_unreachable|aligned_u64|aligned_be64|aligned_le64|small_const_nbits'
 
-# the replay HAL (policies/replay/) builds into a kernel module too
+# and the replay HAL (policies/replay/), which a kernel test module builds
 srcs=$(ls "$dir"/*.c "$dir"/replay/*.c 2>/dev/null)
 hdrs=$(ls "$dir"/*.h "$dir"/replay/*.h 2>/dev/null)
 # Each input line "LINE:text" becomes "FILE:LINE: message".

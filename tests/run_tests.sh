@@ -20,7 +20,8 @@ for script in cli_test.sh input_test.sh golden_test.sh sweep_test.sh \
 	      plots_test.sh interrupt_test.sh generate_test.sh \
 	      repro_reduce_test.sh \
 	      repro_sweep_task_test.sh drm_plots_test.sh \
-	      repro_reference_test.sh; do
+	      repro_reference_test.sh record_hal_test.sh \
+	      replay_test.sh; do
 	echo "== $script"
 	if sh "$(dirname "$0")/$script" "$gpusim"; then
 		passed=$((passed + 1))

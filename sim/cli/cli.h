@@ -30,5 +30,15 @@ int gs_cmd_bench(int argc, char **argv);
 int gs_cmd_reproduce(int argc, char **argv);
 int gs_cmd_sweep(int argc, char **argv);
 int gs_cmd_generate(int argc, char **argv);
+int gs_cmd_replay(int argc, char **argv);
+
+/* `gpusim run --record-hal FILE` (cli_record_hal.c): one scenario only
+ * (else a message, false); the record written atomically (false and a
+ * message when it cannot be). */
+struct gs_hal_record;
+struct gs_scenario;
+bool gs_cli_record_hal_single(const char *record_file, char **files);
+bool gs_cli_write_hal_record(const struct gs_hal_record *rec,
+			     const struct gs_scenario *sc, const char *path);
 
 #endif

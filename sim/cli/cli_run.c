@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "sim/cli/cli.h"
+#include "sim/host/record_hal.h"
 #include "sim/run/sim.h"
 #include "sim/results/results_write.h"
 #include "workloads/config_load.h"
@@ -19,6 +20,7 @@ struct run_args {
 	gboolean no_timeline;
 	gboolean no_standalone;
 	gboolean quiet;
+	char *record_hal;
 };
 
 static void run_args_clear(struct run_args *a)
@@ -26,6 +28,7 @@ static void run_args_clear(struct run_args *a)
 	g_clear_pointer(&a->out, g_free);
 	g_clear_pointer(&a->seed, g_free);
 	g_clear_pointer(&a->sets, g_strfreev);
+	g_clear_pointer(&a->record_hal, g_free);
 }
 
 typedef struct run_args run_args;
@@ -161,6 +164,8 @@ static int run_loaded(const char *file, const struct gs_scenario *sc,
 	g_autoptr(GError) err = NULL;
 	struct gs_results r;
 	int status = GS_EXIT_OK;
+	g_autoptr(gs_hal_record) hal_record =
+		a->record_hal ? gs_hal_record_new() : NULL;
 
 	if (sc->sweep.line)
 		fprintf(stderr, "gpusim: note: %s has a sweep block; running "
@@ -172,6 +177,7 @@ static int run_loaded(const char *file, const struct gs_scenario *sc,
 		opt.progress = draw_progress;
 		opt.progress_ctx = &prog;
 	}
+	opt.hal_record = hal_record;
 	gs_results_init(&r);
 	if (!gs_run_scenario(sc, &opt, &r, &err)) {
 		fprintf(stderr, "gpusim: %s\n", err->message);
@@ -186,6 +192,9 @@ static int run_loaded(const char *file, const struct gs_scenario *sc,
 					"%.3f simulated seconds\n", file,
 				(double)r.sim_time_ns / 1e9,
 				(double)sc->duration / 1e9);
+		if (hal_record &&
+		    !gs_cli_write_hal_record(hal_record, sc, a->record_hal))
+			status = GS_EXIT_FAILURE;
 		if (!gs_results_write_dir(&r, out_dir, opt.timeline, &err)) {
 			fprintf(stderr, "gpusim: %s\n", err->message);
 			status = GS_EXIT_FAILURE;
@@ -228,6 +237,9 @@ int gs_cmd_run(int argc, char **argv)
 		  "Skip the standalone runs (no slowdown figures)", NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &a.quiet,
 		  "Print no summary table", NULL },
+		{ "record-hal", 0, 0, G_OPTION_ARG_FILENAME, &a.record_hal,
+		  "Record every call across the policy's HAL seam into FILE "
+		  "(one scenario; see gpusim replay)", "FILE" },
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GPtrArray) scenarios =
@@ -240,6 +252,7 @@ int gs_cmd_run(int argc, char **argv)
 			"FILE... - run scenarios (all are checked first)",
 			entries, &files) ||
 	    !add_seed_override(&a) ||
+	    !gs_cli_record_hal_single(a.record_hal, files) ||
 	    !load_all(files, a.sets, a.out, scenarios, out_dirs))
 		return GS_EXIT_USAGE;
 	/* one after the other; a failing scenario does not stop the rest */

@@ -21,6 +21,8 @@ static const struct {
 	  "measure simulator speed (events/s) and memory per channel" },
 	{ "generate", gs_cmd_generate,
 	  "write a random, valid scenario (for property tests)" },
+	{ "replay", gs_cmd_replay,
+	  "replay a policy alone from a --record-hal record" },
 };
 
 static void usage(FILE *out)

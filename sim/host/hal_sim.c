@@ -11,6 +11,7 @@
 
 #include "policies/param_value.h"
 #include "sim/host/policy_call.h"
+#include "sim/host/record_hal.h"
 #include "sim/host/sim_internal.h"
 
 static struct gs_sim *sim_of(struct hal_sched *s)
@@ -25,6 +26,9 @@ void hal_warn(struct hal_sched *s, const char *file, int line,
 {
 	struct gs_sim *sim = sim_of(s);
 
+	/* the file's path differs between builds, its line does not */
+	GS_REC(s, "hal_warn", "us", GS_RV((hal_u64)line, (uintptr_t)cond),
+	       NULL, NULL);
 	if (!sim->policy_warnings++)
 		sim->policy_warning = g_strdup_printf(
 			"policy %s at %" PRIu64 " ns: %s:%d: WARN_ON(%s)",
@@ -170,6 +174,8 @@ static bool instance_start(struct gs_sim *sim, struct hal_sched *s,
 					     sim->sc->vms[s->vm].name,
 					     ops->name);
 	gs_rng_seed(&s->rng, sim->sc->seed, stream);
+	if (sim->opt.hal_record)
+		gs_hal_rec_attach(sim->opt.hal_record, s);
 	if (gs_policy_init(s) != 0) {
 		/* where the scenario chose it, when it did */
 		g_autofree char *where =
@@ -244,6 +250,7 @@ void gs_hal_stop(struct gs_sim *sim)
 
 hal_u64 hal_now(struct hal_sched *s)
 {
+	GS_REC(s, "hal_now", NULL, NULL, "u", GS_RV(sim_of(s)->q.now));
 	return sim_of(s)->q.now;
 }
 
@@ -251,6 +258,7 @@ void hal_timer_arm(struct hal_sched *s, hal_u32 id, hal_u64 when)
 {
 	gs_time_t now = sim_of(s)->q.now;
 
+	GS_REC(s, "hal_timer_arm", "uu", GS_RV(id, when), NULL, NULL);
 	g_return_if_fail(id < HAL_MAX_TIMERS);
 	s->timer_when[id] = when < now ? now : when;
 	schedule_timers(s);
@@ -258,6 +266,7 @@ void hal_timer_arm(struct hal_sched *s, hal_u32 id, hal_u64 when)
 
 void hal_timer_cancel(struct hal_sched *s, hal_u32 id)
 {
+	GS_REC(s, "hal_timer_cancel", "u", GS_RV(id), NULL, NULL);
 	g_return_if_fail(id < HAL_MAX_TIMERS);
 	s->timer_when[id] = GS_TIME_NEVER;
 	schedule_timers(s);
@@ -282,33 +291,41 @@ void *hal_priv(struct hal_sched *s)
 
 hal_u64 hal_param(struct hal_sched *s, hal_u32 idx)
 {
-	if (HAL_WARN_ON(s, idx >= s->ops->n_params))
-		return 0;
-	return s->params[idx];
+	hal_u64 v = idx < s->ops->n_params ? s->params[idx] : 0;
+
+	GS_REC(s, "hal_param", "u", GS_RV(idx), "u", GS_RV(v));
+	HAL_WARN_ON(s, idx >= s->ops->n_params);
+	return v;
 }
 
 /* ---- reporting --------------------------------------------------------- */
 
 void hal_account(struct hal_sched *s, struct hal_task *t, hal_u64 gpu_ns)
 {
+	GS_REC(s, "hal_account", "tu", GS_RV(gs_hal_rec_task(t), gpu_ns),
+	       NULL, NULL);
 	s->sim->policy_accounts = true;
 	t->task->accounted += gpu_ns;
 }
 
 void hal_set_vtime(struct hal_sched *s, struct hal_task *t, hal_u64 vtime)
 {
-	(void)s;
+	GS_REC(s, "hal_set_vtime", "tu", GS_RV(gs_hal_rec_task(t), vtime),
+	       NULL, NULL);
 	t->task->vtime = vtime;
 }
 
 void hal_trace_phase(struct hal_sched *s, const char *name, hal_u64 start,
 		     hal_u64 end)
 {
+	GS_REC(s, "hal_trace_phase", "suu",
+	       GS_RV((uintptr_t)name, start, end), NULL, NULL);
 	gs_record_policy_span(s, name, start, end);
 }
 
 void hal_cpu_charge(struct hal_sched *s, hal_u64 ns)
 {
+	GS_REC(s, "hal_cpu_charge", "u", GS_RV(ns), NULL, NULL);
 	gs_policy_charge(s, ns);
 }
 
@@ -326,5 +343,8 @@ void hal_log(struct hal_sched *s, const char *fmt, ...)
 
 hal_u64 hal_random(struct hal_sched *s)
 {
-	return gs_rng_next(&s->rng);
+	hal_u64 v = gs_rng_next(&s->rng);
+
+	GS_REC(s, "hal_random", NULL, NULL, "u", GS_RV(v));
+	return v;
 }

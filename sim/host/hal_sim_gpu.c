@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "sim/host/policy_call.h"
+#include "sim/host/record_hal.h"
 #include "sim/host/sim_internal.h"
 
 /* ---- observing the GPU ------------------------------------------------- */
@@ -36,23 +37,34 @@ void hal_read_engine_status(struct hal_sched *s, hal_u32 gpu, hal_u32 engine,
 	g->mmio_reads++;
 	read_status(g, engine, out);
 	charge_mmio(s, g);
+	GS_REC(s, "hal_read_engine_status", "uu", GS_RV(gpu, engine), "uuuu",
+	       GS_RV(out->cur_id, out->next_id, out->ctx_status, out->busy));
 }
 
 hal_u32 hal_read_chram(struct hal_sched *s, struct hal_chan *c)
 {
+	hal_u32 v;
+
 	charge_mmio(s, c->ch->gpu);
-	return gs_gpu_read_chram(c->ch->gpu, c->ch->id);
+	v = gs_gpu_read_chram(c->ch->gpu, c->ch->id);
+	GS_REC(s, "hal_read_chram", "c", GS_RV(gs_hal_rec_chan(c)), "u",
+	       GS_RV(v));
+	return v;
 }
 
 hal_u64 hal_fence_read(struct hal_sched *s, struct hal_chan *c)
 {
-	(void)s;
-	return gs_chan_fence_visible(c->ch);
+	hal_u64 v = gs_chan_fence_visible(c->ch);
+
+	GS_REC(s, "hal_fence_read", "c", GS_RV(gs_hal_rec_chan(c)), "u",
+	       GS_RV(v));
+	return v;
 }
 
 hal_u64 hal_chan_submitted(struct hal_sched *s, struct hal_chan *c)
 {
-	(void)s;
+	GS_REC(s, "hal_chan_submitted", "c", GS_RV(gs_hal_rec_chan(c)), "u",
+	       GS_RV(c->ch->submitted));
 	return c->ch->submitted;
 }
 
@@ -176,6 +188,8 @@ void hal_poll_start(struct hal_sched *s, hal_u32 gpu, hal_u32 engine,
 	struct hal_poll *p = &s->poll;
 	struct gs_gpu *g = sim->gpus[gpu];
 
+	GS_REC(s, "hal_poll_start", "uuu", GS_RV(gpu, engine, until), NULL,
+	       NULL);
 	if (p->active)
 		poll_finish(s);
 	p->active = true;
@@ -193,6 +207,7 @@ void hal_poll_start(struct hal_sched *s, hal_u32 gpu, hal_u32 engine,
 
 void hal_poll_stop(struct hal_sched *s)
 {
+	GS_REC(s, "hal_poll_stop", NULL, NULL, NULL, NULL);
 	if (s->poll.active)
 		poll_finish(s);
 }

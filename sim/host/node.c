@@ -22,6 +22,7 @@
 #include <glib.h>
 #include <math.h>
 
+#include "sim/host/record_hal.h"
 #include "sim/host/sim_internal.h"
 
 #define NODE_WINDOW (100 * GS_NS_PER_MS)
@@ -291,7 +292,8 @@ gs_time_t gs_node_first_touch(struct gs_task *t, int engine)
 void hal_note_demand(struct hal_sched *s, struct hal_task *t,
 		     hal_u32 demand_pm)
 {
-	(void)s;
+	GS_REC(s, "hal_note_demand", "tu", GS_RV(gs_hal_rec_task(t), demand_pm),
+	       NULL, NULL);
 	t->task->has_monitored = true;
 	t->task->monitored_pm = demand_pm;
 }

@@ -42,6 +42,7 @@ struct hal_chan {
 	struct gs_event fence_ev;
 	uint32_t fence_unsignalled; /* completions not yet told */
 	gs_time_t shadow_since; /* shadowed since (figures) */
+	uint32_t rec_ref;     /* its number in a HAL record (record_hal.c) */
 };
 
 struct hal_task {
@@ -49,6 +50,7 @@ struct hal_task {
 	struct hal_sched *s;  /* the instance this handle belongs to */
 	uint32_t level;       /* index in gs_task.levels */
 	void *data;           /* the policy's per-task state */
+	uint32_t rec_ref;     /* its number in a HAL record (record_hal.c) */
 };
 
 /* One level of scheduling of a task, innermost first: the schedulers of
@@ -92,6 +94,8 @@ struct hal_sched {
 	struct hal_poll poll;
 	struct gs_rng rng;
 	uint64_t op_calls[GS_POLICY_OPS]; /* policy_call.c counts them */
+	/* its section of a HAL record (record_hal.c), NULL: not recorded */
+	struct gs_hal_rec_inst *rec;
 };
 
 struct gs_task {

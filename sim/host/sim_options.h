@@ -11,6 +11,8 @@
 #include "base/event.h"
 #include "policies/policy.h"
 
+struct gs_hal_record;
+
 /* Called every few thousand events so a front end can draw progress. */
 typedef void (*gs_progress_fn)(void *ctx, gs_time_t now, gs_time_t end,
 			       uint64_t events);
@@ -31,6 +33,9 @@ struct gs_sim_options {
 	/* Tests: run this policy as the scheduler of every VM that names
 	 * one (defaults too). Without it, policy_ops runs no VM's. */
 	const struct gs_policy_ops *guest_ops;
+	/* `--record-hal`: the run's policy instances write every call
+	 * across the HAL seam here (record_hal.h); NULL: none. */
+	struct gs_hal_record *hal_record;
 };
 
 /* Error codes of gs_sim_new (domain "gs-sim"): a policy instance (the

@@ -1,0 +1,149 @@
+#!/bin/sh
+# make ktest: replays HAL records inside a real Linux kernel booted under
+# QEMU and checks that the policies decide there what they decided in the
+# simulator (policies/linux/README.md, "Differential replay").
+#
+#   scripts/ktest.sh GPUSIM MODULE [KERNEL]
+#
+# GPUSIM records the scenarios (every policy on generated scenarios, the
+# examples, tests/replay/tiny.yaml) and one record with a value changed
+# on purpose, which must fail. MODULE is gpusim_replay.ko (make kreplay)
+# built for KERNEL (default: /boot/vmlinuz-<version of MODULE>). The
+# kernel boots with TCG (-cpu max); KTEST_KVM=1 adds -enable-kvm where
+# /dev/kvm works. Prints one line per record, then "N passed, N failed";
+# exit 0 when every record matched and the changed one did not.
+set -u
+gpusim=${1:?usage: ktest.sh GPUSIM MODULE [KERNEL]}
+module=${2:?usage: ktest.sh GPUSIM MODULE [KERNEL]}
+root=$(cd "$(dirname "$0")/.." && pwd)
+ver=$(modinfo -F vermagic "$module" 2>/dev/null | cut -d' ' -f1)
+kernel=${3:-/boot/vmlinuz-$ver}
+
+for tool in qemu-system-x86_64 busybox cpio gzip; do
+	if ! command -v $tool >/dev/null; then
+		echo "ktest: $tool is missing; on Debian: apt-get install" \
+		     "--no-install-recommends qemu-system-x86 busybox-static" \
+		     "cpio linux-image-amd64" >&2
+		exit 2
+	fi
+done
+if [ ! -r "$kernel" ]; then
+	echo "ktest: no kernel $kernel for the module's $ver (pass KERNEL=," \
+	     "or apt-get install linux-image-$ver)" >&2
+	exit 2
+fi
+busybox=$(command -v busybox)
+if command -v file >/dev/null &&
+	! file -L "$busybox" | grep -q 'statically linked'; then
+	echo "ktest: $busybox is not static (apt-get install busybox-static)" >&2
+	exit 2
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+init=$tmp/root
+mkdir -p "$init/bin" "$init/rec" "$init/proc" "$init/sys" "$init/dev"
+cp "$busybox" "$init/bin/busybox"
+cp "$module" "$init/gpusim_replay.ko"
+
+# record NAME FILE [run options]: into rec/POLICY--NAME.rec, POLICY
+# the host instance's, as the record's first instance line names it
+record() {
+	name=$1 f=$2
+	shift 2
+	if "$gpusim" run "$f" -q --no-standalone --no-timeline \
+		--out "$tmp/out" --record-hal "$tmp/r.rec" "$@" >/dev/null 2>&1
+	then
+		p=$(sed -n 's/^instance 0 \([^ ]*\) .*/\1/p' "$tmp/r.rec")
+		mv "$tmp/r.rec" "$init/rec/$p--$name.rec"
+	else
+		echo "ktest: cannot record $f" >&2
+	fi
+	rm -rf "$tmp/out"
+}
+cd "$root" || exit 2
+record tiny tests/replay/tiny.yaml
+for f in configs/examples/*.yaml; do
+	record "$(basename "$f" .yaml)" "$f"
+done
+for p in $("$gpusim" list | sed -n '/^Policies/,/^GPU presets/p' |
+	   sed -n 's/^  \([a-z-]*\) .*/\1/p'); do
+	for s in 1 2; do
+		"$gpusim" generate --seed $s --policy "$p" \
+			-o "$tmp/gen-$p-$s.yaml" 2>/dev/null &&
+			record "gen-$s" "$tmp/gen-$p-$s.yaml"
+	done
+done
+# the planted difference: the first timer dfq arms, one ns later
+record neon_fig6 configs/paper/neon_fig6_dfq.yaml
+good=$init/rec/dfq--neon_fig6.rec
+l=$(grep -n '^hal_timer_arm ' "$good" | sed -n 2p | cut -d: -f1)
+sed "${l}s/\$/1/" "$good" > "$init/rec/planted--neon_fig6.rec"
+
+cat > "$init/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t debugfs none /sys/kernel/debug
+echo "TAP version 14"
+if insmod /gpusim_replay.ko; then
+	for r in /rec/*.rec; do
+		cat "$r" > /sys/kernel/debug/gpusim_replay/record
+		echo "# ${r#/rec/}: $(cat /sys/kernel/debug/gpusim_replay/result)"
+	done
+else
+	echo "not ok 1 - insmod gpusim_replay.ko"
+fi
+echo "# done"
+poweroff -f
+INIT
+chmod +x "$init/init"
+(cd "$init" && find . | cpio -o -H newc 2>/dev/null | gzip) > "$tmp/initrd.gz"
+
+accel=
+[ "${KTEST_KVM:-0}" = 1 ] && [ -w /dev/kvm ] && accel=-enable-kvm
+start=$(date +%s)
+timeout 600 qemu-system-x86_64 $accel -cpu max -m 1024 -nographic \
+	-no-reboot -kernel "$kernel" -initrd "$tmp/initrd.gz" \
+	-append "console=ttyS0 panic=-1 quiet loglevel=3" \
+	> "$tmp/console.log" 2>&1
+echo "ktest: $kernel booted and replayed in $(( $(date +%s) - start )) s" \
+     "(${accel:-TCG})"
+
+passed=0 failed=0 calls=0
+while IFS= read -r line; do
+	rec=${line#\# }
+	rec=${rec%%:*}
+	case $line in
+	*": ok "*)
+		if [ "${rec#planted}" != "$rec" ]; then
+			echo "FAIL $rec: the planted difference was not caught"
+			failed=$((failed + 1))
+			continue
+		fi
+		n=$(echo "$line" | sed 's/.* \([0-9]*\) HAL calls.*/\1/')
+		calls=$((calls + n))
+		echo "ok   ${rec%.rec}: $n HAL calls identical"
+		passed=$((passed + 1)) ;;
+	*": not ok "*)
+		if [ "${rec#planted}" != "$rec" ]; then
+			echo "ok   ${rec%.rec}: caught: ${line#*record line }"
+			passed=$((passed + 1))
+		else
+			echo "FAIL ${rec%.rec}: ${line#*not ok }"
+			failed=$((failed + 1))
+		fi ;;
+	esac
+done <<EOF2
+$(tr -d '\r' < "$tmp/console.log" | grep -a '^# .*\.rec: ')
+EOF2
+want=$(ls "$init/rec" | wc -l)
+if [ $((passed + failed)) -ne "$want" ] || ! grep -aq '^# done' "$tmp/console.log"; then
+	echo "FAIL: $((passed + failed)) of $want records reported; the console:"
+	tail -n 30 "$tmp/console.log"
+	failed=$((failed + want - passed - failed))
+fi
+echo "ktest: $calls HAL calls compared in the kernel"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
