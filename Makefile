@@ -2,7 +2,7 @@
 # runs every test. See README.md.
 
 CC       ?= cc
-PKGS     := glib-2.0 yaml-0.1 json-glib-1.0
+PKGS     := glib-2.0 gmodule-2.0 yaml-0.1 json-glib-1.0
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -47,8 +47,12 @@ $(MOCK_HAL_OBJ):
 
 all: $(BIN)
 
+# --export-dynamic: a policy module (workloads/policy_module.h) calls the
+# hal_* functions of the executable. --whole-archive: every one of them is
+# in it, also those no built-in policy calls.
 $(BIN): $(MAIN_OBJ) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--export-dynamic -o $@ $(MAIN_OBJ) \
+	      -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LDLIBS)
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
@@ -79,8 +83,8 @@ run: check-deps
 	./gpusim run configs/default.yaml --out results/default
 
 test: check-deps
-	$(MAKE) $(BIN) $(TEST_BINS) $(FUZZ_REPLAYS) $(PROPTEST)
-	sh tests/check_policies.sh
+	$(MAKE) $(BIN) $(TEST_BINS) $(FUZZ_REPLAYS) $(PROPTEST) $(EXAMPLE_MODULES)
+	sh tests/check_policies.sh policies $(EXAMPLE_POLICIES)
 	sh tests/layers_test.sh
 	sh tests/calls_test.sh $(BUILD)
 	$(MAKE) fuzz-replay
@@ -221,7 +225,7 @@ KMOD_BUILD ?= build-kmod
 .PHONY: check-policies kmod kmod-clean
 
 check-policies:
-	sh tests/check_policies.sh
+	sh tests/check_policies.sh policies $(EXAMPLE_POLICIES) $(EXTRA_POLICIES)
 
 kmod:
 	@if [ -z "$(KDIR)" ] || [ ! -d "$(KDIR)" ]; then \
@@ -229,7 +233,9 @@ kmod:
 	  exit 1; fi
 	@mkdir -p $(KMOD_BUILD)/linux
 	@find $(KMOD_BUILD) -xtype l -delete
+	@rm -f $(KMOD_BUILD)/*.[ch]
 	@for f in policies/*.[ch]; do ln -sf $(CURDIR)/$$f $(KMOD_BUILD)/; done
+	$(KMOD_EXTRA)
 	@for f in policies/linux/*.[ch] policies/linux/Kbuild; do \
 	  ln -sf $(CURDIR)/$$f $(KMOD_BUILD)/linux/; done
 	$(MAKE) -C $(KDIR) M=$(abspath $(KMOD_BUILD))/linux modules
@@ -237,3 +243,42 @@ kmod:
 
 kmod-clean:
 	rm -rf $(KMOD_BUILD)
+
+# ---- Policies from outside policies/ (docs/writing-a-policy.md) ---------
+#
+# examples/policies/NAME.c: built as policy-modules/NAME.so beside the
+# executable, where `policy: {module: NAME}` finds it (and installed to
+# $(PREFIX)/lib/gpusim/policy-modules). `make kmod EXTRA_POLICIES=a.c b.c`
+# adds policies kept anywhere to the kernel module: each is checked as
+# the policies/ files are, linked into the module's build folder and
+# named in a copy of the registry there (its ops table: gs_policy_NAME).
+EXAMPLE_POLICIES := $(sort $(wildcard examples/policies/*.c))
+MODULE_DIR := $(patsubst %/,%,$(dir $(BIN)))/policy-modules
+EXAMPLE_MODULES := $(EXAMPLE_POLICIES:examples/policies/%.c=$(MODULE_DIR)/%.so)
+MODULE_CFLAGS = -std=c11 $(WARN) $(CPPFLAGS) $(CFLAGS) -fPIC \
+		-Ipolicies -Isim/host/hal
+EXTRA_POLICIES ?=
+
+# (variables above are read when a rule is: these extend earlier rules)
+all reproduce: $(EXAMPLE_MODULES)
+
+$(MODULE_DIR)/%.so: examples/policies/%.c policies/hal.h policies/policy.h \
+		    sim/host/hal/hal_impl.h
+	@mkdir -p $(dir $@)
+	$(CC) $(MODULE_CFLAGS) -shared $(LDFLAGS) -o $@ $<
+
+KMOD_EXTRA_NAMES = $(subst -,_,$(basename $(notdir $(EXTRA_POLICIES))))
+define KMOD_EXTRA
+$(if $(EXTRA_POLICIES),sh tests/check_policies.sh policies $(EXTRA_POLICIES)
+	$(foreach f,$(EXTRA_POLICIES),ln -sf $(abspath $(f)) $(KMOD_BUILD)/;)
+	rm -f $(KMOD_BUILD)/registry.c
+	sed $(foreach n,$(KMOD_EXTRA_NAMES),\
+	  -e '/^const struct gs_policy_ops \*const gs_policy_registry/i extern const struct gs_policy_ops gs_policy_$(n);' \
+	  -e '/^	0,$$/i \	&gs_policy_$(n),') \
+	  policies/registry.c > $(KMOD_BUILD)/registry.c)
+endef
+
+# The example policies' own unit tests (tests/test_policy_NAME.c) link
+# them with the mock HAL, as the policies/ tests do.
+$(BUILD)/examples/%.o: ALL_CFLAGS += -Ipolicies
+$(BUILD)/tests/test_policy_wrr: $(BUILD)/examples/policies/wrr.o

@@ -21,6 +21,8 @@ static const struct {
 	  "measure simulator speed (events/s) and memory per channel" },
 	{ "generate", gs_cmd_generate,
 	  "write a random, valid scenario (for property tests)" },
+	{ "new-policy", gs_cmd_new_policy,
+	  "write the skeleton of a policy built outside the tree" },
 };
 
 static void usage(FILE *out)
