@@ -31,5 +31,6 @@ int gs_cmd_reproduce(int argc, char **argv);
 int gs_cmd_sweep(int argc, char **argv);
 int gs_cmd_generate(int argc, char **argv);
 int gs_cmd_new_policy(int argc, char **argv);
+int gs_cmd_compare(int argc, char **argv);
 
 #endif

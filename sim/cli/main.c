@@ -23,6 +23,8 @@ static const struct {
 	  "write a random, valid scenario (for property tests)" },
 	{ "new-policy", gs_cmd_new_policy,
 	  "write the skeleton of a policy built outside the tree" },
+	{ "compare", gs_cmd_compare,
+	  "differences between two runs; exit 1 past a tolerance" },
 };
 
 static void usage(FILE *out)
