@@ -15,7 +15,7 @@ CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell pkg-config --libs cmocka 2>/dev/null)
 # -ffp-contract=off: no fused multiply-add, so metrics are the same bits on
 # every machine and compiler.
-ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(WARN) $(CFLAGS) \
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(WARN) $(CPPFLAGS) $(CFLAGS) \
 	     -I. -Isim/host/hal $(PKG_CFLAGS) -MMD -MP
 LDLIBS   = $(PKG_LIBS) -lm
 
@@ -42,7 +42,7 @@ $(MOCK_HAL_OBJ):
 
 .SECONDARY:
 
-.PHONY: all run test asan fuzz fuzz-replay bench golden reproduce clean install deps \
+.PHONY: all run test asan fuzz fuzz-replay bench golden reproduce clean install uninstall deps \
 	check-deps proptest
 
 all: $(BIN)
@@ -63,11 +63,11 @@ $(BUILD)/%.o: %.c
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
-	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(CMOCKA_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(CMOCKA_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/test_policy_%: $(BUILD)/tests/test_policy_%.o $(MOCK_HAL_OBJ) \
 			      $(POLICY_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS)
 
 # Installs the Debian packages gpusim needs if any is missing (as root, or
 # through sudo when it is available).
@@ -97,7 +97,7 @@ test: check-deps
 PROPTEST := $(BUILD)/proptest
 PROPTEST_SRCS := $(sort $(wildcard tests/proptest/*.c))
 $(PROPTEST): $(PROPTEST_SRCS:%.c=$(BUILD)/%.o) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 proptest: $(PROPTEST)
 	$(PROPTEST)
@@ -134,7 +134,7 @@ FUZZ_REPLAYS := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz_replay_%)
 $(BUILD)/tests/fuzz_replay_%: tests/fuzz/replay_main.c tests/fuzz/fuzz_%.c \
 			       $(FUZZ_COMMON) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ tests/fuzz/replay_main.c \
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/replay_main.c \
 	      tests/fuzz/fuzz_$*.c $(FUZZ_COMMON) $(LIB) $(LDLIBS)
 
 # Replays every target's seeds and regressions (part of `make test`).
@@ -187,13 +187,6 @@ golden: gpusim
 
 bench: gpusim
 	./gpusim bench
-
-# `gpusim reproduce` finds the configs at ../share/gpusim/configs from its
-# own folder.
-install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gpusim/configs
-	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gpusim
-	cp -r configs/. $(DESTDIR)$(PREFIX)/share/gpusim/configs/
 
 clean:
 	rm -rf $(BUILD) build-asan build-clang build-kmod build-fuzz gpusim
@@ -261,6 +254,10 @@ EXTRA_POLICIES ?=
 
 # (variables above are read when a rule is: these extend earlier rules)
 all reproduce: $(EXAMPLE_MODULES)
+clean: clean-modules
+.PHONY: clean-modules
+clean-modules:
+	rm -rf $(MODULE_DIR) build-asan/policy-modules
 
 $(MODULE_DIR)/%.so: examples/policies/%.c policies/hal.h policies/policy.h \
 		    sim/host/hal/hal_impl.h
@@ -282,3 +279,42 @@ endef
 # them with the mock HAL, as the policies/ tests do.
 $(BUILD)/examples/%.o: ALL_CFLAGS += -Ipolicies
 $(BUILD)/tests/test_policy_wrr: $(BUILD)/examples/policies/wrr.o
+
+# ---- Installing (Debian's layout under PREFIX) --------------------------
+#
+# `gpusim reproduce` finds the scenarios at ../share/gpusim/configs from
+# its own folder, plots/make_plots.sh its scripts and scenarios beside
+# itself, a scenario's `module: NAME` the example policies in
+# ../lib/gpusim/policy-modules, and `gpusim new-policy` the headers and
+# the mock HAL a policy builds against in ../share/gpusim/dev (the source
+# tree's paths, so a skeleton builds the same against either).
+# CPPFLAGS, CFLAGS and LDFLAGS are honoured (dpkg-buildflags' hardening).
+MANDIR ?= $(PREFIX)/share/man
+DATADIR := $(PREFIX)/share/gpusim
+COMPLETIONSDIR ?= $(PREFIX)/share/bash-completion/completions
+DEV_FILES := $(wildcard policies/*.[ch]) sim/host/hal/hal_impl.h \
+	     $(wildcard tests/support/mock_hal*.[ch])
+
+install: $(BIN) $(EXAMPLE_MODULES)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/configs \
+		$(DESTDIR)$(DATADIR)/plots $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(COMPLETIONSDIR) \
+		$(DESTDIR)$(PREFIX)/lib/gpusim/policy-modules \
+		$(DESTDIR)$(PREFIX)/share/doc/gpusim/examples
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gpusim
+	cp -r configs/. $(DESTDIR)$(DATADIR)/configs/
+	install -m 644 $(wildcard plots/*.gp plots/*.awk) $(DESTDIR)$(DATADIR)/plots/
+	install -m 755 plots/make_plots.sh $(DESTDIR)$(DATADIR)/plots/
+	$(foreach f,$(DEV_FILES),install -D -m 644 $(f) $(DESTDIR)$(DATADIR)/dev/$(f);)
+	$(if $(EXAMPLE_MODULES),install -m 644 $(EXAMPLE_MODULES) \
+		$(DESTDIR)$(PREFIX)/lib/gpusim/policy-modules/)
+	install -m 644 docs/gpusim.1 $(DESTDIR)$(MANDIR)/man1/gpusim.1
+	install -m 644 scripts/gpusim.bash-completion $(DESTDIR)$(COMPLETIONSDIR)/gpusim
+	install -m 644 docs/writing-a-policy.md $(DESTDIR)$(PREFIX)/share/doc/gpusim/
+	install -m 644 $(EXAMPLE_POLICIES) $(DESTDIR)$(PREFIX)/share/doc/gpusim/examples/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/gpusim $(DESTDIR)$(MANDIR)/man1/gpusim.1 \
+	      $(DESTDIR)$(COMPLETIONSDIR)/gpusim
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/lib/gpusim \
+	       $(DESTDIR)$(PREFIX)/share/doc/gpusim

@@ -23,7 +23,7 @@ done
 for script in cli_test.sh input_test.sh golden_test.sh sweep_test.sh \
 	      plots_test.sh interrupt_test.sh generate_test.sh \
 	      repro_reduce_test.sh \
-	      policy_module_test.sh compare_test.sh; do
+	      policy_module_test.sh compare_test.sh install_test.sh; do
 	echo "== $script"
 	if sh "$(dirname "$0")/$script" "$gpusim"; then
 		passed=$((passed + 1))
