@@ -61,6 +61,14 @@ check "GPUSIM_POLICY_PATH is searched" sh -c "
 		-o '$tmp/r4' &&
 	grep -q '\"policy\" *: *\"wrr_copy\"' '$tmp/r4/summary.json'"
 
+check "list --policy-module prints the module's parameters" sh -c "
+	'$GPUSIM' list --policy-module '$tmp/wrr.so' >'$tmp/list' &&
+	grep -q '^  wrr ' '$tmp/list' &&
+	grep -q '^      quantum  *duration default 10ms' '$tmp/list' &&
+	! grep -q '^  dfq ' '$tmp/list'"
+check "list --policy-module of a missing module exits 2" expect_status 2 \
+	"$GPUSIM" list --policy-module "$tmp/none.so"
+
 # A module that fails a check: exit 2, FILE:LINE:COLUMN of module:, the
 # reason, and no results folder.
 bad_module() { # name sed-expression

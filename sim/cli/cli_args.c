@@ -16,7 +16,8 @@ static const struct {
 	{ "validate", "  gpusim validate configs/examples/vms.yaml "
 		      "--set policy.name=dfq\n"
 		      "  gpusim validate configs/*.yaml configs/*/*.yaml" },
-	{ "list", "  gpusim list" },
+	{ "list", "  gpusim list\n"
+		  "  gpusim list --policy-module ./mine.so" },
 	{ "reproduce", "  gpusim reproduce\n"
 		       "  gpusim reproduce configs/paper/germ_drr.yaml" },
 	{ "sweep", "  gpusim sweep configs/paper/sweeps/neon_fig6_fig7.yaml "
