@@ -25,13 +25,17 @@ static bool valid_name(const char *name)
 }
 
 /* The folder with policies/hal.h, sim/host/hal/ and tests/support/ that
- * the skeleton builds against: installed (PREFIX/share/gpusim/dev) or
- * the source tree the executable was built in. NULL if neither. */
+ * the skeleton builds against: installed (PREFIX/share/gpusim/dev), the
+ * source tree the executable was built in (./gpusim, or a build folder
+ * of it: build-asan/gpusim), or the working directory (a build elsewhere,
+ * run from the source tree). NULL if none. */
 static char *dev_dir(const char *bin)
 {
 	char *cand[] = {
 		g_build_filename(bin, "..", "share", "gpusim", "dev", NULL),
 		g_strdup(bin),
+		g_build_filename(bin, "..", NULL),
+		g_get_current_dir(),
 	};
 	char *found = NULL;
 	guint i;
