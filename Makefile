@@ -226,7 +226,7 @@ kmod:
 	  exit 1; fi
 	@mkdir -p $(KMOD_BUILD)/linux
 	@find $(KMOD_BUILD) -xtype l -delete
-	@rm -f $(KMOD_BUILD)/*.[ch]
+	@rm -f $(KMOD_BUILD)/*.[ch] $(KMOD_BUILD)/registry.o
 	@for f in policies/*.[ch]; do ln -sf $(CURDIR)/$$f $(KMOD_BUILD)/; done
 	$(KMOD_EXTRA)
 	@for f in policies/linux/*.[ch] policies/linux/Kbuild; do \
@@ -245,6 +245,9 @@ kmod-clean:
 # adds policies kept anywhere to the kernel module: each is checked as
 # the policies/ files are, linked into the module's build folder and
 # named in a copy of the registry there (its ops table: gs_policy_NAME).
+# The registry's object is always rebuilt: its source switches between
+# that copy and a link to policies/registry.c, which may be older than
+# the object.
 EXAMPLE_POLICIES := $(sort $(wildcard examples/policies/*.c))
 MODULE_DIR := $(patsubst %/,%,$(dir $(BIN)))/policy-modules
 EXAMPLE_MODULES := $(EXAMPLE_POLICIES:examples/policies/%.c=$(MODULE_DIR)/%.so)
