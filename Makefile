@@ -2,7 +2,7 @@
 # runs every test. See README.md.
 
 CC       ?= cc
-PKGS     := glib-2.0 yaml-0.1 json-glib-1.0
+PKGS     := glib-2.0 gmodule-2.0 yaml-0.1 json-glib-1.0
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -15,7 +15,7 @@ CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell pkg-config --libs cmocka 2>/dev/null)
 # -ffp-contract=off: no fused multiply-add, so metrics are the same bits on
 # every machine and compiler.
-ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(WARN) $(CFLAGS) \
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(WARN) $(CPPFLAGS) $(CFLAGS) \
 	     -I. -Isim/host/hal $(PKG_CFLAGS) -MMD -MP
 LDLIBS   = $(PKG_LIBS) -lm
 
@@ -48,13 +48,18 @@ $(MOCK_HAL_OBJ):
 
 .SECONDARY:
 
-.PHONY: all run test asan fuzz fuzz-replay bench golden reproduce clean install deps \
+.PHONY: all run test asan fuzz fuzz-replay bench golden reproduce clean install uninstall deps \
 	check-deps proptest
 
 all: $(BIN)
 
+# --export-dynamic: a policy module (workloads/policy_module.h) calls the
+# hal_* functions of the executable. --whole-archive: every one of them is
+# in it, also those no built-in policy calls.
 $(BIN): $(MAIN_OBJ) $(REPLAY_BUNDLE) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $(MAIN_OBJ) $(REPLAY_BUNDLE) $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--export-dynamic -o $@ $(MAIN_OBJ) \
+	      $(REPLAY_BUNDLE) -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive \
+	      $(LDLIBS)
 
 # `gpusim replay` (docs/hal-record.md): the policies linked with the
 # replay HAL of policies/replay/ instead of the simulator's. `ld -r` joins
@@ -81,11 +86,11 @@ $(BUILD)/%.o: %.c
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
-	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(CMOCKA_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(CMOCKA_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/test_policy_%: $(BUILD)/tests/test_policy_%.o $(MOCK_HAL_OBJ) \
 			      $(POLICY_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS)
 
 # Installs the Debian packages gpusim needs if any is missing (as root, or
 # through sudo when it is available).
@@ -101,8 +106,8 @@ run: check-deps
 	./gpusim run configs/default.yaml --out results/default
 
 test: check-deps
-	$(MAKE) $(BIN) $(TEST_BINS) $(FUZZ_REPLAYS) $(PROPTEST)
-	sh tests/check_policies.sh
+	$(MAKE) $(BIN) $(TEST_BINS) $(FUZZ_REPLAYS) $(PROPTEST) $(EXAMPLE_MODULES)
+	sh tests/check_policies.sh policies $(EXAMPLE_POLICIES)
 	sh tests/layers_test.sh
 	sh tests/calls_test.sh $(BUILD)
 	$(MAKE) fuzz-replay
@@ -115,7 +120,7 @@ test: check-deps
 PROPTEST := $(BUILD)/proptest
 PROPTEST_SRCS := $(sort $(wildcard tests/proptest/*.c))
 $(PROPTEST): $(PROPTEST_SRCS:%.c=$(BUILD)/%.o) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 proptest: $(PROPTEST)
 	$(PROPTEST)
@@ -152,7 +157,7 @@ FUZZ_REPLAYS := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz_replay_%)
 $(BUILD)/tests/fuzz_replay_%: tests/fuzz/replay_main.c tests/fuzz/fuzz_%.c \
 			       $(FUZZ_COMMON) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ tests/fuzz/replay_main.c \
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/replay_main.c \
 	      tests/fuzz/fuzz_$*.c $(FUZZ_COMMON) $(LIB) $(LDLIBS)
 
 # Replays every target's seeds and regressions (part of `make test`).
@@ -206,13 +211,6 @@ golden: gpusim
 bench: gpusim
 	./gpusim bench
 
-# `gpusim reproduce` finds the configs at ../share/gpusim/configs from its
-# own folder.
-install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gpusim/configs
-	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gpusim
-	cp -r configs/. $(DESTDIR)$(PREFIX)/share/gpusim/configs/
-
 clean:
 	rm -rf $(BUILD) build-asan build-clang build-kmod build-kreplay build-fuzz gpusim
 
@@ -243,7 +241,7 @@ KMOD_BUILD ?= build-kmod
 .PHONY: check-policies kmod kmod-clean
 
 check-policies:
-	sh tests/check_policies.sh
+	sh tests/check_policies.sh policies $(EXAMPLE_POLICIES) $(EXTRA_POLICIES)
 
 kmod:
 	@if [ -z "$(KDIR)" ] || [ ! -d "$(KDIR)" ]; then \
@@ -251,7 +249,9 @@ kmod:
 	  exit 1; fi
 	@mkdir -p $(KMOD_BUILD)/linux
 	@find $(KMOD_BUILD) -xtype l -delete
+	@rm -f $(KMOD_BUILD)/*.[ch] $(KMOD_BUILD)/registry.o
 	@for f in policies/*.[ch]; do ln -sf $(CURDIR)/$$f $(KMOD_BUILD)/; done
+	$(KMOD_EXTRA)
 	@for f in policies/linux/*.[ch] policies/linux/Kbuild; do \
 	  ln -sf $(CURDIR)/$$f $(KMOD_BUILD)/linux/; done
 	$(MAKE) -C $(KDIR) M=$(abspath $(KMOD_BUILD))/linux modules
@@ -286,3 +286,88 @@ kreplay:
 .PHONY: ktest
 ktest: $(BIN) kreplay
 	sh scripts/ktest.sh ./$(BIN) $(KREPLAY_BUILD)/linux/replay/gpusim_replay.ko $(KERNEL)
+
+# ---- Policies from outside policies/ (docs/writing-a-policy.md) ---------
+#
+# examples/policies/NAME.c: built as policy-modules/NAME.so beside the
+# executable, where `policy: {module: NAME}` finds it (and installed to
+# $(PREFIX)/lib/gpusim/policy-modules). `make kmod EXTRA_POLICIES=a.c b.c`
+# adds policies kept anywhere to the kernel module: each is checked as
+# the policies/ files are, linked into the module's build folder and
+# named in a copy of the registry there (its ops table: gs_policy_NAME).
+# The registry's object is always rebuilt: its source switches between
+# that copy and a link to policies/registry.c, which may be older than
+# the object.
+EXAMPLE_POLICIES := $(sort $(wildcard examples/policies/*.c))
+MODULE_DIR := $(patsubst %/,%,$(dir $(BIN)))/policy-modules
+EXAMPLE_MODULES := $(EXAMPLE_POLICIES:examples/policies/%.c=$(MODULE_DIR)/%.so)
+MODULE_CFLAGS = -std=c11 $(WARN) $(CPPFLAGS) $(CFLAGS) -fPIC \
+		-Ipolicies -Isim/host/hal
+EXTRA_POLICIES ?=
+
+# (variables above are read when a rule is: these extend earlier rules)
+all reproduce: $(EXAMPLE_MODULES)
+clean: clean-modules
+.PHONY: clean-modules
+clean-modules:
+	rm -rf $(MODULE_DIR) build-asan/policy-modules
+
+$(MODULE_DIR)/%.so: examples/policies/%.c policies/hal.h policies/policy.h \
+		    sim/host/hal/hal_impl.h
+	@mkdir -p $(dir $@)
+	$(CC) $(MODULE_CFLAGS) -shared $(LDFLAGS) -o $@ $<
+
+KMOD_EXTRA_NAMES = $(subst -,_,$(basename $(notdir $(EXTRA_POLICIES))))
+define KMOD_EXTRA
+$(if $(EXTRA_POLICIES),sh tests/check_policies.sh policies $(EXTRA_POLICIES)
+	$(foreach f,$(EXTRA_POLICIES),ln -sf $(abspath $(f)) $(KMOD_BUILD)/;)
+	rm -f $(KMOD_BUILD)/registry.c
+	sed $(foreach n,$(KMOD_EXTRA_NAMES),\
+	  -e '/^const struct gs_policy_ops \*const gs_policy_registry/i extern const struct gs_policy_ops gs_policy_$(n);' \
+	  -e '/^	0,$$/i \	&gs_policy_$(n),') \
+	  policies/registry.c > $(KMOD_BUILD)/registry.c)
+endef
+
+# The example policies' own unit tests (tests/test_policy_NAME.c) link
+# them with the mock HAL, as the policies/ tests do.
+$(BUILD)/examples/%.o: ALL_CFLAGS += -Ipolicies
+$(BUILD)/tests/test_policy_wrr: $(BUILD)/examples/policies/wrr.o
+
+# ---- Installing (Debian's layout under PREFIX) --------------------------
+#
+# `gpusim reproduce` finds the scenarios at ../share/gpusim/configs from
+# its own folder, plots/make_plots.sh its scripts and scenarios beside
+# itself, a scenario's `module: NAME` the example policies in
+# ../lib/gpusim/policy-modules, and `gpusim new-policy` the headers and
+# the mock HAL a policy builds against in ../share/gpusim/dev (the source
+# tree's paths, so a skeleton builds the same against either).
+# CPPFLAGS, CFLAGS and LDFLAGS are honoured (dpkg-buildflags' hardening).
+MANDIR ?= $(PREFIX)/share/man
+DATADIR := $(PREFIX)/share/gpusim
+COMPLETIONSDIR ?= $(PREFIX)/share/bash-completion/completions
+DEV_FILES := $(wildcard policies/*.[ch]) sim/host/hal/hal_impl.h \
+	     $(wildcard tests/support/mock_hal*.[ch])
+
+install: $(BIN) $(EXAMPLE_MODULES)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/configs \
+		$(DESTDIR)$(DATADIR)/plots $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(COMPLETIONSDIR) \
+		$(DESTDIR)$(PREFIX)/lib/gpusim/policy-modules \
+		$(DESTDIR)$(PREFIX)/share/doc/gpusim/examples
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gpusim
+	cp -r configs/. $(DESTDIR)$(DATADIR)/configs/
+	install -m 644 $(wildcard plots/*.gp plots/*.awk) $(DESTDIR)$(DATADIR)/plots/
+	install -m 755 plots/make_plots.sh $(DESTDIR)$(DATADIR)/plots/
+	$(foreach f,$(DEV_FILES),install -D -m 644 $(f) $(DESTDIR)$(DATADIR)/dev/$(f);)
+	$(if $(EXAMPLE_MODULES),install -m 644 $(EXAMPLE_MODULES) \
+		$(DESTDIR)$(PREFIX)/lib/gpusim/policy-modules/)
+	install -m 644 docs/gpusim.1 $(DESTDIR)$(MANDIR)/man1/gpusim.1
+	install -m 644 scripts/gpusim.bash-completion $(DESTDIR)$(COMPLETIONSDIR)/gpusim
+	install -m 644 docs/writing-a-policy.md $(DESTDIR)$(PREFIX)/share/doc/gpusim/
+	install -m 644 $(EXAMPLE_POLICIES) $(DESTDIR)$(PREFIX)/share/doc/gpusim/examples/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/gpusim $(DESTDIR)$(MANDIR)/man1/gpusim.1 \
+	      $(DESTDIR)$(COMPLETIONSDIR)/gpusim
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/lib/gpusim \
+	       $(DESTDIR)$(PREFIX)/share/doc/gpusim

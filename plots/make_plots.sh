@@ -6,8 +6,13 @@
 set -e
 GPUSIM=${1:-./gpusim}
 JOBS=${JOBS:-2}
-sweeps=results/sweeps
-out=results/plots
+# The scenarios and plot scripts are read from the folder above this
+# script's (the source tree, or PREFIX/share/gpusim once installed), the
+# figures written under ./results of the folder it is run from.
+case $GPUSIM in */*) GPUSIM=$(cd "$(dirname "$GPUSIM")" && pwd)/$(basename "$GPUSIM") ;; esac
+sweeps=$(pwd)/results/sweeps
+out=$(pwd)/results/plots
+cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$sweeps" "$out"

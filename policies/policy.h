@@ -41,7 +41,18 @@ enum gs_submit_verdict {
 	GS_SUBMIT_HOLD = 1,  /* block the task until hal_task_release() */
 };
 
+/* The version of the interface between gpusim and a policy: this ops
+ * table, struct gs_param_desc and the hal_* functions of hal.h. A policy
+ * built outside the tree (a module: docs/writing-a-policy.md) sets
+ * `.abi = GS_POLICY_ABI` and is refused when its number is not the one
+ * gpusim was built with. Bump it with any change to those declarations
+ * that an already built module would not survive. A built-in policy,
+ * compiled with these headers, may leave it 0. */
+#define GS_POLICY_ABI 1
+
 struct gs_policy_ops {
+	/* First, so that a module of any layout is read here correctly. */
+	hal_u32 abi;
 	const char *name;
 	const char *summary;
 	/* What the policy does with hal_task_priority, for `gpusim list`

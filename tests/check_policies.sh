@@ -3,8 +3,12 @@
 # kernel-like environment, so the same .c files can go into the kernel
 # module unchanged.
 #
-#   tests/check_policies.sh [DIR]     (DIR: the policies folder, default
-#                                      policies; DIR/linux/ is never checked)
+#   tests/check_policies.sh [DIR [FILE.c...]]
+#                                     (DIR: the policies folder, default
+#                                      policies; DIR/linux/ is never checked;
+#                                      FILE.c: policies kept elsewhere, such
+#                                      as `make kmod EXTRA_POLICIES=`, checked
+#                                      with DIR's)
 #
 # Each DIR/*.c is compiled with no system headers, no builtins and no
 # SSE/MMX/x87 (as the kernel compiles), once for the native 64-bit target
@@ -24,6 +28,15 @@ set -u
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-$root/policies}
+[ $# -gt 0 ] && shift
+extra=
+for f in "$@"; do
+	if [ ! -f "$f" ]; then
+		echo "check-policies: $f not found" >&2
+		exit 2
+	fi
+	extra="$extra $(cd "$(dirname "$f")" && pwd)/$(basename "$f")"
+done
 fs_inc=$root/tests/freestanding
 CC=${CC:-cc}
 
@@ -57,7 +70,7 @@ strip_comments() {
 kernel_macros='fallthrough|unreachable|notrace|noinline|noinline_for_stack|noinstr|compiletime_assert|sizeof_field|offsetofend|struct_group|asm_inline|rcu_head|barrier_before_unreachable|aligned_u64|aligned_be64|aligned_le64|small_const_nbits'
 
 # and the replay HAL (policies/replay/), which a kernel test module builds
-srcs=$(ls "$dir"/*.c "$dir"/replay/*.c 2>/dev/null)
+srcs="$(ls "$dir"/*.c "$dir"/replay/*.c 2>/dev/null) $extra"
 hdrs=$(ls "$dir"/*.h "$dir"/replay/*.h 2>/dev/null)
 # Each input line "LINE:text" becomes "FILE:LINE: message".
 report() {
@@ -162,7 +175,11 @@ for t in $targets; do
 	sort -u "$tmp/hal-syms" "$tmp/$t/defined" > "$tmp/$t/allowed"
 
 	for o in $objs; do
-		src=${dir#"$root"/}/$(basename "$o" .o).c
+		src=
+		for f in $srcs; do
+			[ "$(basename "$f" .c)" = "$(basename "$o" .o)" ] &&
+				src=${f#"$root"/}
+		done
 		nm -u "$o" | awk '{ print $NF }' | sort -u > "$tmp/undef"
 		for sym in $(comm -23 "$tmp/undef" "$tmp/$t/allowed"); do
 			fail "$src (-$t): undefined symbol $sym$(hint "$sym")"

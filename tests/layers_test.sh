@@ -38,6 +38,7 @@ gpu_model       1
 workloads       1
 policies        1
 policies/linux  2
+examples/policies 1
 sim/host        2
 sim/run         3
 sim/results     4
@@ -106,6 +107,9 @@ function resolve(from, name,   d) {
 		return norm(d "/../" name)
 	if (exists(name))
 		return norm(name)
+	# policies kept outside policies/ are built with -Ipolicies
+	if (index(from, "examples/policies/") == 1 && exists("policies/" name))
+		return norm("policies/" name)
 	return ""
 }
 # The module a file belongs to: its name without .c/.h when that .c

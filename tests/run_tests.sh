@@ -6,6 +6,10 @@ dir=${1:-build/tests}
 gpusim=${2:-./gpusim}
 passed=0
 failed=0
+# The example policy modules `make` builds beside gpusim, for the unit
+# tests that load every shipped scenario (configs/beyond/wrr_weights.yaml)
+GPUSIM_POLICY_PATH=$(dirname "$gpusim")/policy-modules${GPUSIM_POLICY_PATH:+:$GPUSIM_POLICY_PATH}
+export GPUSIM_POLICY_PATH
 for t in "$dir"/test_*; do
 	[ -x "$t" ] || continue
 	echo "== $(basename "$t")"
@@ -21,7 +25,8 @@ for script in cli_test.sh input_test.sh golden_test.sh sweep_test.sh \
 	      repro_reduce_test.sh \
 	      repro_sweep_task_test.sh drm_plots_test.sh \
 	      repro_reference_test.sh record_hal_test.sh \
-	      replay_test.sh; do
+	      replay_test.sh policy_module_test.sh compare_test.sh \
+	      install_test.sh; do
 	echo "== $script"
 	if sh "$(dirname "$0")/$script" "$gpusim"; then
 		passed=$((passed + 1))

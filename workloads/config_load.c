@@ -11,6 +11,7 @@
 
 #include "policies/policy.h"
 #include "workloads/file_read.h"
+#include "workloads/policy_module.h"
 
 /* --- policy --- */
 
@@ -129,14 +130,32 @@ static int load_params(struct cfg *c, const struct gs_policy_ops *ops,
 	return 0;
 }
 
+/* The policy of `module: FILE` (a path from the scenario's folder, or a
+ * name searched as workloads/policy_module.h says). */
+static const struct gs_policy_ops *load_module(struct cfg *c,
+					       const yaml_node_t *n)
+{
+	g_autoptr(GError) err = NULL;
+	const struct gs_policy_ops *ops;
+
+	if (!cfg_text(n) || cfg_is_null(n) || !*cfg_text(n)) {
+		cfg_error(c, n, "module: expected the file of a policy module");
+		return NULL;
+	}
+	ops = gs_policy_module_load(cfg_text(n), c->dir, &err);
+	if (!ops)
+		cfg_error(c, n, "%s", err->message);
+	return ops;
+}
+
 /* `policy:` or a VM's `scheduler:` (what: its name in messages) into pc;
  * a missing one is `direct`. */
 static int load_policy(struct cfg *c, const yaml_node_t *n,
 		       struct gs_policy_config *pc, const char *what)
 {
-	static const char *const keys[] = { "name", "params", NULL };
+	static const char *const keys[] = { "name", "module", "params", NULL };
 	const struct gs_policy_ops *ops;
-	yaml_node_t *name = NULL, *params = NULL;
+	yaml_node_t *name = NULL, *params = NULL, *module = NULL;
 
 	if (n && n->type == YAML_SCALAR_NODE && !cfg_is_null(n)) {
 		name = (yaml_node_t *)n; /* policy: dfq */
@@ -145,9 +164,21 @@ static int load_policy(struct cfg *c, const yaml_node_t *n,
 			return -1;
 		name = cfg_map_get(c, n, "name");
 		params = cfg_map_get(c, n, "params");
+		module = cfg_map_get(c, n, "module");
+	}
+	if (module) {
+		if (name)
+			return cfg_error(c, module, "%s: give 'name' (a built-in "
+					 "policy) or 'module' (a policy module), "
+					 "not both", what);
+		name = module;
+		ops = load_module(c, module);
+		if (!ops)
+			return -1;
+	} else if (name) {
+		ops = cfg_text(name) ? gs_policy_find(cfg_text(name)) : NULL;
 	}
 	if (name) {
-		ops = cfg_text(name) ? gs_policy_find(cfg_text(name)) : NULL;
 		if (!ops)
 			return unknown_policy(c, name);
 		const struct cfg_override *ov = override_of(c, name);
@@ -163,6 +194,7 @@ static int load_policy(struct cfg *c, const yaml_node_t *n,
 			return cfg_error(c, n, "the policy 'direct' is missing");
 	}
 	pc->name = g_strdup(ops->name);
+	pc->ops = ops;
 	if (params)
 		return load_params(c, ops, params, pc);
 	return 0;
@@ -179,7 +211,7 @@ static int load_vm_scheduler(struct cfg *c, const yaml_node_t *n,
 		return 0;
 	if (load_policy(c, n, &vm->scheduler, "vm scheduler") < 0)
 		return -1;
-	ops = gs_policy_find(vm->scheduler.name);
+	ops = vm->scheduler.ops;
 	if (ops && ops->node_level)
 		return cfg_error(c, n->type == YAML_MAPPING_NODE
 					    ? cfg_map_get(c, n, "name") : n,

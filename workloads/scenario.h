@@ -41,6 +41,10 @@ struct gs_policy_param {
 
 struct gs_policy_config {
 	char *name;
+	/* The policy's ops: a built-in's, or those of the module that
+	 * `module:` loaded (workloads/policy_module.h); NULL: find `name`
+	 * among the built-ins. */
+	const struct gs_policy_ops *ops;
 	struct gs_policy_param *params;
 	uint32_t n_params;
 	uint32_t line, column; /* of the policy name, for errors */

@@ -40,5 +40,7 @@ struct gs_scenario;
 bool gs_cli_record_hal_single(const char *record_file, char **files);
 bool gs_cli_write_hal_record(const struct gs_hal_record *rec,
 			     const struct gs_scenario *sc, const char *path);
+int gs_cmd_new_policy(int argc, char **argv);
+int gs_cmd_compare(int argc, char **argv);
 
 #endif

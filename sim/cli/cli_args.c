@@ -16,7 +16,8 @@ static const struct {
 	{ "validate", "  gpusim validate configs/examples/vms.yaml "
 		      "--set policy.name=dfq\n"
 		      "  gpusim validate configs/*.yaml configs/*/*.yaml" },
-	{ "list", "  gpusim list" },
+	{ "list", "  gpusim list\n"
+		  "  gpusim list --policy-module ./mine.so" },
 	{ "reproduce", "  gpusim reproduce\n"
 		       "  gpusim reproduce configs/paper/germ_drr.yaml" },
 	{ "sweep", "  gpusim sweep configs/paper/sweeps/neon_fig6_fig7.yaml "
@@ -31,6 +32,13 @@ static const struct {
 		      "  gpusim generate --seed 7 --policy hdfq --preset volta "
 		      "-o hdfq-7.yaml\n"
 		      "  gpusim generate --seed 42 | less" },
+	{ "new-policy", "  gpusim new-policy mine\n"
+			"  gpusim new-policy fair_share policies/fair_share" },
+	{ "compare", "  gpusim compare results/base results/new\n"
+		     "  gpusim compare base/ new/ --metric jain_index "
+		     "--tolerance 0.01\n"
+		     "  gpusim compare old/sweep.csv new/sweep.csv "
+		     "--metric 'tasks.*.gpu_share' --tolerance 5%" },
 };
 
 void gs_cli_help(GOptionContext *ctx, const char *command)

@@ -7,31 +7,35 @@
 #include "sim/cli/cli.h"
 #include "workloads/apps.h"
 #include "workloads/dcuda_apps.h"
+#include "workloads/policy_module.h"
 
 static const char *const param_types[] = { "duration", "integer", "bool" };
 
+static void print_policy(const struct gs_policy_ops *ops)
+{
+	uint32_t p;
+
+	printf("  %-12s %s\n", ops->name, ops->summary ? ops->summary : "");
+	printf("      %-18s %s\n", "(priority)",
+	       ops->priority ? ops->priority : "ignored");
+	for (p = 0; p < ops->n_params; p++) {
+		const struct gs_param_desc *d = &ops->params[p];
+
+		printf("      %-18s %-8s default %-8s %s", d->name,
+		       param_types[d->type], d->def, d->help ? d->help : "");
+		if (d->type == GS_PARAM_UINT)
+			printf(" (at most %llu)", (unsigned long long)d->max);
+		printf("\n");
+	}
+}
+
 static void list_policies(void)
 {
-	uint32_t i, p;
+	uint32_t i;
 
 	printf("Policies (policy.name, with policy.params):\n");
-	for (i = 0; gs_policy_registry[i]; i++) {
-		const struct gs_policy_ops *ops = gs_policy_registry[i];
-
-		printf("  %-12s %s\n", ops->name, ops->summary);
-		printf("      %-18s %s\n", "(priority)",
-		       ops->priority ? ops->priority : "ignored");
-		for (p = 0; p < ops->n_params; p++) {
-			const struct gs_param_desc *d = &ops->params[p];
-
-			printf("      %-18s %-8s default %-8s %s", d->name,
-			       param_types[d->type], d->def, d->help);
-			if (d->type == GS_PARAM_UINT)
-				printf(" (at most %llu)",
-				       (unsigned long long)d->max);
-			printf("\n");
-		}
-	}
+	for (i = 0; gs_policy_registry[i]; i++)
+		print_policy(gs_policy_registry[i]);
 }
 
 static void list_presets(void)
@@ -93,11 +97,32 @@ int gs_cmd_list(int argc, char **argv)
 	g_autoptr(GOptionContext) ctx =
 		g_option_context_new("- list policies, presets and apps");
 	g_autoptr(GError) err = NULL;
+	g_autofree char *module = NULL;
+	GOptionEntry entries[] = {
+		{ "policy-module", 0, 0, G_OPTION_ARG_FILENAME, &module,
+		  "List the policy of a module (as run --policy-module "
+		  "finds it) and its parameters only", "FILE" },
+		G_OPTION_ENTRY_NULL
+	};
 
+	g_option_context_add_main_entries(ctx, entries, NULL);
 	gs_cli_help(ctx, "list");
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
 		fprintf(stderr, "gpusim: %s\n", err->message);
 		return GS_EXIT_USAGE;
+	}
+	if (module) {
+		const struct gs_policy_ops *ops =
+			gs_policy_module_load(module, NULL, &err);
+
+		if (!ops) {
+			fprintf(stderr, "gpusim: %s\n", err->message);
+			return GS_EXIT_USAGE;
+		}
+		printf("Policy of %s (policy: {module: ...}, with "
+		       "policy.params):\n", module);
+		print_policy(ops);
+		return GS_EXIT_OK;
 	}
 	list_policies();
 	list_presets();

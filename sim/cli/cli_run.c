@@ -16,6 +16,7 @@
 struct run_args {
 	char *out;
 	char *seed;
+	char *policy_module;
 	char **sets;
 	gboolean no_timeline;
 	gboolean no_standalone;
@@ -27,6 +28,7 @@ static void run_args_clear(struct run_args *a)
 {
 	g_clear_pointer(&a->out, g_free);
 	g_clear_pointer(&a->seed, g_free);
+	g_clear_pointer(&a->policy_module, g_free);
 	g_clear_pointer(&a->sets, g_strfreev);
 	g_clear_pointer(&a->record_hal, g_free);
 }
@@ -108,6 +110,36 @@ static bool add_seed_override(struct run_args *a)
 	}
 	a->sets = g_renew(char *, a->sets, n + 2);
 	a->sets[n] = g_strdup_printf("seed=%" G_GUINT64_FORMAT, seed);
+	a->sets[n + 1] = NULL;
+	return true;
+}
+
+/* --policy-module FILE as a `policy={module: FILE}` override: the
+ * module's policy replaces the scenario's, parameters and all (they were
+ * another policy's). A path is taken from the working directory, not
+ * from the scenario's folder as one written in the file. */
+static bool add_module_override(struct run_args *a)
+{
+	g_autofree char *path = NULL;
+	GString *q;
+	const char *p;
+	guint n = a->sets ? g_strv_length(a->sets) : 0;
+
+	if (!a->policy_module)
+		return true;
+	path = strchr(a->policy_module, '/') &&
+			       !g_path_is_absolute(a->policy_module)
+		       ? g_canonicalize_filename(a->policy_module, NULL)
+		       : g_strdup(a->policy_module);
+	q = g_string_new("policy={module: \"");
+	for (p = path; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			g_string_append_c(q, '\\');
+		g_string_append_c(q, *p);
+	}
+	g_string_append(q, "\"}");
+	a->sets = g_renew(char *, a->sets, n + 2);
+	a->sets[n] = g_string_free(q, FALSE);
 	a->sets[n + 1] = NULL;
 	return true;
 }
@@ -231,6 +263,11 @@ int gs_cmd_run(int argc, char **argv)
 		  "Override a scenario value, e.g. "
 		  "--set tasks.0.behavior.throttle.kernel=50us (repeatable)",
 		  "KEY.PATH=VALUE" },
+		{ "policy-module", 0, 0, G_OPTION_ARG_FILENAME,
+		  &a.policy_module,
+		  "Run the policy of a module built outside the tree "
+		  "(./NAME.so, or NAME found in GPUSIM_POLICY_PATH) "
+		  "instead of the scenario's", "FILE" },
 		{ "no-timeline", 0, 0, G_OPTION_ARG_NONE, &a.no_timeline,
 		  "Do not record or write timeline.json", NULL },
 		{ "no-standalone", 0, 0, G_OPTION_ARG_NONE, &a.no_standalone,
@@ -253,6 +290,7 @@ int gs_cmd_run(int argc, char **argv)
 			entries, &files) ||
 	    !add_seed_override(&a) ||
 	    !gs_cli_record_hal_single(a.record_hal, files) ||
+	    !add_module_override(&a) ||
 	    !load_all(files, a.sets, a.out, scenarios, out_dirs))
 		return GS_EXIT_USAGE;
 	/* one after the other; a failing scenario does not stop the rest */

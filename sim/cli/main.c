@@ -23,6 +23,10 @@ static const struct {
 	  "write a random, valid scenario (for property tests)" },
 	{ "replay", gs_cmd_replay,
 	  "replay a policy alone from a --record-hal record" },
+	{ "new-policy", gs_cmd_new_policy,
+	  "write the skeleton of a policy built outside the tree" },
+	{ "compare", gs_cmd_compare,
+	  "differences between two runs; exit 1 past a tolerance" },
 };
 
 static void usage(FILE *out)

@@ -203,6 +203,7 @@ bool gs_hal_start(struct gs_sim *sim, GError **error)
 
 	if (!instance_start(sim, &sim->sched,
 			    sim->opt.policy_ops ? sim->opt.policy_ops
+						: pc->ops ? pc->ops
 						: gs_policy_find(pc->name),
 			    sim->opt.policy_ops ? NULL : pc, error))
 		return false;
@@ -213,6 +214,7 @@ bool gs_hal_start(struct gs_sim *sim, GError **error)
 
 		if (!instance_start(sim, g,
 				    sim->opt.guest_ops ? sim->opt.guest_ops
+						       : gpc->ops ? gpc->ops
 						       : gs_policy_find(gpc->name),
 				    sim->opt.guest_ops ? NULL : gpc, error))
 			return false;
