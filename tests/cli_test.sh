@@ -59,11 +59,12 @@ check "validate accepts the default config" "$GPUSIM" validate configs/default.y
 check "run writes the four result files" sh -c \
 	"$GPUSIM run configs/paper/neon_fig6_direct.yaml --out $tmp/a -q &&
 	 test -s $tmp/a/summary.json && test -s $tmp/a/tasks.csv &&
-	 test -s $tmp/a/series.csv && test -s $tmp/a/timeline.json"
+	 test -s $tmp/a/series.csv && test -s $tmp/a/timeline.pftrace &&
+	 test ! -e $tmp/a/timeline.json"
 check "a second run gives byte-identical results" sh -c \
 	"$GPUSIM run configs/paper/neon_fig6_direct.yaml --out $tmp/b -q &&
 	 cmp $tmp/a/summary.json $tmp/b/summary.json &&
-	 cmp $tmp/a/timeline.json $tmp/b/timeline.json &&
+	 cmp $tmp/a/timeline.pftrace $tmp/b/timeline.pftrace &&
 	 cmp $tmp/a/tasks.csv $tmp/b/tasks.csv &&
 	 cmp $tmp/a/series.csv $tmp/b/series.csv"
 check "another seed changes the event stream of a random workload" sh -c \
@@ -213,9 +214,9 @@ check "a run with VM schedulers is byte-identical and reports them" sh -c \
 	"$GPUSIM run configs/paper/fleig_nested.yaml --set duration=500ms --set vms.1.scheduler=timeslice --out $tmp/v1 -q &&
 	 $GPUSIM run configs/paper/fleig_nested.yaml --set duration=500ms --set vms.1.scheduler=timeslice --out $tmp/v2 -q &&
 	 cmp $tmp/v1/summary.json $tmp/v2/summary.json &&
-	 cmp $tmp/v1/timeline.json $tmp/v2/timeline.json &&
+	 cmp $tmp/v1/timeline.pftrace $tmp/v2/timeline.pftrace &&
 	 grep -q '\"scheduler\" : \"timeslice\"' $tmp/v1/summary.json &&
-	 grep -q 'vm vm2 scheduler timeslice' $tmp/v1/timeline.json"
+	 grep -aq 'vm vm2 scheduler timeslice' $tmp/v1/timeline.pftrace"
 
 # Several files: all are loaded first; each writes DIR/NAME, the same bytes
 # as a run of it alone; one bad file stops them all before anything runs.

@@ -18,7 +18,7 @@ for t in "$dir"/test_*; do
 done
 for script in cli_test.sh input_test.sh golden_test.sh sweep_test.sh \
 	      plots_test.sh interrupt_test.sh generate_test.sh \
-	      repro_reduce_test.sh; do
+	      repro_reduce_test.sh pftrace_test.sh; do
 	echo "== $script"
 	if sh "$(dirname "$0")/$script" "$gpusim"; then
 		passed=$((passed + 1))

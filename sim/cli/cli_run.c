@@ -17,6 +17,8 @@ struct run_args {
 	char *seed;
 	char **sets;
 	gboolean no_timeline;
+	char *timeline;         /* --timeline FORMAT */
+	enum gs_timeline_format format;
 	gboolean no_standalone;
 	gboolean quiet;
 };
@@ -25,6 +27,7 @@ static void run_args_clear(struct run_args *a)
 {
 	g_clear_pointer(&a->out, g_free);
 	g_clear_pointer(&a->seed, g_free);
+	g_clear_pointer(&a->timeline, g_free);
 	g_clear_pointer(&a->sets, g_strfreev);
 }
 
@@ -186,7 +189,10 @@ static int run_loaded(const char *file, const struct gs_scenario *sc,
 					"%.3f simulated seconds\n", file,
 				(double)r.sim_time_ns / 1e9,
 				(double)sc->duration / 1e9);
-		if (!gs_results_write_dir(&r, out_dir, opt.timeline, &err)) {
+		if (!gs_results_write_dir(&r, out_dir,
+					  opt.timeline ? a->format
+						       : GS_TIMELINE_NONE,
+					  &err)) {
 			fprintf(stderr, "gpusim: %s\n", err->message);
 			status = GS_EXIT_FAILURE;
 		} else if (!a->quiet) {
@@ -223,7 +229,11 @@ int gs_cmd_run(int argc, char **argv)
 		  "--set tasks.0.behavior.throttle.kernel=50us (repeatable)",
 		  "KEY.PATH=VALUE" },
 		{ "no-timeline", 0, 0, G_OPTION_ARG_NONE, &a.no_timeline,
-		  "Do not record or write timeline.json", NULL },
+		  "Do not record or write a timeline", NULL },
+		{ "timeline", 0, 0, G_OPTION_ARG_STRING, &a.timeline,
+		  "Timeline format: pftrace (timeline.pftrace, Perfetto's "
+		  "own; the default) or json (timeline.json, Chrome's)",
+		  "FORMAT" },
 		{ "no-standalone", 0, 0, G_OPTION_ARG_NONE, &a.no_standalone,
 		  "Skip the standalone runs (no slowdown figures)", NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &a.quiet,
@@ -240,6 +250,7 @@ int gs_cmd_run(int argc, char **argv)
 			"FILE... - run scenarios (all are checked first)",
 			entries, &files) ||
 	    !add_seed_override(&a) ||
+	    !gs_cli_timeline_format(a.timeline, &a.format) ||
 	    !load_all(files, a.sets, a.out, scenarios, out_dirs))
 		return GS_EXIT_USAGE;
 	/* one after the other; a failing scenario does not stop the rest */

@@ -31,10 +31,11 @@ ssize_t gs_write_fd(int fd, const void *buf, size_t len);
 
 /* The files of a run's folder, NULL-terminated. */
 extern const char *const gs_results_files[];
-/* Writes them (timeline.json only when with_timeline) into the fresh
- * folder dir. */
+/* Writes them (the timeline in the given format, none for
+ * GS_TIMELINE_NONE) into the fresh folder dir. */
 gboolean gs_results_write_files(const struct gs_results *r, const char *dir,
-				gboolean with_timeline, GError **error);
+				enum gs_timeline_format timeline,
+				GError **error);
 
 gboolean gs_results_fill_summary(const struct gs_results *r, FILE *f,
 				 GError **error);
@@ -44,6 +45,11 @@ gboolean gs_results_fill_series_csv(const struct gs_results *r, FILE *f,
 				    GError **error);
 gboolean gs_results_fill_timeline(const struct gs_results *r, FILE *f,
 				  GError **error);
+/* FALSE (with error set) when a span names a string out of range. */
+gboolean gs_results_check_spans(const struct gs_results *r, GError **error);
+/* timeline.pftrace (results_pftrace.c) */
+gboolean gs_results_fill_pftrace(const struct gs_results *r, FILE *f,
+				 GError **error);
 
 /* Appends s to out as a quoted JSON string. Invalid UTF-8 becomes U+FFFD,
  * so the output is always valid JSON; NULL is written as null. */
