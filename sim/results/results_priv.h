@@ -16,9 +16,10 @@
 typedef gboolean (*gs_results_fill_fn)(const struct gs_results *r, FILE *f,
 				       GError **error);
 
-/* Writes the new file dir/name through fill, flushed and fsync()ed; dir
- * is a temporary folder of results_dir.h, which publishes it whole. On
- * failure error names dir/name (the folder is dropped, file and all). */
+/* Writes the new file dir/name through fill, flushed to the kernel; dir
+ * is a temporary folder of results_dir.h, whose commit makes it durable
+ * and publishes it whole. On failure error names dir/name (the folder is
+ * dropped, file and all). */
 gboolean gs_results_write_file(const struct gs_results *r, const char *dir,
 			       const char *name, gs_results_fill_fn fill,
 			       GError **error);
