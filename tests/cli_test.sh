@@ -28,7 +28,7 @@ check "list --help" command_help list
 check "reproduce --help" command_help reproduce "FILE\.\.\."
 check "sweep --help" command_help sweep --jobs --out --set --no-timeline --point \
 	--emit-jobs --emit-slurm --collect --quiet
-check "bench --help" command_help bench --sim-seconds --repeat --channels --out --no-reproduce
+check "bench --help" command_help bench --sim-seconds --repeat --channels --out --no-reproduce --process-seconds
 # The scenario files the help examples name exist, and validate's example runs.
 check "help examples name existing files" sh -c '
 	for c in "" run validate list reproduce sweep bench; do "$0" $c --help; done |
@@ -189,6 +189,11 @@ check "bench writes bench.json with speed and idle-memory rows" sh -c \
 	 { grep -q '\"bytes_per_idle_channel\" : [1-9]' $tmp/bench/bench.json ||
 	   grep -q 'not measured' $tmp/bench.err; }"
 check "bench rejects a bad channel list" expect_status 2 "$GPUSIM" bench --channels 16,x
+check "bench prints issue 20's goals as ratios with a verdict" sh -c \
+	"grep -Eq '^whole process / simulation, 16 ch .* 1\.3x +[0-9.]+x  (pass|miss)\$' $tmp/bench.txt &&
+	 grep -Eq '^event loop / bare 4-ary heap, 16 ch .* 2\.0x +[0-9.]+x  (pass|miss)\$' $tmp/bench.txt &&
+	 grep -q '\"scenario\" : \"process\"' $tmp/bench/bench.json &&
+	 grep -q '\"ratio\" : [0-9]' $tmp/bench/bench.json"
 
 # A VM's own scheduler: an error in it is positioned, a run with one is
 # deterministic and reports it per VM.

@@ -15,8 +15,11 @@
  *    it entered the ring, with a flow arrow to every slice of the engine
  *    that ran it;
  *  - counter tracks: each task's GPU share (of all tasks' GPU time so
- *    far) and virtual time at every series sample, and each channel's
- *    queue depth (commands submitted and not completed).
+ *    far) and virtual time at the series samples where they changed, for
+ *    runs of at most GS_PFTRACE_MAX_TASK_COUNTERS tasks (beyond that a
+ *    viewer cannot show them and they would outweigh the rest of the
+ *    file; series.csv has them all), and each channel's queue depth
+ *    (commands submitted and not completed).
  *
  * Event names and categories are interned (pftrace_out.c). Perfetto
  * sorts packets by timestamp when it reads them; spans are written in the
@@ -25,6 +28,9 @@
 
 #include "sim/results/pftrace_out.h"
 #include "sim/results/results_priv.h"
+
+/* Tasks whose share and virtual time get counter tracks. */
+#define GS_PFTRACE_MAX_TASK_COUNTERS 256u
 
 /* A command's flow id, unique for up to 256 GPUs, 2^20 channels a GPU and
  * 2^36 commands a channel. */
@@ -339,8 +345,14 @@ static void put_task_counters(struct pf_out *o, const struct gs_results *r)
 	Perfetto__Protos__CounterDescriptor ratio =
 		PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
 	guint n = r->series ? r->series->len : 0, i, j;
+	g_autofree double *last_share = NULL;
+	g_autofree uint64_t *last_vtime = NULL;
 	uint32_t k;
 
+	if (r->n_tasks > GS_PFTRACE_MAX_TASK_COUNTERS)
+		return; /* series.csv has them (see the header) */
+	last_share = g_new(double, MAX(r->n_tasks, 1));
+	last_vtime = g_new(uint64_t, MAX(r->n_tasks, 1));
 	ns.has_unit = true;
 	ns.unit = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__UNIT_TIME_NS;
 	for (k = 0; k < r->n_tasks; k++) {
@@ -356,6 +368,8 @@ static void put_task_counters(struct pf_out *o, const struct gs_results *r)
 				rank, &ratio);
 		put_child_track(o, pf_uuid(PF_VTIME, 0, k), r->tasks[k].gpu, vv,
 				rank, &ns);
+		last_share[k] = -1;
+		last_vtime[k] = UINT64_MAX;
 	}
 	for (i = 0; i < n; i = j) {
 		const struct gs_series_point *p0 =
@@ -370,18 +384,27 @@ static void put_task_counters(struct pf_out *o, const struct gs_results *r)
 				break;
 			total += p->gpu_time_ns;
 		}
+		/* a value only when it changed: a counter holds its value
+		 * until the next one */
 		for (; i < j; i++) {
 			const struct gs_series_point *p = &g_array_index(
 				r->series, struct gs_series_point, i);
+			double share = total ? (double)p->gpu_time_ns /
+						       (double)total
+					     : 0;
 
 			if (p->task >= r->n_tasks)
 				continue;
-			put_counter(o, p->t, pf_uuid(PF_SHARE, 0, p->task),
-				    total ? (double)p->gpu_time_ns /
-						    (double)total
-					  : 0);
-			put_counter(o, p->t, pf_uuid(PF_VTIME, 0, p->task),
-				    (double)p->vtime_ns);
+			if (share != last_share[p->task])
+				put_counter(o, p->t,
+					    pf_uuid(PF_SHARE, 0, p->task),
+					    share);
+			if (p->vtime_ns != last_vtime[p->task])
+				put_counter(o, p->t,
+					    pf_uuid(PF_VTIME, 0, p->task),
+					    (double)p->vtime_ns);
+			last_share[p->task] = share;
+			last_vtime[p->task] = p->vtime_ns;
 		}
 	}
 }
