@@ -8,7 +8,8 @@
  * after it say they need that state, as Perfetto's own writers do. An
  * event's packet is framed here around a TrackEvent that protobuf-c
  * packs: the frame is three scalar fields, and packing it through
- * protobuf-c as well measured a third of the writer's time. */
+ * protobuf-c as well measured a third of the writer's time. Packets are
+ * gathered in a buffer and written in blocks of 256 KiB. */
 #include "sim/results/pftrace_out.h"
 
 #include <string.h>
@@ -32,29 +33,81 @@ static size_t put_varint(uint8_t *p, uint64_t v)
 	return n;
 }
 
-static uint8_t *room(struct pf_out *o, size_t n)
+/* Packets are gathered in o->buf and handed to the stream in blocks. */
+#define PF_FLUSH_AT (256 * 1024)
+/* The most a packet's framing takes: Trace's tag and length, then the
+ * timestamp, sequence id, flags and track_event's tag and length. */
+#define PF_HEAD_MAX 40
+
+static void flush(struct pf_out *o)
 {
-	if (n > o->cap) {
-		o->cap = MAX(n, 2 * o->cap);
+	fwrite(o->buf, 1, o->len, o->f);
+	o->len = 0;
+}
+
+/* Room for n more bytes at o->buf + o->len. */
+static void reserve(struct pf_out *o, size_t n)
+{
+	if (o->cap - o->len >= n)
+		return;
+	flush(o);
+	if (o->cap < n) {
+		o->cap = MAX(n, PF_FLUSH_AT + 64 * 1024);
 		o->buf = g_realloc(o->buf, o->cap);
 	}
-	return o->buf;
+}
+
+void pf_finish(struct pf_out *o)
+{
+	flush(o);
+	g_clear_pointer(&o->buf, g_free);
+	o->cap = 0;
 }
 
 void pf_put_packet(struct pf_out *o, pf_packet *p)
 {
-	uint8_t head[1 + 10];
 	size_t n, h = 0;
+	uint8_t *at;
 
 	p->optional_trusted_packet_sequence_id_case =
 		PERFETTO__PROTOS__TRACE_PACKET__OPTIONAL_TRUSTED_PACKET_SEQUENCE_ID_TRUSTED_PACKET_SEQUENCE_ID;
 	p->trusted_packet_sequence_id = PF_SEQUENCE_ID;
 	n = perfetto__protos__trace_packet__get_packed_size(p);
-	perfetto__protos__trace_packet__pack(p, room(o, n));
-	head[h++] = PF_TAG_PACKET;
-	h += put_varint(head + h, n);
-	fwrite(head, 1, h, o->f);
-	fwrite(o->buf, 1, n, o->f);
+	reserve(o, 1 + 10 + n);
+	at = o->buf + o->len;
+	at[h++] = PF_TAG_PACKET;
+	h += put_varint(at + h, n);
+	perfetto__protos__trace_packet__pack(p, at + h);
+	o->len += h + n;
+	if (o->len >= PF_FLUSH_AT)
+		flush(o);
+}
+
+/* At least the packed size of e, from its fields' widest encodings, so
+ * that it can be packed without a sizing pass over it first (which took
+ * as long as the packing). */
+static size_t event_bound(const pf_event *e)
+{
+	size_t b = 96 + 12 * (e->n_flow_ids + e->n_terminating_flow_ids +
+			      e->n_category_iids);
+	size_t i;
+
+	if (e->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME)
+		b += strlen(e->name) + 12;
+	for (i = 0; i < e->n_categories; i++)
+		b += strlen(e->categories[i]) + 12;
+	for (i = 0; i < e->n_debug_annotations; i++) {
+		const pf_arg *a = e->debug_annotations[i];
+
+		b += 48;
+		if (a->name_field_case ==
+		    PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME)
+			b += strlen(a->name) + 12;
+		if (a->value_case ==
+		    PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE)
+			b += strlen(a->string_value) + 12;
+	}
+	return b;
 }
 
 void pf_put_track(struct pf_out *o, pf_track *t)
@@ -66,13 +119,17 @@ void pf_put_track(struct pf_out *o, pf_track *t)
 	pf_put_packet(o, &p);
 }
 
+/* The event is packed past room for the framing, which is written
+ * once its length is known; the event then moves down to follow it. */
 void pf_put_event(struct pf_out *o, uint64_t t, pf_event *e)
 {
-	uint8_t head[64];
-	size_t n = perfetto__protos__track_event__get_packed_size(e);
-	size_t body = 0, h = 0;
-	uint8_t frame[40];
+	size_t bound = event_bound(e), n, body = 0, h = 0;
+	uint8_t frame[PF_HEAD_MAX], *at;
 
+	reserve(o, PF_HEAD_MAX + bound);
+	at = o->buf + o->len + PF_HEAD_MAX;
+	n = perfetto__protos__track_event__pack(e, at);
+	g_assert(n <= bound);
 	frame[body++] = PF_TAG_TIMESTAMP;
 	body += put_varint(frame + body, t);
 	frame[body++] = PF_TAG_SEQUENCE_ID;
@@ -83,13 +140,15 @@ void pf_put_event(struct pf_out *o, uint64_t t, pf_event *e)
 		PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE);
 	frame[body++] = PF_TAG_TRACK_EVENT;
 	body += put_varint(frame + body, n);
-	head[h++] = PF_TAG_PACKET;
-	h += put_varint(head + h, body + n);
-	memcpy(head + h, frame, body);
+	o->buf[o->len + h++] = PF_TAG_PACKET;
+	h += put_varint(o->buf + o->len + h, body + n);
+	memcpy(o->buf + o->len + h, frame, body);
 	h += body;
-	perfetto__protos__track_event__pack(e, room(o, n));
-	fwrite(head, 1, h, o->f);
-	fwrite(o->buf, 1, n, o->f);
+	g_assert(h <= PF_HEAD_MAX);
+	memmove(o->buf + o->len + h, at, n);
+	o->len += h + n;
+	if (o->len >= PF_FLUSH_AT)
+		flush(o);
 }
 
 static const char *const arg_names[] = {

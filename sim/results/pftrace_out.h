@@ -18,8 +18,9 @@ typedef Perfetto__Protos__DebugAnnotation pf_arg;
 
 struct pf_out {
 	FILE *f;
-	uint8_t *buf;  /* a packed message, grown as needed */
+	uint8_t *buf;  /* packets not yet handed to f */
 	size_t cap;
+	size_t len;
 };
 
 /* Kinds of track: the low 4 bits of a uuid. */
@@ -55,6 +56,8 @@ void pf_put_packet(struct pf_out *o, pf_packet *p);
 void pf_put_track(struct pf_out *o, pf_track *t);
 /* A TrackEvent at time t, which may name interned strings. */
 void pf_put_event(struct pf_out *o, uint64_t t, pf_event *e);
+/* Hands the packets still held to the stream and frees the buffer. */
+void pf_finish(struct pf_out *o);
 
 void pf_arg_uint(pf_arg *a, enum pf_arg_name name, uint64_t v);
 void pf_arg_string(pf_arg *a, enum pf_arg_name name, const char *v);

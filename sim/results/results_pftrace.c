@@ -455,6 +455,6 @@ gboolean gs_results_fill_pftrace(const struct gs_results *r, FILE *f,
 		put_span(&o, &g_array_index(r->spans, struct gs_span, i), names);
 	if (r->timeline_truncated)
 		put_truncated(&o, r);
-	g_free(o.buf);
+	pf_finish(&o);
 	return TRUE;
 }
