@@ -41,7 +41,8 @@ static size_t put_varint(uint8_t *p, uint64_t v)
 
 static void flush(struct pf_out *o)
 {
-	fwrite(o->buf, 1, o->len, o->f);
+	if (o->len)
+		fwrite(o->buf, 1, o->len, o->f);
 	o->len = 0;
 }
 
