@@ -2,7 +2,7 @@
 # runs every test. See README.md.
 
 CC       ?= cc
-PKGS     := glib-2.0 gmodule-2.0 yaml-0.1 json-glib-1.0
+PKGS     := glib-2.0 gmodule-2.0 yaml-0.1 json-glib-1.0 libprotobuf-c
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -16,7 +16,7 @@ CMOCKA_LIBS   := $(shell pkg-config --libs cmocka 2>/dev/null)
 # -ffp-contract=off: no fused multiply-add, so metrics are the same bits on
 # every machine and compiler.
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(WARN) $(CPPFLAGS) $(CFLAGS) \
-	     -I. -Isim/host/hal $(PKG_CFLAGS) -MMD -MP
+	     -I. -I$(BUILD)/gen -Isim/host/hal $(PKG_CFLAGS) -MMD -MP
 LDLIBS   = $(PKG_LIBS) -lm
 
 BUILD    ?= build
@@ -28,6 +28,12 @@ LIB_SRCS := $(filter-out sim/cli/main.c,$(LIB_SRCS))
 # the HAL record's line format, which the simulator's recorder shares
 LIB_SRCS += policies/replay/hal_record.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+# The Perfetto trace subset (sim/results/perfetto_trace.proto), compiled to
+# C by protoc-c into $(BUILD)/gen/ (timeline.pftrace).
+PROTO_SRCS := sim/results/perfetto_trace.proto
+PROTO_C    := $(PROTO_SRCS:%.proto=$(BUILD)/gen/%.pb-c.c)
+PROTO_H    := $(PROTO_SRCS:%.proto=$(BUILD)/gen/%.pb-c.h)
+LIB_OBJS += $(PROTO_C:%.c=%.o)
 MAIN_OBJ := $(BUILD)/sim/cli/main.o
 LIB      := $(BUILD)/libgpusim.a
 
@@ -85,6 +91,15 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
 
+$(BUILD)/gen/%.pb-c.c $(BUILD)/gen/%.pb-c.h: %.proto
+	@mkdir -p $(BUILD)/gen
+	protoc-c --c_out=$(BUILD)/gen $<
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/sim/results/results_pftrace.o $(BUILD)/sim/results/pftrace_out.o: $(PROTO_H)
+
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(CMOCKA_LIBS) $(LDLIBS)
 
@@ -96,6 +111,7 @@ $(BUILD)/tests/test_policy_%: $(BUILD)/tests/test_policy_%.o $(MOCK_HAL_OBJ) \
 # through sudo when it is available).
 check-deps:
 	@pkg-config --exists $(PKGS) cmocka && command -v gnuplot >/dev/null \
+	  && command -v protoc-c >/dev/null && command -v protoc >/dev/null \
 	  || sh scripts/install-deps.sh
 
 deps:

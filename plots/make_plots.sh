@@ -169,7 +169,7 @@ gnuplot -c plots/share_time.gp "$tmp/share_Direct.dat" \
 # engagements (drain, sample each task) and their free runs. What is still
 # going when the run ends is recorded up to its end (marked open).
 "$GPUSIM" run configs/paper/neon_fig6_dfq.yaml --set duration=130ms -q \
-	--no-standalone --out "$sweeps/gantt_dfq"
+	--no-standalone --timeline json --out "$sweeps/gantt_dfq"
 awk -f plots/gantt.awk -v from_ms=0 -v to_ms=130 -v decor="$tmp/decor.gp" \
 	"$sweeps/gantt_dfq/timeline.json" >"$tmp/spans.dat"
 gnuplot -c plots/gantt.gp "$tmp/spans.dat" "$tmp/decor.gp" \

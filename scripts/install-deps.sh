@@ -2,7 +2,8 @@
 # Installs the Debian packages gpusim builds and tests with.
 set -e
 PACKAGES="build-essential pkg-config libglib2.0-dev libyaml-dev \
-libjson-glib-dev libcmocka-dev gnuplot-nox clang parallel"
+libjson-glib-dev libcmocka-dev gnuplot-nox clang parallel \
+libprotobuf-c-dev protobuf-c-compiler protobuf-compiler"
 if [ "$(id -u)" = 0 ]; then
 	SUDO=
 elif command -v sudo >/dev/null 2>&1; then

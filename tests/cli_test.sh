@@ -28,7 +28,7 @@ check "list --help" command_help list
 check "reproduce --help" command_help reproduce "FILE\.\.\."
 check "sweep --help" command_help sweep --jobs --out --set --no-timeline --point \
 	--emit-jobs --emit-slurm --collect --quiet
-check "bench --help" command_help bench --sim-seconds --repeat --channels --out --no-reproduce
+check "bench --help" command_help bench --sim-seconds --repeat --channels --out --no-reproduce --process-seconds
 # The scenario files the help examples name exist, and validate's example runs.
 check "help examples name existing files" sh -c '
 	for c in "" run validate list reproduce sweep bench; do "$0" $c --help; done |
@@ -59,11 +59,12 @@ check "validate accepts the default config" "$GPUSIM" validate configs/default.y
 check "run writes the four result files" sh -c \
 	"$GPUSIM run configs/paper/neon_fig6_direct.yaml --out $tmp/a -q &&
 	 test -s $tmp/a/summary.json && test -s $tmp/a/tasks.csv &&
-	 test -s $tmp/a/series.csv && test -s $tmp/a/timeline.json"
+	 test -s $tmp/a/series.csv && test -s $tmp/a/timeline.pftrace &&
+	 test ! -e $tmp/a/timeline.json"
 check "a second run gives byte-identical results" sh -c \
 	"$GPUSIM run configs/paper/neon_fig6_direct.yaml --out $tmp/b -q &&
 	 cmp $tmp/a/summary.json $tmp/b/summary.json &&
-	 cmp $tmp/a/timeline.json $tmp/b/timeline.json &&
+	 cmp $tmp/a/timeline.pftrace $tmp/b/timeline.pftrace &&
 	 cmp $tmp/a/tasks.csv $tmp/b/tasks.csv &&
 	 cmp $tmp/a/series.csv $tmp/b/series.csv"
 check "another seed changes the event stream of a random workload" sh -c \
@@ -188,6 +189,11 @@ check "bench writes bench.json with speed and idle-memory rows" sh -c \
 	 { grep -q '\"bytes_per_idle_channel\" : [1-9]' $tmp/bench/bench.json ||
 	   grep -q 'not measured' $tmp/bench.err; }"
 check "bench rejects a bad channel list" expect_status 2 "$GPUSIM" bench --channels 16,x
+check "bench prints issue 20's goals as ratios with a verdict" sh -c \
+	"grep -Eq '^whole process / simulation, 16 ch .* 1\.3x +[0-9.]+x  (pass|miss)\$' $tmp/bench.txt &&
+	 grep -Eq '^event loop / bare 4-ary heap, 16 ch .* 2\.0x +[0-9.]+x  (pass|miss)\$' $tmp/bench.txt &&
+	 grep -q '\"scenario\" : \"process\"' $tmp/bench/bench.json &&
+	 grep -q '\"ratio\" : [0-9]' $tmp/bench/bench.json"
 
 # A VM's own scheduler: an error in it is positioned, a run with one is
 # deterministic and reports it per VM.
@@ -213,9 +219,9 @@ check "a run with VM schedulers is byte-identical and reports them" sh -c \
 	"$GPUSIM run configs/paper/fleig_nested.yaml --set duration=500ms --set vms.1.scheduler=timeslice --out $tmp/v1 -q &&
 	 $GPUSIM run configs/paper/fleig_nested.yaml --set duration=500ms --set vms.1.scheduler=timeslice --out $tmp/v2 -q &&
 	 cmp $tmp/v1/summary.json $tmp/v2/summary.json &&
-	 cmp $tmp/v1/timeline.json $tmp/v2/timeline.json &&
+	 cmp $tmp/v1/timeline.pftrace $tmp/v2/timeline.pftrace &&
 	 grep -q '\"scheduler\" : \"timeslice\"' $tmp/v1/summary.json &&
-	 grep -q 'vm vm2 scheduler timeslice' $tmp/v1/timeline.json"
+	 grep -aq 'vm vm2 scheduler timeslice' $tmp/v1/timeline.pftrace"
 
 # Several files: all are loaded first; each writes DIR/NAME, the same bytes
 # as a run of it alone; one bad file stops them all before anything runs.

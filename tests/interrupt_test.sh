@@ -47,9 +47,9 @@ run --seed 1 --out "$tmp/old"
 run --seed 2 --out "$tmp/new"
 t=$(size "$tmp/new/tasks.csv")
 s=$(size "$tmp/new/series.csv")
-l=$(size "$tmp/new/timeline.json")
+l=$(size "$tmp/new/timeline.pftrace")
 # Byte counts that fall inside each file in turn (tasks.csv, series.csv,
-# timeline.json, summary.json), and before the first byte.
+# timeline.pftrace, summary.json), and before the first byte.
 offsets="0 $((t / 2)) $((t + s / 2)) $((t + s + l / 2)) $((t + s + l + 10))"
 
 mkdir "$tmp/fail"

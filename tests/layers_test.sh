@@ -69,11 +69,18 @@ function rank_of(path,   d) {
 	}
 	return -1
 }
-function exists(p,   line, r) {
+function exists(p,   line, r, src) {
 	if (p in known)
 		return known[p]
 	r = (getline line < p) >= 0
 	close(p)
+	# protoc-c writes X.pb-c.h into the build folder from X.proto
+	if (!r && p ~ /\.pb-c\.h$/) {
+		src = p
+		sub(/\.pb-c\.h$/, ".proto", src)
+		r = (getline line < src) >= 0
+		close(src)
+	}
 	known[p] = r
 	return r
 }

@@ -19,7 +19,7 @@ f=configs/paper/neon_fig6_dfq.yaml
 "$gpusim" run "$f" -q --no-standalone --out "$tmp/rec" \
 	--record-hal "$tmp/dfq.rec" >/dev/null 2>&1
 same=1
-for o in summary.json tasks.csv series.csv timeline.json; do
+for o in summary.json tasks.csv series.csv timeline.pftrace; do
 	cmp -s "$tmp/plain/$o" "$tmp/rec/$o" || { bad "recording changed $o"; same=0; }
 done
 [ $same -eq 1 ] && ok "recording changes no result file"

@@ -101,7 +101,7 @@ static void test_failed_write_keeps_old_set(void **state)
 	after = sorted_listing(fx->dir);
 	assert_string_equal(before, after);
 	assert_string_equal(after,
-			    "series.csv summary.json tasks.csv timeline.json");
+			    "series.csv summary.json tasks.csv timeline.pftrace");
 	new_tasks = read_file(fx->dir, "tasks.csv");
 	assert_string_equal(old_tasks, new_tasks);
 	assert_seed(fx->dir, "1");
@@ -109,7 +109,7 @@ static void test_failed_write_keeps_old_set(void **state)
 	assert_string_equal(around, "out");
 }
 
-/* A run without a timeline replaces one with: the old timeline.json goes
+/* A run without a timeline replaces one with: the old timeline.pftrace goes
  * with the rest of the old set; a note the user left stays; an old
  * writer's stray temporary is cleared. */
 static void test_new_set_replaces_old_whole(void **state)

@@ -164,7 +164,8 @@ static void test_timeline_bad_name_index_fails_cleanly(void **state)
 	GError *error = NULL;
 
 	g_array_index(fx->r.spans, struct gs_span, 1).name = 99;
-	assert_false(gs_results_write_dir(&fx->r, fx->dir, TRUE, &error));
+	assert_false(gs_results_write_dir(&fx->r, fx->dir, GS_TIMELINE_JSON,
+					  &error));
 	assert_non_null(error);
 	assert_non_null(strstr(error->message, "timeline.json"));
 	assert_non_null(strstr(error->message, fx->dir));

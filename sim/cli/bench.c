@@ -23,18 +23,23 @@
  * `channels` channels, as task definitions t0, t1, ... of at most
  * BENCH_MAX_COUNT replicas. The series is sampled only at the start and
  * the end: a sample is a pass over every task, and not what is measured. */
-static struct gs_scenario *bench_scenario(uint32_t tasks, uint32_t channels,
-					  gs_time_t duration,
-					  const char *behavior, GError **error)
+struct gs_scenario *gs_bench_scenario(uint32_t tasks, uint32_t channels,
+					 gs_time_t duration,
+					 const char *behavior, bool outputs,
+					 GError **error)
 {
 	g_autoptr(GString) y = g_string_new(NULL);
 	uint32_t def = 0, left = tasks;
 
 	g_string_append_printf(
 		y, "name: bench\nseed: 1\nduration: %" G_GUINT64_FORMAT "\n"
-		"gpu: {preset: kepler, max_channels: %u, ring_entries: 16}\n"
-		"output: {timeline: false, series_interval: %" G_GUINT64_FORMAT
-		"}\ntasks:\n", duration, MAX(tasks * channels, 16u), duration);
+		"gpu: {preset: kepler, max_channels: %u, ring_entries: 16}\n",
+		duration, MAX(tasks * channels, 16u));
+	if (!outputs)
+		g_string_append_printf(y, "output: {timeline: false, "
+				       "series_interval: %" G_GUINT64_FORMAT
+				       "}\n", duration);
+	g_string_append(y, "tasks:\n");
 	while (left) {
 		uint32_t count = MIN(left, BENCH_MAX_COUNT);
 
@@ -47,6 +52,14 @@ static struct gs_scenario *bench_scenario(uint32_t tasks, uint32_t channels,
 				     error);
 }
 
+static struct gs_scenario *bench_scenario(uint32_t tasks, uint32_t channels,
+					  gs_time_t duration,
+					  const char *behavior, GError **error)
+{
+	return gs_bench_scenario(tasks, channels, duration, behavior, false,
+				 error);
+}
+
 static void point_init(struct gs_bench_point *p, const char *scenario,
 		       const char *policy, uint32_t channels)
 {
@@ -55,6 +68,7 @@ static void point_init(struct gs_bench_point *p, const char *scenario,
 	p->policy = policy;
 	p->channels = channels;
 	p->cpu_s = p->bytes_per_idle_channel = p->invariant_share = -1;
+	p->sim_s = -1;
 }
 
 static double seconds_since(gint64 t0)
@@ -82,7 +96,7 @@ bool gs_bench_throttle(uint32_t channels, gs_time_t duration, unsigned repeat,
 {
 	struct gs_scenario *sc = bench_scenario(
 		channels, 1, duration,
-		"{throttle: {kernel: {uniform: [5us, 15us]}}}", error);
+		GS_BENCH_THROTTLE, error);
 	unsigned i;
 
 	if (!sc)
@@ -113,6 +127,7 @@ bool gs_bench_throttle(uint32_t channels, gs_time_t duration, unsigned repeat,
 		if (i == 0 || setup < p->setup_s)
 			p->setup_s = setup;
 		p->events = gs_sim_queue(sim)->dispatched;
+		p->queue_len = gs_sim_queue(sim)->len;
 		gs_results_init(&r);
 		gs_sim_collect(sim, &r);
 		p->commands = 0;

@@ -26,7 +26,24 @@ struct gs_bench_point {
 	 * one check on the run's final state / wall_s; < 0: not measured. */
 	uint64_t invariant_checks;
 	double invariant_share;
+	uint32_t queue_len;     /* events queued when the run ended */
+	/* A goal of issue 20 (`process`, `heap` points): the measured
+	 * ratio and the most it may be; goal 0: not such a point. */
+	double ratio, goal;
+	double sim_s;           /* `process`: the simulation alone */
 };
+
+/* The speed points' workload: saturating throttles. */
+#define GS_BENCH_THROTTLE "{throttle: {kernel: {uniform: [5us, 15us]}}}"
+
+struct gs_scenario;
+/* `tasks` replicas of `behavior` opening `channels` channels each, on a
+ * kepler GPU; with outputs the scenario's default outputs, else no
+ * timeline and the series sampled only at the start and the end. */
+struct gs_scenario *gs_bench_scenario(uint32_t tasks, uint32_t channels,
+				      gs_time_t duration,
+				      const char *behavior, bool outputs,
+				      GError **error);
 
 /* `channels` saturating throttles (one channel each, 5-15 us kernels)
  * under direct for `duration` of simulated time; the event loop is timed,
@@ -40,6 +57,20 @@ bool gs_bench_throttle(uint32_t channels, gs_time_t duration, unsigned repeat,
  * (its process included), else one task opening them all. */
 bool gs_bench_idle_memory(uint32_t channels, bool per_task,
 			  struct gs_bench_point *p, GError **error);
+
+/* The whole process with default outputs (timeline.pftrace, series at
+ * the default interval, summary.json, tasks.csv, written into a fresh
+ * folder) against the simulation alone (no recording), for `channels`
+ * throttles as gs_bench_throttle's; best of `repeat` each. */
+bool gs_bench_process(uint32_t channels, gs_time_t duration, unsigned repeat,
+		      struct gs_bench_point *p, GError **error);
+
+/* ns per pop + push of a bare 4-ary heap of `size` keys (bench_heap.c),
+ * best of `repeat` runs of `ops`. */
+double gs_bench_bare_heap(uint32_t size, uint64_t ops, unsigned repeat);
+/* The same driven through the event loop (base/event.c: event records,
+ * sequence numbers, the checksum) with handlers that do nothing. */
+double gs_bench_event_loop(uint32_t size, uint64_t ops, unsigned repeat);
 
 /* Wall (and CPU) time of `gpusim reproduce` run as a child of this
  * executable in the current directory; fails if a target fails. */

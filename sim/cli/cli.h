@@ -6,6 +6,8 @@
 #include <glib.h>
 #include <stdbool.h>
 
+#include "sim/results/results_write.h"
+
 #define GS_EXIT_OK 0
 #define GS_EXIT_FAILURE 1
 #define GS_EXIT_USAGE 2
@@ -20,6 +22,9 @@
 bool gs_cli_parse(const char *command, int argc, char **argv,
 		  const char *what, const char *summary,
 		  GOptionEntry *entries, char ***files, bool several);
+/* The --timeline option's word into *out (NULL: the default, pftrace).
+ * Prints the problem and returns false for an unknown word. */
+bool gs_cli_timeline_format(const char *word, enum gs_timeline_format *out);
 /* Ends the --help of subcommand `command` with its examples. */
 void gs_cli_help(GOptionContext *ctx, const char *command);
 

@@ -82,3 +82,13 @@ bool gs_cli_parse(const char *command, int argc, char **argv,
 	}
 	return true;
 }
+
+bool gs_cli_timeline_format(const char *word, enum gs_timeline_format *out)
+{
+	*out = GS_TIMELINE_PFTRACE;
+	if (!word || gs_timeline_format_parse(word, out))
+		return true;
+	fprintf(stderr, "gpusim: --timeline expects pftrace or json, not "
+			"'%s'\n", word);
+	return false;
+}

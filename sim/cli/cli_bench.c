@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/cli/bench.h"
 #include "sim/cli/cli.h"
@@ -116,7 +117,42 @@ static void add_point(JsonBuilder *b, const struct gs_bench_point *p)
 			   p->invariant_share);
 	json_builder_set_member_name(b, "invariant_checks");
 	json_builder_add_int_value(b, (gint64)p->invariant_checks);
+	add_double_or_null(b, "ratio", p->goal > 0, p->ratio);
+	add_double_or_null(b, "goal", p->goal > 0, p->goal);
+	add_double_or_null(b, "sim_s", p->sim_s >= 0, p->sim_s);
 	json_builder_end_object(b);
+}
+
+/* Issue 20's goals, each a ratio measured in this run: the whole
+ * process with default outputs over the simulation alone, and the event
+ * loop's pop + schedule (no handler work) over a bare 4-ary heap's pop +
+ * push, at the queue size the speed point's run ended with. */
+static void print_goals(const GArray *points)
+{
+	guint i;
+
+	printf("\n%-46s %8s %10s  %s\n", "goal (issue 20)", "at most",
+	       "measured", "verdict");
+	for (i = 0; i < points->len; i++) {
+		const struct gs_bench_point *p =
+			&g_array_index(points, struct gs_bench_point, i);
+		g_autofree char *what = NULL;
+
+		if (p->goal <= 0)
+			continue;
+		if (!strcmp(p->scenario, "process"))
+			what = g_strdup_printf("whole process / simulation, %u "
+					       "ch (%.3f/%.3f s)", p->channels,
+					       p->wall_s, p->sim_s);
+		else
+			what = g_strdup_printf("event loop / bare 4-ary heap, "
+					       "%u ch (%.1f/%.1f ns)",
+					       p->channels, p->wall_s * 1e9,
+					       p->sim_s * 1e9);
+		printf("%-46s %7.1fx %9.2fx  %s\n", what, p->goal, p->ratio,
+		       p->ratio <= p->goal ? "pass" : "miss");
+	}
+	fflush(stdout);
 }
 
 /* Written to a temporary name and renamed, as the other results. */
@@ -145,6 +181,46 @@ static bool write_json(const char *path, const GArray *points, GError **error)
 	return g_file_set_contents(path, text, -1, error);
 }
 
+/* Pops + pushes timed on the bare heap: enough for 0.1-0.3 s. */
+#define HEAP_OPS 20000000u
+
+/* The goal points: for the smallest and the largest channel count, the
+ * event loop against a bare heap of the size of the speed point's queue,
+ * and the whole process against the simulation. */
+static bool bench_goals(const GArray *sizes, gs_time_t duration,
+			unsigned repeat, GArray *points, GError **error)
+{
+	guint n = points->len, i, k;
+
+	for (i = 0; i < n; i++) {
+		struct gs_bench_point h =
+			g_array_index(points, struct gs_bench_point, i);
+
+		if (i != 0 && i != n - 1)
+			continue;
+		h.scenario = "heap";
+		h.wall_s = gs_bench_event_loop(MAX(h.queue_len, 1u), HEAP_OPS,
+					       repeat) / 1e9;
+		h.sim_s = gs_bench_bare_heap(MAX(h.queue_len, 1u), HEAP_OPS,
+					     repeat) / 1e9;
+		h.ratio = h.wall_s / h.sim_s;
+		h.goal = 2.0;
+		h.events = h.commands = 0;
+		g_array_append_val(points, h);
+	}
+	for (k = 0; k < sizes->len; k++) {
+		struct gs_bench_point p;
+
+		if (k != 0 && k != sizes->len - 1)
+			continue;
+		if (!gs_bench_process(g_array_index(sizes, uint32_t, k),
+				      duration, repeat, &p, error))
+			return false;
+		g_array_append_val(points, p);
+	}
+	return true;
+}
+
 static int fail(GError *err)
 {
 	fprintf(stderr, "gpusim bench: %s\n", err->message);
@@ -153,7 +229,7 @@ static int fail(GError *err)
 
 int gs_cmd_bench(int argc, char **argv)
 {
-	gint64 seconds = 60, repeat = 3;
+	gint64 seconds = 60, repeat = 3, process_seconds = 0;
 	g_autofree char *channel_list = NULL, *out = NULL;
 	gboolean no_reproduce = FALSE;
 	GOptionEntry entries[] = {
@@ -164,6 +240,9 @@ int gs_cmd_bench(int argc, char **argv)
 		{ "channels", 0, 0, G_OPTION_ARG_STRING, &channel_list,
 		  "Channel counts of the speed points (default "
 		  DEFAULT_CHANNELS ")", "N,N,..." },
+		{ "process-seconds", 0, 0, G_OPTION_ARG_INT64,
+		  &process_seconds, "Simulated seconds of the whole-process "
+		  "points (default: --sim-seconds)", "S" },
 		{ "out", 0, 0, G_OPTION_ARG_FILENAME, &out,
 		  "JSON file to write (default results/bench.json)", "FILE" },
 		{ "no-reproduce", 0, 0, G_OPTION_ARG_NONE, &no_reproduce,
@@ -187,12 +266,12 @@ int gs_cmd_bench(int argc, char **argv)
 	}
 	sizes = parse_channels(channel_list ? channel_list : DEFAULT_CHANNELS);
 	if (seconds < 1 || seconds > 3600 || repeat < 1 || repeat > 100 ||
-	    !sizes) {
+	    process_seconds < 0 || process_seconds > 3600 || !sizes) {
 		fprintf(stderr, "gpusim: %s\n",
 			!sizes ? "--channels wants counts 1..1048576, "
 				 "comma-separated"
-			       : "--sim-seconds wants 1..3600 and --repeat "
-				 "1..100");
+			       : "--sim-seconds and --process-seconds want "
+				 "1..3600, --repeat 1..100");
 		return GS_EXIT_USAGE;
 	}
 	print_header();
@@ -204,6 +283,11 @@ int gs_cmd_bench(int argc, char **argv)
 		print_point(&p);
 		g_array_append_val(points, p);
 	}
+	if (!process_seconds)
+		process_seconds = seconds;
+	if (!bench_goals(sizes, (gs_time_t)process_seconds * GS_NS_PER_S,
+			 (unsigned)repeat, points, &err))
+		return fail(err);
 	for (i = 0; i < 2; i++) {
 		if (!gs_bench_idle_memory(IDLE_CHANNELS, i == 0, &p, &err))
 			return fail(err);
@@ -216,6 +300,7 @@ int gs_cmd_bench(int argc, char **argv)
 		print_point(&p);
 		g_array_append_val(points, p);
 	}
+	print_goals(points);
 	if (!write_json(out ? out : "results/bench.json", points, &err))
 		return fail(err);
 	return GS_EXIT_OK;

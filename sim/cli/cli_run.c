@@ -19,6 +19,8 @@ struct run_args {
 	char *policy_module;
 	char **sets;
 	gboolean no_timeline;
+	char *timeline;         /* --timeline FORMAT */
+	enum gs_timeline_format format;
 	gboolean no_standalone;
 	gboolean quiet;
 	char *record_hal;
@@ -29,6 +31,7 @@ static void run_args_clear(struct run_args *a)
 	g_clear_pointer(&a->out, g_free);
 	g_clear_pointer(&a->seed, g_free);
 	g_clear_pointer(&a->policy_module, g_free);
+	g_clear_pointer(&a->timeline, g_free);
 	g_clear_pointer(&a->sets, g_strfreev);
 	g_clear_pointer(&a->record_hal, g_free);
 }
@@ -227,7 +230,10 @@ static int run_loaded(const char *file, const struct gs_scenario *sc,
 		if (hal_record &&
 		    !gs_cli_write_hal_record(hal_record, sc, a->record_hal))
 			status = GS_EXIT_FAILURE;
-		if (!gs_results_write_dir(&r, out_dir, opt.timeline, &err)) {
+		if (!gs_results_write_dir(&r, out_dir,
+					  opt.timeline ? a->format
+						       : GS_TIMELINE_NONE,
+					  &err)) {
 			fprintf(stderr, "gpusim: %s\n", err->message);
 			status = GS_EXIT_FAILURE;
 		} else if (!a->quiet) {
@@ -269,7 +275,11 @@ int gs_cmd_run(int argc, char **argv)
 		  "(./NAME.so, or NAME found in GPUSIM_POLICY_PATH) "
 		  "instead of the scenario's", "FILE" },
 		{ "no-timeline", 0, 0, G_OPTION_ARG_NONE, &a.no_timeline,
-		  "Do not record or write timeline.json", NULL },
+		  "Do not record or write a timeline", NULL },
+		{ "timeline", 0, 0, G_OPTION_ARG_STRING, &a.timeline,
+		  "Timeline format: pftrace (timeline.pftrace, Perfetto's "
+		  "own; the default) or json (timeline.json, Chrome's)",
+		  "FORMAT" },
 		{ "no-standalone", 0, 0, G_OPTION_ARG_NONE, &a.no_standalone,
 		  "Skip the standalone runs (no slowdown figures)", NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &a.quiet,
@@ -291,6 +301,7 @@ int gs_cmd_run(int argc, char **argv)
 	    !add_seed_override(&a) ||
 	    !gs_cli_record_hal_single(a.record_hal, files) ||
 	    !add_module_override(&a) ||
+	    !gs_cli_timeline_format(a.timeline, &a.format) ||
 	    !load_all(files, a.sets, a.out, scenarios, out_dirs))
 		return GS_EXIT_USAGE;
 	/* one after the other; a failing scenario does not stop the rest */

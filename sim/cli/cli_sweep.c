@@ -24,6 +24,7 @@ struct sweep_args {
 	gboolean emit_jobs;
 	gboolean emit_slurm;
 	gboolean no_timeline;
+	char *timeline;       /* --timeline FORMAT */
 	gboolean quiet;
 };
 
@@ -32,6 +33,7 @@ static void sweep_args_clear(struct sweep_args *a)
 	g_clear_pointer(&a->out, g_free);
 	g_clear_pointer(&a->collect, g_free);
 	g_clear_pointer(&a->point, g_free);
+	g_clear_pointer(&a->timeline, g_free);
 	g_clear_pointer(&a->sets, g_strfreev);
 	g_clear_pointer(&a->jobs_arg, g_free);
 }
@@ -70,7 +72,10 @@ static bool parse(int argc, char **argv, struct sweep_args *a, char ***files)
 		  "Override a value of the base scenario (repeatable)",
 		  "KEY.PATH=VALUE" },
 		{ "no-timeline", 0, 0, G_OPTION_ARG_NONE, &a->no_timeline,
-		  "Write no timeline.json for the points", NULL },
+		  "Write no timeline for the points", NULL },
+		{ "timeline", 0, 0, G_OPTION_ARG_STRING, &a->timeline,
+		  "The points' timeline format: pftrace (default) or json",
+		  "FORMAT" },
 		{ "point", 0, 0, G_OPTION_ARG_STRING, &a->point,
 		  "Run only this point (its id or index), as a job does", "ID" },
 		{ "emit-jobs", 0, 0, G_OPTION_ARG_NONE, &a->emit_jobs,
@@ -218,6 +223,8 @@ static GString *sweep_line(const struct gs_sweep_job *job, const char *option)
 		append_quoted(line, " --set ", job->base_sets[i]);
 	if (job->no_timeline)
 		g_string_append(line, " --no-timeline");
+	if (job->timeline == GS_TIMELINE_JSON)
+		g_string_append(line, " --timeline json");
 	return line;
 }
 
@@ -425,6 +432,8 @@ int gs_cmd_sweep(int argc, char **argv)
 		      g_build_filename("results", job.sc->name, NULL);
 		job.out_dir = out;
 		job.no_timeline = a.no_timeline;
+		if (!gs_cli_timeline_format(a.timeline, &job.timeline))
+			return GS_EXIT_USAGE;
 		if (a.emit_jobs) {
 			emit_jobs(&job);
 			status = GS_EXIT_OK;

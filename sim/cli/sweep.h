@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 #include "sim/host/results.h"
+#include "sim/results/results_write.h"
 #include "workloads/sweep.h"
 
 /* What every point of one sweep shares. */
@@ -28,6 +29,7 @@ struct gs_sweep_job {
 	GPtrArray *points;           /* struct gs_sweep_point * */
 	char *config_hash;           /* hex SHA-256 of file and base_sets */
 	bool no_timeline;
+	enum gs_timeline_format timeline; /* when there is one */
 };
 
 /* Fills job->config_hash. */

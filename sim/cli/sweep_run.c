@@ -22,11 +22,12 @@
 static gboolean write_point_dir(const struct gs_sweep_job *job,
 				const struct gs_sweep_point *p,
 				const struct gs_results *r, const char *dir,
-				bool timeline, GError **error)
+				enum gs_timeline_format timeline,
+				GError **error)
 {
 	static const char *const owned[] = {
 		"summary.json", "tasks.csv", "series.csv", "timeline.json",
-		"point.json", NULL,
+		"timeline.pftrace", "point.json", NULL,
 	};
 	struct gs_outdir od;
 
@@ -65,7 +66,9 @@ gboolean gs_sweep_run_point(const struct gs_sweep_job *job,
 	opt.timeline = sc->output.timeline && !job->no_timeline;
 	gs_results_init(&r);
 	ok = gs_run_scenario(sc, &opt, &r, error) &&
-	     write_point_dir(job, p, &r, dir, opt.timeline, error);
+	     write_point_dir(job, p, &r, dir,
+			     opt.timeline ? job->timeline : GS_TIMELINE_NONE,
+			     error);
 	/* A violated invariant: the point's results are written, marked
 	 * violated in its summary.json, but without point.json the point is
 	 * not done, so it fails the sweep (and runs again on resume). */

@@ -377,14 +377,17 @@ static void write_command(struct gs_task *t)
 	const struct gs_step *s = cur_step(t);
 	struct gs_channel *ch = t->chans[s->channel].ch;
 	gs_time_t now = t->sim->q.now;
+	uint64_t serial;
 
 	if (t->state == GS_TASK_RING_FULL)
 		t->sync_ns += now - t->wait_since;
-	if (!gs_chan_write(ch, t->launch_len, s->engine, s->flags, s->cls)) {
+	serial = gs_chan_write(ch, t->launch_len, s->engine, s->flags, s->cls);
+	if (!serial) {
 		t->state = GS_TASK_RING_FULL;
 		t->wait_since = now;
 		return;
 	}
+	gs_record_submit(t->sim, ch, serial);
 	gs_chan_set_content(ch, &s->content);
 	if (s->engine == GS_ENGINE_COMPUTE)
 		t->launched_ns += t->launch_len;
@@ -536,8 +539,8 @@ void gs_host_cmd_complete(void *ctx, struct gs_channel *ch,
 	struct gs_task *t;
 	const struct gs_step *s;
 	gs_time_t delay;
-	(void)ctx;
 
+	gs_record_complete(ctx, ch, cmd->serial);
 	/* the driver's run-job worker: a returned credit lets the next
 	 * held command onto the hardware */
 	gs_chan_return_credits(ch);

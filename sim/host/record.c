@@ -45,21 +45,47 @@ static void ensure_track(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
 	g_array_append_val(sim->rec->tracks, tr);
 }
 
-static void add_span(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
-		     uint32_t track, uint32_t name, uint32_t cat,
-		     gs_time_t start, gs_time_t end)
+static void add_span(struct gs_sim *sim, const struct gs_span *sp)
 {
 	struct gs_results *r = sim->rec;
-	struct gs_span sp = {
-		.start = start, .end = end, .gpu = gpu, .track_kind = kind,
-		.track = track, .name = name, .category = cat,
-	};
 
 	if (r->spans->len >= sim->sc->output.timeline_max_spans) {
 		r->timeline_truncated = true;
 		return;
 	}
-	g_array_append_val(r->spans, sp);
+	g_array_append_vals(r->spans, sp, 1);
+}
+
+/* A command entering its channel's ring, or completing: the timeline's
+ * flow arrows and queue depths. Capped as the spans are. */
+static void add_mark(struct gs_sim *sim, const struct gs_channel *ch,
+		     uint64_t serial, enum gs_cmd_mark_kind kind)
+{
+	struct gs_results *r = sim->rec;
+	struct gs_cmd_mark m = {
+		.t = sim->q.now, .serial = serial, .gpu = ch->gpu->index,
+		.channel = ch->id, .kind = (uint8_t)kind,
+	};
+
+	if (!sim->opt.timeline)
+		return;
+	if (r->cmd_marks->len >= sim->sc->output.timeline_max_spans) {
+		r->timeline_truncated = true;
+		return;
+	}
+	g_array_append_val(r->cmd_marks, m);
+}
+
+void gs_record_submit(struct gs_sim *sim, const struct gs_channel *ch,
+		      uint64_t serial)
+{
+	add_mark(sim, ch, serial, GS_MARK_SUBMIT);
+}
+
+void gs_record_complete(struct gs_sim *sim, const struct gs_channel *ch,
+			uint64_t serial)
+{
+	add_mark(sim, ch, serial, GS_MARK_COMPLETE);
 }
 
 void gs_record_work(void *ctx, const struct gs_channel *ch, gs_time_t work)
@@ -79,29 +105,40 @@ static void engine_span(struct gs_sim *sim, const struct gs_gpu *gpu,
 {
 	const struct hal_chan *hc = ch ? ch->owner : NULL;
 	const char *task = hc ? hc->task->name : "?";
-	uint32_t name, cat;
+	const struct gs_engine *eng = &gpu->engines[engine];
+	struct gs_span sp = {
+		.start = start, .end = end, .gpu = gpu->index,
+		.track_kind = GS_TRACK_ENGINE, .track = engine,
+	};
 
 	switch (kind) {
 	case GS_SPAN_RUN:
 	case GS_SPAN_SHARED:
-		name = gs_results_intern(sim->rec, task);
-		cat = sim->cat_run;
+		sp.name = gs_results_intern(sim->rec, task);
+		sp.category = sim->cat_run;
 		break;
 	case GS_SPAN_SWITCH:
-		name = sim->name_switch;
-		cat = sim->cat_switch;
+		sp.name = sim->name_switch;
+		sp.category = sim->cat_switch;
 		break;
 	default:
-		name = sim->name_save;
-		cat = sim->cat_save;
+		sp.name = sim->name_save;
+		sp.category = sim->cat_save;
+	}
+	/* the engine's command is the one that ran (shared kernels are not
+	 * on an engine, and carry no command number) */
+	if (kind == GS_SPAN_RUN && ch && eng->running_chan == ch) {
+		sp.cmd = eng->cmd.serial;
+		sp.cmd_len = eng->cmd.duration;
+		sp.channel = ch->id;
 	}
 	ensure_track(sim, gpu->index, GS_TRACK_ENGINE, engine, NULL);
-	add_span(sim, gpu->index, GS_TRACK_ENGINE, engine, name, cat, start,
-		 end);
+	add_span(sim, &sp);
 	if ((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch) {
 		ensure_track(sim, gpu->index, GS_TRACK_CHANNEL, ch->id, task);
-		add_span(sim, gpu->index, GS_TRACK_CHANNEL, ch->id, name, cat,
-			 start, end);
+		sp.track_kind = GS_TRACK_CHANNEL;
+		sp.track = ch->id;
+		add_span(sim, &sp);
 	}
 }
 
@@ -143,7 +180,10 @@ void gs_record_policy_span(struct hal_sched *s, const char *name,
 {
 	struct gs_sim *sim = s->sim;
 	g_autofree char *label = NULL;
-	uint32_t n, cat;
+	struct gs_span sp = {
+		.start = start, .end = end, .gpu = 0,
+		.track_kind = GS_TRACK_POLICY, .track = s->track,
+	};
 
 	if (!sim->opt.timeline || end < start)
 		return;
@@ -152,9 +192,9 @@ void gs_record_policy_span(struct hal_sched *s, const char *name,
 					sim->sc->vms[s->vm].name,
 					s->ops->name);
 	ensure_track(sim, 0, GS_TRACK_POLICY, s->track, label);
-	n = gs_results_intern(sim->rec, name);
-	cat = gs_results_intern(sim->rec, "policy");
-	add_span(sim, 0, GS_TRACK_POLICY, s->track, n, cat, start, end);
+	sp.name = gs_results_intern(sim->rec, name);
+	sp.category = gs_results_intern(sim->rec, "policy");
+	add_span(sim, &sp);
 }
 
 /* What an engine of `gpu` is doing now, from when it began to now. */

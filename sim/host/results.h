@@ -124,12 +124,26 @@ enum gs_track_kind {
 /* A span on the timeline (Chrome trace "X" event). */
 struct gs_span {
 	gs_time_t start, end;
+	uint64_t cmd;         /* a command's part: its channel serial, else 0 */
+	gs_time_t cmd_len;    /* that command's whole length */
 	uint32_t gpu;
-	uint8_t track_kind;   /* enum gs_track_kind */
-	bool open;            /* still going when the run ended: cut there */
 	uint32_t track;       /* engine kind, channel id, or 0 for the policy */
 	uint32_t name;        /* index into gs_results.names */
 	uint32_t category;    /* index into gs_results.names ("run", ...) */
+	uint32_t channel;     /* with cmd: the command's channel */
+	uint8_t track_kind;   /* enum gs_track_kind */
+	bool open;            /* still going when the run ended: cut there */
+};
+
+/* A command entering a channel's ring or completing, for the timeline's
+ * flow arrows and queue-depth counters. */
+enum gs_cmd_mark_kind { GS_MARK_SUBMIT = 0, GS_MARK_COMPLETE = 1 };
+struct gs_cmd_mark {
+	gs_time_t t;
+	uint64_t serial;      /* the channel's command number */
+	uint32_t gpu;
+	uint32_t channel;
+	uint8_t kind;         /* enum gs_cmd_mark_kind */
 };
 
 struct gs_track {
@@ -164,6 +178,7 @@ struct gs_results {
 	GArray *series;        /* struct gs_series_point, in time order */
 	GArray *spans;         /* struct gs_span, in end-time order */
 	GArray *tracks;        /* struct gs_track */
+	GArray *cmd_marks;     /* struct gs_cmd_mark, in time order */
 	GPtrArray *names;      /* interned strings for spans */
 	bool timeline_truncated;
 	bool event_capped;      /* stopped at max_events before the duration */

@@ -331,5 +331,10 @@ void gs_record_work(void *ctx, const struct gs_channel *ch, gs_time_t work);
 void gs_record_close(struct gs_sim *sim);
 void gs_record_policy_span(struct hal_sched *s, const char *name,
 			   gs_time_t start, gs_time_t end);
+/* A command written into ch's ring, and one completed (timeline only). */
+void gs_record_submit(struct gs_sim *sim, const struct gs_channel *ch,
+		      uint64_t serial);
+void gs_record_complete(struct gs_sim *sim, const struct gs_channel *ch,
+			uint64_t serial);
 
 #endif

@@ -232,6 +232,41 @@ static bool carry_foreign(const struct gs_outdir *od, DIR *old, int tmp_fd)
 	return true;
 }
 
+/* The durable commit of a folder's files, before it is published: the
+ * writers only started each file's writeback (results_file.c), so all
+ * are on their way to the disk at once; the first fdatasync() waits for
+ * its file and for the journal commit that records every file's blocks
+ * and the folder's entries, and those after it find their data written
+ * and their metadata committed. One wait per folder instead of one per
+ * file, with the same guarantee: nothing is published before it is on
+ * the disk. */
+static gboolean sync_files(const struct gs_outdir *od, GError **error)
+{
+	DIR *d = opendir(od->tmp);
+	struct dirent *e;
+	gboolean ok = TRUE;
+
+	if (!d)
+		return fail_errno(error, errno, "cannot open", od->dir);
+	while (ok && (e = readdir(d))) {
+		int fd;
+
+		if (e->d_name[0] == '.')
+			continue;
+		fd = openat(dirfd(d), e->d_name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || fdatasync(fd) != 0) {
+			g_autofree char *path =
+				g_build_filename(od->dir, e->d_name, NULL);
+
+			ok = fail_errno(error, errno, "cannot write", path);
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	closedir(d);
+	return ok;
+}
+
 /* The working directory (a shell's too) must not end up in the removed
  * old folder: `--out .` is updated in place. */
 static bool is_cwd(const struct stat *st)
@@ -334,6 +369,10 @@ gboolean gs_outdir_commit(struct gs_outdir *od, GError **error)
 	g_autofree char *parent = g_path_get_dirname(od->dir);
 	gboolean ok = TRUE;
 
+	if (!sync_files(od, error)) {
+		gs_outdir_abort(od);
+		return FALSE;
+	}
 	fsync_dir(od->tmp);
 	if (od->whole && g_rename(od->tmp, od->dir) == 0) {
 		/* There was no folder yet: the rename is the whole commit. */

@@ -3,8 +3,9 @@
  * error or a signal (SIGINT, SIGTERM, SIGHUP: sim/results/interrupt.h).
  *
  *   gs_outdir_begin()   makes a fresh temporary folder and registers it;
- *   write the files into gs_outdir_path() (each fsync()ed);
- *   gs_outdir_commit()  publishes them, or gs_outdir_abort() drops them.
+ *   write the files into gs_outdir_path() (not synced one by one);
+ *   gs_outdir_commit()  makes them durable with one wait and publishes
+ *                       them, or gs_outdir_abort() drops them.
  *
  * A whole folder (a run's or a sweep point's) is written into a sibling
  * ".NAME.tmp.HOST.PID.XXXXXX" and exchanged with the old folder in one

@@ -16,9 +16,10 @@
 typedef gboolean (*gs_results_fill_fn)(const struct gs_results *r, FILE *f,
 				       GError **error);
 
-/* Writes the new file dir/name through fill, flushed and fsync()ed; dir
- * is a temporary folder of results_dir.h, which publishes it whole. On
- * failure error names dir/name (the folder is dropped, file and all). */
+/* Writes the new file dir/name through fill, flushed to the kernel; dir
+ * is a temporary folder of results_dir.h, whose commit makes it durable
+ * and publishes it whole. On failure error names dir/name (the folder is
+ * dropped, file and all). */
 gboolean gs_results_write_file(const struct gs_results *r, const char *dir,
 			       const char *name, gs_results_fill_fn fill,
 			       GError **error);
@@ -31,10 +32,11 @@ ssize_t gs_write_fd(int fd, const void *buf, size_t len);
 
 /* The files of a run's folder, NULL-terminated. */
 extern const char *const gs_results_files[];
-/* Writes them (timeline.json only when with_timeline) into the fresh
- * folder dir. */
+/* Writes them (the timeline in the given format, none for
+ * GS_TIMELINE_NONE) into the fresh folder dir. */
 gboolean gs_results_write_files(const struct gs_results *r, const char *dir,
-				gboolean with_timeline, GError **error);
+				enum gs_timeline_format timeline,
+				GError **error);
 
 gboolean gs_results_fill_summary(const struct gs_results *r, FILE *f,
 				 GError **error);
@@ -44,6 +46,11 @@ gboolean gs_results_fill_series_csv(const struct gs_results *r, FILE *f,
 				    GError **error);
 gboolean gs_results_fill_timeline(const struct gs_results *r, FILE *f,
 				  GError **error);
+/* FALSE (with error set) when a span names a string out of range. */
+gboolean gs_results_check_spans(const struct gs_results *r, GError **error);
+/* timeline.pftrace (results_pftrace.c) */
+gboolean gs_results_fill_pftrace(const struct gs_results *r, FILE *f,
+				 GError **error);
 
 /* Appends s to out as a quoted JSON string. Invalid UTF-8 becomes U+FFFD,
  * so the output is always valid JSON; NULL is written as null. */

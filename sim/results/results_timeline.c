@@ -155,7 +155,7 @@ static void write_metadata(const struct gs_results *r, struct tl_out *o)
 	}
 }
 
-static gboolean check_spans(const struct gs_results *r, GError **error)
+gboolean gs_results_check_spans(const struct gs_results *r, GError **error)
 {
 	guint n_names = r->names ? r->names->len : 0;
 	guint i;
@@ -185,7 +185,7 @@ gboolean gs_results_fill_timeline(const struct gs_results *r, FILE *f,
 	gs_time_t last_end = 0;
 	guint i;
 
-	if (!check_spans(r, error))
+	if (!gs_results_check_spans(r, error))
 		return FALSE;
 	/* Quote each interned name once, not once per span. */
 	for (i = 0; r->names && i < r->names->len; i++) {

@@ -4,16 +4,29 @@
 #define GS_RESULTS_WRITE_H
 
 #include <glib.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "sim/host/results.h"
 
-/* Write summary.json, tasks.csv, series.csv and (if with_timeline)
- * timeline.json into dir (created if missing). dir is replaced whole
+/* Which timeline file a run's folder gets. 1 (true) is the default, so a
+ * caller that only says "with a timeline" gets timeline.pftrace. */
+enum gs_timeline_format {
+	GS_TIMELINE_NONE = 0,
+	GS_TIMELINE_PFTRACE = 1, /* timeline.pftrace, Perfetto's protobuf */
+	GS_TIMELINE_JSON = 2,    /* timeline.json, Chrome's trace events */
+};
+
+/* "pftrace" or "json" (the --timeline option's words); false for others. */
+bool gs_timeline_format_parse(const char *s, enum gs_timeline_format *out);
+
+/* Write summary.json, tasks.csv, series.csv and the timeline file of the
+ * given format into dir (created if missing). dir is replaced whole
  * (sim/results/results_dir.h): after an error or a signal it holds the old run's
  * files, else the new run's, and no temporary file. */
 gboolean gs_results_write_dir(const struct gs_results *r, const char *dir,
-			      gboolean with_timeline, GError **error);
+			      enum gs_timeline_format timeline,
+			      GError **error);
 
 /* The run as one row for sweep.csv: appends column names and cell texts
  * (both newly allocated strings; give the arrays g_free as free func). */

@@ -187,6 +187,22 @@ static void collect_latencies(const struct gs_sim *sim, struct gs_results *r)
 	g_free(l);
 }
 
+/* *from's elements appended to *to, leaving *from empty. Into an empty
+ * *to (always so from gs_run_scenario) the arrays are swapped: a
+ * timeline's million spans are not copied, nor held twice at the peak. */
+static void move_array(GArray **to, GArray **from)
+{
+	GArray *empty = *to;
+
+	if (empty->len == 0) {
+		*to = *from;
+		*from = empty;
+		return;
+	}
+	g_array_append_vals(*to, (*from)->data, (*from)->len);
+	g_array_set_size(*from, 0);
+}
+
 void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 {
 	const struct gs_scenario *sc = sim->sc;
@@ -273,13 +289,12 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 	collect_germ_metrics(sim, r);
 
 	/* The recorder's series, spans and tracks move into r. */
-	g_array_append_vals(r->series, sim->rec->series->data,
-			    sim->rec->series->len);
+	move_array(&r->series, &sim->rec->series);
 	g_array_append_vals(r->tracks, sim->rec->tracks->data,
 			    sim->rec->tracks->len);
 	g_array_set_size(sim->rec->tracks, 0); /* labels now owned by r */
-	g_array_append_vals(r->spans, sim->rec->spans->data,
-			    sim->rec->spans->len);
+	move_array(&r->spans, &sim->rec->spans);
+	move_array(&r->cmd_marks, &sim->rec->cmd_marks);
 	for (i = 0; i < sim->rec->names->len; i++)
 		gs_results_intern(r, g_ptr_array_index(sim->rec->names, i));
 	r->timeline_truncated = sim->rec->timeline_truncated;

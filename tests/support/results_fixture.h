@@ -166,11 +166,16 @@ static inline char *read_output(const char *dir, const char *name)
 }
 
 
+/* with_timeline: timeline.json, the text format these tests read (the
+ * default timeline.pftrace has tests of its own, test_results_pftrace.c) */
 static inline void write_ok(const struct gs_results *r, const char *dir,
 		     gboolean with_timeline)
 {
 	GError *error = NULL;
-	gboolean ok = gs_results_write_dir(r, dir, with_timeline, &error);
+	gboolean ok = gs_results_write_dir(r, dir,
+					   with_timeline ? GS_TIMELINE_JSON
+							 : GS_TIMELINE_NONE,
+					   &error);
 
 	if (!ok)
 		fail_msg("write failed: %s", error->message);

@@ -1,0 +1,241 @@
+/* TracePackets out (see pftrace_out.h). A trace file is a Trace message
+ * whose only field is the repeated packet (field 1): each packet is that
+ * field's tag, its length and the packed TracePacket, so the file is
+ * streamed, never built whole.
+ *
+ * All packets are on one sequence (trusted_packet_sequence_id 1). The
+ * first clears its incremental state and interns the strings; the events
+ * after it say they need that state, as Perfetto's own writers do. An
+ * event's packet is framed here around a TrackEvent that protobuf-c
+ * packs: the frame is three scalar fields, and packing it through
+ * protobuf-c as well measured a third of the writer's time. Packets are
+ * gathered in a buffer and written in blocks of 256 KiB. */
+#include "sim/results/pftrace_out.h"
+
+#include <string.h>
+
+#define PF_SEQUENCE_ID 1u
+
+/* Field tags of TracePacket: field number << 3 | wire type. */
+#define PF_TAG_PACKET 0x0a      /* Trace.packet = 1, length-delimited */
+#define PF_TAG_TIMESTAMP 0x40   /* timestamp = 8, varint */
+#define PF_TAG_SEQUENCE_ID 0x50 /* trusted_packet_sequence_id = 10 */
+#define PF_TAG_TRACK_EVENT 0x5a /* track_event = 11, length-delimited */
+#define PF_TAG_FLAGS 0x68       /* sequence_flags = 13, varint */
+
+static size_t put_varint(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+
+	for (; v >= 0x80; v >>= 7)
+		p[n++] = (uint8_t)(v | 0x80);
+	p[n++] = (uint8_t)v;
+	return n;
+}
+
+/* Packets are gathered in o->buf and handed to the stream in blocks. */
+#define PF_FLUSH_AT (256 * 1024)
+/* The most a packet's framing takes: Trace's tag and length, then the
+ * timestamp, sequence id, flags and track_event's tag and length. */
+#define PF_HEAD_MAX 40
+
+static void flush(struct pf_out *o)
+{
+	if (o->len)
+		fwrite(o->buf, 1, o->len, o->f);
+	o->len = 0;
+}
+
+/* Room for n more bytes at o->buf + o->len. */
+static void reserve(struct pf_out *o, size_t n)
+{
+	if (o->cap - o->len >= n)
+		return;
+	flush(o);
+	if (o->cap < n) {
+		o->cap = MAX(n, PF_FLUSH_AT + 64 * 1024);
+		o->buf = g_realloc(o->buf, o->cap);
+	}
+}
+
+void pf_finish(struct pf_out *o)
+{
+	flush(o);
+	g_clear_pointer(&o->buf, g_free);
+	o->cap = 0;
+}
+
+void pf_put_packet(struct pf_out *o, pf_packet *p)
+{
+	size_t n, h = 0;
+	uint8_t *at;
+
+	p->optional_trusted_packet_sequence_id_case =
+		PERFETTO__PROTOS__TRACE_PACKET__OPTIONAL_TRUSTED_PACKET_SEQUENCE_ID_TRUSTED_PACKET_SEQUENCE_ID;
+	p->trusted_packet_sequence_id = PF_SEQUENCE_ID;
+	n = perfetto__protos__trace_packet__get_packed_size(p);
+	reserve(o, 1 + 10 + n);
+	at = o->buf + o->len;
+	at[h++] = PF_TAG_PACKET;
+	h += put_varint(at + h, n);
+	perfetto__protos__trace_packet__pack(p, at + h);
+	o->len += h + n;
+	if (o->len >= PF_FLUSH_AT)
+		flush(o);
+}
+
+/* At least the packed size of e, from its fields' widest encodings, so
+ * that it can be packed without a sizing pass over it first (which took
+ * as long as the packing). */
+static size_t event_bound(const pf_event *e)
+{
+	size_t b = 96 + 12 * (e->n_flow_ids + e->n_terminating_flow_ids +
+			      e->n_category_iids);
+	size_t i;
+
+	if (e->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME)
+		b += strlen(e->name) + 12;
+	for (i = 0; i < e->n_categories; i++)
+		b += strlen(e->categories[i]) + 12;
+	for (i = 0; i < e->n_debug_annotations; i++) {
+		const pf_arg *a = e->debug_annotations[i];
+
+		b += 48;
+		if (a->name_field_case ==
+		    PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME)
+			b += strlen(a->name) + 12;
+		if (a->value_case ==
+		    PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE)
+			b += strlen(a->string_value) + 12;
+	}
+	return b;
+}
+
+void pf_put_track(struct pf_out *o, pf_track *t)
+{
+	pf_packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+	p.track_descriptor = t;
+	pf_put_packet(o, &p);
+}
+
+/* The event is packed past room for the framing, which is written
+ * once its length is known; the event then moves down to follow it. */
+void pf_put_event(struct pf_out *o, uint64_t t, pf_event *e)
+{
+	size_t bound = event_bound(e), n, body = 0, h = 0;
+	uint8_t frame[PF_HEAD_MAX], *at;
+
+	reserve(o, PF_HEAD_MAX + bound);
+	at = o->buf + o->len + PF_HEAD_MAX;
+	n = perfetto__protos__track_event__pack(e, at);
+	g_assert(n <= bound);
+	frame[body++] = PF_TAG_TIMESTAMP;
+	body += put_varint(frame + body, t);
+	frame[body++] = PF_TAG_SEQUENCE_ID;
+	body += put_varint(frame + body, PF_SEQUENCE_ID);
+	frame[body++] = PF_TAG_FLAGS;
+	body += put_varint(
+		frame + body,
+		PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE);
+	frame[body++] = PF_TAG_TRACK_EVENT;
+	body += put_varint(frame + body, n);
+	o->buf[o->len + h++] = PF_TAG_PACKET;
+	h += put_varint(o->buf + o->len + h, body + n);
+	memcpy(o->buf + o->len + h, frame, body);
+	h += body;
+	g_assert(h <= PF_HEAD_MAX);
+	memmove(o->buf + o->len + h, at, n);
+	o->len += h + n;
+	if (o->len >= PF_FLUSH_AT)
+		flush(o);
+}
+
+static const char *const arg_names[] = {
+	[PF_ARG_CMD] = "cmd",
+	[PF_ARG_TASK] = "task",
+	[PF_ARG_LENGTH] = "length_ns",
+	[PF_ARG_OPEN] = "open",
+};
+
+void pf_put_interned(struct pf_out *o, GPtrArray *names,
+		     const bool *used_cats)
+{
+	pf_packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+	Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+	guint n = names->len, i, k = 0;
+	g_autofree Perfetto__Protos__EventName *ev =
+		g_new0(Perfetto__Protos__EventName, MAX(n, 1));
+	g_autofree Perfetto__Protos__EventName **evp =
+		g_new0(Perfetto__Protos__EventName *, MAX(n, 1));
+	g_autofree Perfetto__Protos__EventCategory *cat =
+		g_new0(Perfetto__Protos__EventCategory, MAX(n, 1));
+	g_autofree Perfetto__Protos__EventCategory **catp =
+		g_new0(Perfetto__Protos__EventCategory *, MAX(n, 1));
+	Perfetto__Protos__DebugAnnotationName an[G_N_ELEMENTS(arg_names)];
+	Perfetto__Protos__DebugAnnotationName *anp[G_N_ELEMENTS(arg_names)];
+
+	for (i = 0; i < n; i++) {
+		perfetto__protos__event_name__init(&ev[i]);
+		ev[i].has_iid = true;
+		ev[i].iid = i + 1;
+		ev[i].name = g_ptr_array_index(names, i);
+		evp[i] = &ev[i];
+		if (!used_cats[i])
+			continue;
+		perfetto__protos__event_category__init(&cat[k]);
+		cat[k].has_iid = true;
+		cat[k].iid = i + 1;
+		cat[k].name = g_ptr_array_index(names, i);
+		catp[k] = &cat[k];
+		k++;
+	}
+	for (i = 1; i < G_N_ELEMENTS(arg_names); i++) {
+		perfetto__protos__debug_annotation_name__init(&an[i]);
+		an[i].has_iid = true;
+		an[i].iid = i;
+		an[i].name = (char *)arg_names[i];
+		anp[i - 1] = &an[i];
+	}
+	in.n_event_names = n;
+	in.event_names = evp;
+	in.n_event_categories = k;
+	in.event_categories = catp;
+	in.n_debug_annotation_names = G_N_ELEMENTS(arg_names) - 1;
+	in.debug_annotation_names = anp;
+	p.interned_data = &in;
+	p.has_sequence_flags = true;
+	p.sequence_flags =
+		PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED;
+	pf_put_packet(o, &p);
+}
+
+static void arg_init(pf_arg *a, enum pf_arg_name name)
+{
+	perfetto__protos__debug_annotation__init(a);
+	a->name_field_case =
+		PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
+	a->name_iid = name;
+}
+
+void pf_arg_uint(pf_arg *a, enum pf_arg_name name, uint64_t v)
+{
+	arg_init(a, name);
+	a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE;
+	a->uint_value = v;
+}
+
+void pf_arg_string(pf_arg *a, enum pf_arg_name name, const char *v)
+{
+	arg_init(a, name);
+	a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
+	a->string_value = (char *)v;
+}
+
+void pf_arg_bool(pf_arg *a, enum pf_arg_name name)
+{
+	arg_init(a, name);
+	a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_BOOL_VALUE;
+	a->bool_value = true;
+}

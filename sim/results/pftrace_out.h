@@ -1,0 +1,66 @@
+/* Writing Perfetto TracePackets (sim/results/perfetto_trace.proto) to a
+ * stream, for results_pftrace.c: packing with protobuf-c, the packet
+ * framing, interned strings and the track uuids. */
+#ifndef GS_PFTRACE_OUT_H
+#define GS_PFTRACE_OUT_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/results/perfetto_trace.pb-c.h"
+
+typedef Perfetto__Protos__TracePacket pf_packet;
+typedef Perfetto__Protos__TrackEvent pf_event;
+typedef Perfetto__Protos__TrackDescriptor pf_track;
+typedef Perfetto__Protos__DebugAnnotation pf_arg;
+
+struct pf_out {
+	FILE *f;
+	uint8_t *buf;  /* packets not yet handed to f */
+	size_t cap;
+	size_t len;
+};
+
+/* Kinds of track: the low 4 bits of a uuid. */
+enum pf_track_kind {
+	PF_GPU = 1,
+	PF_SPANS = 2, /* + enum gs_track_kind: 2, 3, 4 */
+	PF_SHARE = 5,
+	PF_VTIME = 6,
+	PF_QUEUE = 7,
+	PF_NOTE = 8,
+};
+
+/* A track's uuid: the id (engine kind, channel, policy track or task)
+ * above the GPU (8 bits) above the kind (4 bits). Small ids give short
+ * varints, and every event names its track. */
+static inline uint64_t pf_uuid(enum pf_track_kind kind, uint32_t gpu,
+			       uint32_t id)
+{
+	return ((uint64_t)id << 12) | ((uint64_t)(gpu & 0xff) << 4) |
+	       (uint64_t)kind;
+}
+
+/* Debug annotation names, interned with these iids. */
+enum pf_arg_name { PF_ARG_CMD = 1, PF_ARG_TASK, PF_ARG_LENGTH, PF_ARG_OPEN };
+
+/* The first packet: it begins the sequence and interns every event name
+ * (names[i] as iid i + 1), the categories marked in used_cats (same
+ * iids) and the argument names. */
+void pf_put_interned(struct pf_out *o, GPtrArray *names,
+		     const bool *used_cats);
+/* A packet of its own (descriptors), packed whole by protobuf-c. */
+void pf_put_packet(struct pf_out *o, pf_packet *p);
+void pf_put_track(struct pf_out *o, pf_track *t);
+/* A TrackEvent at time t, which may name interned strings. */
+void pf_put_event(struct pf_out *o, uint64_t t, pf_event *e);
+/* Hands the packets still held to the stream and frees the buffer. */
+void pf_finish(struct pf_out *o);
+
+void pf_arg_uint(pf_arg *a, enum pf_arg_name name, uint64_t v);
+void pf_arg_string(pf_arg *a, enum pf_arg_name name, const char *v);
+void pf_arg_bool(pf_arg *a, enum pf_arg_name name);
+
+#endif
