@@ -51,6 +51,8 @@ MOCK_HAL_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/support/mock_hal*.c
 # named as targets, so that a build folder made before a file was added
 # still links the policy tests with every one of them
 $(MOCK_HAL_OBJ):
+# (a rule above `all` would otherwise be what a bare `make` builds)
+.DEFAULT_GOAL := all
 
 .SECONDARY:
 

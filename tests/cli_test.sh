@@ -279,5 +279,8 @@ check "volta: preempted queued commands all complete, invariants ok" sh -c \
 	 sed -n 's/^heavy,[^,]*,[^,]*,[^,]*,\\([0-9]*\\),.*/\\1/p' $tmp/preempt/tasks.csv |
 	 awk '{ r = \$1 } END { exit !(r >= 8) }'"
 
+check "a bare make builds gpusim (its default goal is all)" sh -c \
+	"make -p -n -f Makefile 2>/dev/null | grep -qx '.DEFAULT_GOAL := all'"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
