@@ -300,7 +300,7 @@ kreplay:
 
 # ktest: boots KERNEL (default: the /boot kernel the module was built
 # for) under QEMU with gpusim_replay.ko and the records of every policy,
-# and compares (scripts/ktest.sh). Not part of `make test` or CI yet.
+# and compares (scripts/ktest.sh). CI runs it (.ci/run); `make test` does not.
 .PHONY: ktest
 ktest: $(BIN) kreplay
 	sh scripts/ktest.sh ./$(BIN) $(KREPLAY_BUILD)/linux/replay/gpusim_replay.ko $(KERNEL)
