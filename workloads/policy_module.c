@@ -136,6 +136,22 @@ static char *module_symbol(const char *path)
 	return g_strconcat("gs_policy_", base, NULL);
 }
 
+/* ops table -> the file it was loaded from, for as long as the process
+ * lives (modules stay resident); sweeps load points from several threads. */
+static GHashTable *loaded_files;
+G_LOCK_DEFINE_STATIC(loaded_files);
+
+static void remember_file(gconstpointer ops, const char *path)
+{
+	G_LOCK(loaded_files);
+	if (!loaded_files)
+		loaded_files = g_hash_table_new(g_direct_hash, g_direct_equal);
+	if (!g_hash_table_contains(loaded_files, ops))
+		g_hash_table_insert(loaded_files, (gpointer)ops,
+				    g_strdup(path));
+	G_UNLOCK(loaded_files);
+}
+
 const struct gs_policy_ops *gs_policy_module_load(const char *spec,
 						  const char *dir,
 						  GError **error)
@@ -174,5 +190,16 @@ const struct gs_policy_ops *gs_policy_module_load(const char *spec,
 	}
 	/* the ops table outlives every scenario that names it */
 	g_module_make_resident(mod);
+	remember_file(sym, path);
 	return sym;
+}
+
+const char *gs_policy_module_file(const struct gs_policy_ops *ops)
+{
+	const char *file;
+
+	G_LOCK(loaded_files);
+	file = loaded_files ? g_hash_table_lookup(loaded_files, ops) : NULL;
+	G_UNLOCK(loaded_files);
+	return file;
 }

@@ -27,4 +27,8 @@ const struct gs_policy_ops *gs_policy_module_load(const char *spec,
 						  const char *dir,
 						  GError **error);
 
+/* The file a module's ops table was loaded from (as resolved), or NULL
+ * for a built-in policy. */
+const char *gs_policy_module_file(const struct gs_policy_ops *ops);
+
 #endif

@@ -25,6 +25,9 @@ bool gs_cli_parse(const char *command, int argc, char **argv,
 /* The --timeline option's word into *out (NULL: the default, pftrace).
  * Prints the problem and returns false for an unknown word. */
 bool gs_cli_timeline_format(const char *word, enum gs_timeline_format *out);
+/* Appends --policy-module FILE (NULL: nothing) to the --set overrides
+ * *sets as `policy={module: PATH}`, a relative path made absolute. */
+bool gs_cli_add_module_override(const char *module, char ***sets);
 /* Ends the --help of subcommand `command` with its examples. */
 void gs_cli_help(GOptionContext *ctx, const char *command);
 

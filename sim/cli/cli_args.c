@@ -92,3 +92,33 @@ bool gs_cli_timeline_format(const char *word, enum gs_timeline_format *out)
 			"'%s'\n", word);
 	return false;
 }
+
+/* --policy-module FILE as a `policy={module: FILE}` override: the
+ * module's policy replaces the scenario's, parameters and all (they were
+ * another policy's). A path is taken from the working directory, not
+ * from the scenario's folder as one written in the file. */
+bool gs_cli_add_module_override(const char *module, char ***sets)
+{
+	g_autofree char *path = NULL;
+	GString *q;
+	const char *p;
+	guint n = *sets ? g_strv_length(*sets) : 0;
+
+	if (!module)
+		return true;
+	path = strchr(module, '/') &&
+			       !g_path_is_absolute(module)
+		       ? g_canonicalize_filename(module, NULL)
+		       : g_strdup(module);
+	q = g_string_new("policy={module: \"");
+	for (p = path; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			g_string_append_c(q, '\\');
+		g_string_append_c(q, *p);
+	}
+	g_string_append(q, "\"}");
+	*sets = g_renew(char *, *sets, n + 2);
+	(*sets)[n] = g_string_free(q, FALSE);
+	(*sets)[n + 1] = NULL;
+	return true;
+}

@@ -117,36 +117,6 @@ static bool add_seed_override(struct run_args *a)
 	return true;
 }
 
-/* --policy-module FILE as a `policy={module: FILE}` override: the
- * module's policy replaces the scenario's, parameters and all (they were
- * another policy's). A path is taken from the working directory, not
- * from the scenario's folder as one written in the file. */
-static bool add_module_override(struct run_args *a)
-{
-	g_autofree char *path = NULL;
-	GString *q;
-	const char *p;
-	guint n = a->sets ? g_strv_length(a->sets) : 0;
-
-	if (!a->policy_module)
-		return true;
-	path = strchr(a->policy_module, '/') &&
-			       !g_path_is_absolute(a->policy_module)
-		       ? g_canonicalize_filename(a->policy_module, NULL)
-		       : g_strdup(a->policy_module);
-	q = g_string_new("policy={module: \"");
-	for (p = path; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			g_string_append_c(q, '\\');
-		g_string_append_c(q, *p);
-	}
-	g_string_append(q, "\"}");
-	a->sets = g_renew(char *, a->sets, n + 2);
-	a->sets[n] = g_string_free(q, FALSE);
-	a->sets[n + 1] = NULL;
-	return true;
-}
-
 /* Loads every file before anything runs, so that one bad file among many
  * stops the command before it writes anything; every error is shown. The
  * results of scenario i go to out_dirs[i]: DIR (--out) or results/NAME
@@ -300,7 +270,7 @@ int gs_cmd_run(int argc, char **argv)
 			entries, &files) ||
 	    !add_seed_override(&a) ||
 	    !gs_cli_record_hal_single(a.record_hal, files) ||
-	    !add_module_override(&a) ||
+	    !gs_cli_add_module_override(a.policy_module, &a.sets) ||
 	    !gs_cli_timeline_format(a.timeline, &a.format) ||
 	    !load_all(files, a.sets, a.out, scenarios, out_dirs))
 		return GS_EXIT_USAGE;
@@ -374,16 +344,21 @@ int gs_cmd_validate(int argc, char **argv)
 {
 	g_auto(GStrv) sets = NULL;
 	g_auto(GStrv) files = NULL;
+	g_autofree char *module = NULL;
 	GOptionEntry entries[] = {
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
 		  "Apply an override first, as with run", "KEY.PATH=VALUE" },
+		{ "policy-module", 0, 0, G_OPTION_ARG_FILENAME, &module,
+		  "Check with the policy of a module instead of the "
+		  "scenario's, as with run", "FILE" },
 		G_OPTION_ENTRY_NULL
 	};
 	bool ok = true;
 	guint i;
 
 	if (!parse_args("validate", argc, argv,
-			"FILE... - check scenarios", entries, &files))
+			"FILE... - check scenarios", entries, &files) ||
+	    !gs_cli_add_module_override(module, &sets))
 		return GS_EXIT_USAGE;
 	for (i = 0; files[i]; i++)
 		ok = validate_one(files[i], sets) && ok;

@@ -25,6 +25,7 @@ struct sweep_args {
 	gboolean emit_slurm;
 	gboolean no_timeline;
 	char *timeline;       /* --timeline FORMAT */
+	char *policy_module;  /* --policy-module FILE */
 	gboolean quiet;
 };
 
@@ -34,6 +35,7 @@ static void sweep_args_clear(struct sweep_args *a)
 	g_clear_pointer(&a->collect, g_free);
 	g_clear_pointer(&a->point, g_free);
 	g_clear_pointer(&a->timeline, g_free);
+	g_clear_pointer(&a->policy_module, g_free);
 	g_clear_pointer(&a->sets, g_strfreev);
 	g_clear_pointer(&a->jobs_arg, g_free);
 }
@@ -71,6 +73,11 @@ static bool parse(int argc, char **argv, struct sweep_args *a, char ***files)
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->sets,
 		  "Override a value of the base scenario (repeatable)",
 		  "KEY.PATH=VALUE" },
+		{ "policy-module", 0, 0, G_OPTION_ARG_FILENAME,
+		  &a->policy_module,
+		  "Run every point with the policy of a module built outside "
+		  "the tree (its bytes are part of the manifest's hash)",
+		  "FILE" },
 		{ "no-timeline", 0, 0, G_OPTION_ARG_NONE, &a->no_timeline,
 		  "Write no timeline for the points", NULL },
 		{ "timeline", 0, 0, G_OPTION_ARG_STRING, &a->timeline,
@@ -98,7 +105,8 @@ static bool parse(int argc, char **argv, struct sweep_args *a, char ***files)
 		"per point\nand DIR/manifest.json describes the sweep. A rerun "
 		"runs only the\nunfinished points.\n\n"
 		"Exit status: 0 success, 1 a point failed or is missing, 2 bad "
-		"usage or an\ninvalid scenario.", entries, files, false))
+		"usage or an\ninvalid scenario.", entries, files, false) ||
+	    !gs_cli_add_module_override(a->policy_module, &a->sets))
 		return false;
 	if (a->jobs_arg) {
 		guint64 n = 0;

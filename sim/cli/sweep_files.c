@@ -12,6 +12,8 @@
 #include "sim/results/results_priv.h"
 #include "sim/cli/sweep.h"
 #include "workloads/file_read.h"
+#include "workloads/policy_module.h"
+#include "workloads/scenario.h"
 
 #ifndef GS_COMMIT
 #define GS_COMMIT ""
@@ -24,6 +26,24 @@ static void hash_string(GChecksum *sum, const char *s)
 	g_checksum_update(sum, (const guchar *)s, (gssize)strlen(s) + 1);
 }
 
+/* A policy module is part of the configuration: rebuilt with other code,
+ * the finished points are stale. Its bytes go into the hash (a module
+ * that cannot be read again hashes as its name only; the run then fails
+ * to load it anyway). */
+static void hash_policy_module(GChecksum *sum, const struct gs_scenario *sc)
+{
+	const char *file = sc ? gs_policy_module_file(sc->policy.ops) : NULL;
+	g_autofree char *bytes = NULL;
+	gsize len = 0;
+
+	if (!file)
+		return;
+	hash_string(sum, "module");
+	hash_string(sum, file);
+	if (g_file_get_contents(file, &bytes, &len, NULL))
+		g_checksum_update(sum, (const guchar *)bytes, (gssize)len);
+}
+
 void gs_sweep_job_hash(struct gs_sweep_job *job)
 {
 	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
@@ -33,6 +53,7 @@ void gs_sweep_job_hash(struct gs_sweep_job *job)
 	hash_string(sum, "");
 	for (i = 0; job->base_sets && job->base_sets[i]; i++)
 		hash_string(sum, job->base_sets[i]);
+	hash_policy_module(sum, job->sc);
 	g_free(job->config_hash);
 	job->config_hash = g_strdup(g_checksum_get_string(sum));
 	g_checksum_free(sum);
