@@ -20,7 +20,9 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(WARN) $(CPPF
 LDLIBS   = $(PKG_LIBS) -lm
 
 BUILD    ?= build
-BIN      ?= gpusim
+# another BUILD (build-clang, build-asan) gets its own executable, so that
+# `make CC=clang BUILD=build-clang gpusim` does not replace ./gpusim
+BIN      ?= $(if $(filter build,$(BUILD)),gpusim,$(BUILD)/gpusim)
 PREFIX   ?= /usr/local
 
 LIB_SRCS := $(sort $(wildcard base/*.c sim/*/*.c gpu_model/*.c workloads/*.c policies/*.c))
@@ -64,6 +66,12 @@ all: $(BIN)
 # --export-dynamic: a policy module (workloads/policy_module.h) calls the
 # hal_* functions of the executable. --whole-archive: every one of them is
 # in it, also those no built-in policy calls.
+ifneq ($(BIN),gpusim)
+# `make BUILD=DIR gpusim` builds DIR/gpusim
+.PHONY: gpusim
+gpusim: $(BIN)
+endif
+
 $(BIN): $(MAIN_OBJ) $(REPLAY_BUNDLE) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--export-dynamic -o $@ $(MAIN_OBJ) \
 	      $(REPLAY_BUNDLE) -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive \
@@ -147,7 +155,7 @@ proptest: $(PROPTEST)
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	     -fno-sanitize-recover=all -DGS_CHECK_INVARIANTS
 asan:
-	$(MAKE) BUILD=build-asan BIN=build-asan/gpusim CFLAGS="$(SAN_FLAGS)" test
+	$(MAKE) BUILD=build-asan CFLAGS="$(SAN_FLAGS)" test
 
 # The paper targets (DESIGN section 9): one row per target, pass or FAIL.
 reproduce: gpusim
