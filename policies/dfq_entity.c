@@ -27,20 +27,6 @@ struct dfq_task *dfq_task_of(struct plist *pos)
 			   struct dfq_task, vt);
 }
 
-hal_u64 dfq_task_submitted(struct hal_sched *s, struct dfq_task *dt)
-{
-	struct plist *pos;
-	hal_u64 n = 0;
-
-	plist_for_each(pos, &dt->chans) {
-		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, ac.link);
-
-		if (!dc->dead)
-			n += hal_chan_submitted(s, dc->ac.c);
-	}
-	return n;
-}
-
 /* Requests of the channel known complete: its fence, or more when a held
  * submission showed its last request done. */
 hal_u64 dfq_chan_done(struct hal_sched *s, struct dfq_chan *dc)
@@ -53,7 +39,20 @@ hal_u64 dfq_chan_done(struct hal_sched *s, struct dfq_chan *dc)
 	return done < sub ? done : sub;
 }
 
-hal_u64 dfq_task_done(struct hal_sched *s, struct dfq_task *dt)
+static hal_u64 chan_submitted(struct hal_sched *s, struct dfq_chan *dc)
+{
+	return hal_chan_submitted(s, dc->ac.c);
+}
+
+static hal_u64 chan_outstanding(struct hal_sched *s, struct dfq_chan *dc)
+{
+	return hal_chan_submitted(s, dc->ac.c) - dfq_chan_done(s, dc);
+}
+
+/* The sum of `count` over the task's live channels. */
+static hal_u64 sum_live_chans(struct hal_sched *s, struct dfq_task *dt,
+			      hal_u64 (*count)(struct hal_sched *s,
+					       struct dfq_chan *dc))
 {
 	struct plist *pos;
 	hal_u64 n = 0;
@@ -62,23 +61,24 @@ hal_u64 dfq_task_done(struct hal_sched *s, struct dfq_task *dt)
 		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, ac.link);
 
 		if (!dc->dead)
-			n += dfq_chan_done(s, dc);
+			n += count(s, dc);
 	}
 	return n;
 }
 
+hal_u64 dfq_task_submitted(struct hal_sched *s, struct dfq_task *dt)
+{
+	return sum_live_chans(s, dt, chan_submitted);
+}
+
+hal_u64 dfq_task_done(struct hal_sched *s, struct dfq_task *dt)
+{
+	return sum_live_chans(s, dt, dfq_chan_done);
+}
+
 hal_u64 dfq_task_outstanding(struct hal_sched *s, struct dfq_task *dt)
 {
-	struct plist *pos;
-	hal_u64 n = 0;
-
-	plist_for_each(pos, &dt->chans) {
-		struct dfq_chan *dc = plist_entry(pos, struct dfq_chan, ac.link);
-
-		if (!dc->dead)
-			n += hal_chan_submitted(s, dc->ac.c) - dfq_chan_done(s, dc);
-	}
-	return n;
+	return sum_live_chans(s, dt, chan_outstanding);
 }
 
 /* The task is being held at c's doorbell. The fence the host reads lags
