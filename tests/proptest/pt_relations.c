@@ -272,7 +272,15 @@ static void compare_times(struct pt_case *c, const struct gs_results *a,
  * every cost of the model is a parameter that scales; a distribution's
  * draws round to whole nanoseconds before and after scaling, which may
  * flip a decision. Scenarios with built-in apps (whose times are NEON's
- * Table 1) are skipped. */
+ * Table 1) are skipped.
+ *
+ * Not under drm-fair, for the reason it is not in the reorder relation:
+ * a client with one job at a time is never charged and rejoins 1 ns ahead
+ * of or behind the head, by averages kept in whole microseconds (the
+ * kernel's arithmetic, which does not scale), so a changed tie early on
+ * is carried for the whole run. At PROPTEST_N=100, seed 50 on kepler
+ * moved a share from 0.81 to 0.62; charging every pop instead (tried)
+ * passes it, so it is that rule of the fair series, not the model. */
 void pt_check_time_scale(struct pt_case *c)
 {
 	struct gs_gen_scenario *g = g_new(struct gs_gen_scenario, 1);
@@ -280,7 +288,8 @@ void pt_check_time_scale(struct pt_case *c)
 	double tol = share_tol(&c->base);
 
 	*g = c->base;
-	if (gs_gen_scale_time(g, 2) && run_pair(c, "time-scale", g, &a, &b)) {
+	if (strcmp(g->policy, "drm-fair") && gs_gen_scale_time(g, 2) &&
+	    run_pair(c, "time-scale", g, &a, &b)) {
 		compare_shares(c, "time-scale", &a, &b, tol);
 		compare_times(c, &a, &b, c->base.duration, g->duration, tol);
 		clear_pair(&a, &b);
