@@ -42,6 +42,7 @@ examples/policies 1
 sim/host        2
 sim/run         3
 sim/results     4
+sim/import      4
 sim/cli         5
 '
 
