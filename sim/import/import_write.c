@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/event.h"
+#include "gpu_model/gpu_config.h"
 #include "workloads/file_read.h"
 
 /* A scenario duration, a trace row's time and its duration are each at most
@@ -151,13 +152,30 @@ static char *stem_of(const char *path)
 	return g_strdup(base);
 }
 
-/* The scenario's default duration: the last job's end plus the GPU time
- * of all jobs. A work-conserving GPU finishes every job by then even if
- * the policy ran them one after another, and the run ends as soon as every
- * trace task has finished, so the margin costs no simulated time. */
-static guint64 default_duration(guint64 span, guint64 work)
+/* What the simulated GPU adds to each job beyond its recorded duration at
+ * most once when jobs are not preempted again and again: a context switch
+ * to its channel (with the save of a preempted context), the lag of the
+ * host-visible fence, the completion interrupt and a status read
+ * (gpu_model/presets.c). */
+static guint64 per_job_cost(const char *preset)
 {
-	return span + work;
+	struct gs_gpu_config cfg;
+
+	if (gs_gpu_preset(preset, &cfg) < 0)
+		return 0;
+	return cfg.ctx_switch + cfg.preempt_save + cfg.ref_writeback +
+	       cfg.irq_latency + cfg.mmio_read;
+}
+
+/* The scenario's default duration: the last job's end plus the GPU time
+ * of all jobs and each job's fixed costs on the simulated GPU. A
+ * work-conserving policy finishes every job by then even if it ran them
+ * one after another, and the run ends as soon as every trace task has
+ * finished, so the margin costs no simulated time. */
+static guint64 default_duration(guint64 span, guint64 work, guint64 jobs,
+				const char *preset)
+{
+	return span + work + jobs * per_job_cost(preset);
 }
 
 static void yaml_header(GString *y, const struct gs_import *imp,
@@ -236,7 +254,10 @@ bool gs_import_render(const struct gs_import *imp,
 	counts->jobs = imp->jobs;
 	counts->span_ns = last_end - first;
 	counts->duration_ns = opt->duration_ns ? opt->duration_ns :
-			      default_duration(counts->span_ns, work);
+			      default_duration(counts->span_ns, work,
+						       imp->jobs,
+						       opt->preset ? opt->preset :
+						       DEFAULT_PRESET);
 	if (counts->span_ns > MAX_DURATION_NS ||
 	    counts->duration_ns > MAX_DURATION_NS) {
 		gs_import_error_at(imp, 0, error, GS_IMPORT_ERROR_LIMIT,
