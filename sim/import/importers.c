@@ -5,9 +5,11 @@
 
 /* Each importer's file defines its struct gs_importer. */
 extern const struct gs_importer gs_importer_chrome_json;
+extern const struct gs_importer gs_importer_nsys_sqlite;
 
 const struct gs_importer *const gs_importers[] = {
 	&gs_importer_chrome_json,
+	&gs_importer_nsys_sqlite,
 	NULL,
 };
 
