@@ -2,7 +2,7 @@
 # runs every test. See README.md.
 
 CC       ?= cc
-PKGS     := glib-2.0 gmodule-2.0 yaml-0.1 json-glib-1.0 libprotobuf-c
+PKGS     := glib-2.0 gmodule-2.0 yaml-0.1 json-glib-1.0 libprotobuf-c sqlite3
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -122,6 +122,7 @@ $(BUILD)/tests/test_policy_%: $(BUILD)/tests/test_policy_%.o $(MOCK_HAL_OBJ) \
 check-deps:
 	@pkg-config --exists $(PKGS) cmocka && command -v gnuplot >/dev/null \
 	  && command -v protoc-c >/dev/null && command -v protoc >/dev/null \
+	  && command -v sqlite3 >/dev/null \
 	  || sh scripts/install-deps.sh
 
 deps:

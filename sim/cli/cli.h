@@ -50,5 +50,8 @@ bool gs_cli_write_hal_record(const struct gs_hal_record *rec,
 			     const struct gs_scenario *sc, const char *path);
 int gs_cmd_new_policy(int argc, char **argv);
 int gs_cmd_compare(int argc, char **argv);
+int gs_cmd_import(int argc, char **argv);
+/* The importers' formats, one "  WORD  summary" line each (cli_import.c). */
+char *gs_cli_import_formats(void);
 
 #endif

@@ -92,6 +92,14 @@ static void list_jobs(void)
 	}
 }
 
+static void list_import_formats(void)
+{
+	g_autofree char *formats = gs_cli_import_formats();
+
+	printf("\nRecordings gpusim import reads (gpusim import FORMAT "
+	       "FILE):\n%s", formats);
+}
+
 int gs_cmd_list(int argc, char **argv)
 {
 	g_autoptr(GOptionContext) ctx =
@@ -128,5 +136,6 @@ int gs_cmd_list(int argc, char **argv)
 	list_presets();
 	list_apps();
 	list_jobs();
+	list_import_formats();
 	return GS_EXIT_OK;
 }

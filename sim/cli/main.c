@@ -27,6 +27,7 @@ static const struct {
 	  "write the skeleton of a policy built outside the tree" },
 	{ "compare", gs_cmd_compare,
 	  "differences between two runs; exit 1 past a tolerance" },
+	{ "import", gs_cmd_import, "turn a profiler's recording into a scenario" },
 };
 
 static void usage(FILE *out)

@@ -28,6 +28,9 @@ enum gs_import_error {
 #define GS_IMPORT_MAX_TASKS 4096
 #define GS_IMPORT_MAX_CHANNELS 64	/* per task */
 #define GS_IMPORT_MAX_JOBS 4000000	/* over all tasks */
+/* Recordings are larger than scenarios (a profiler writes every event):
+ * up to 256 MiB of file, which a DOM parser holds in a few GiB. */
+#define GS_IMPORT_MAX_FILE_BYTES ((size_t)256 << 20)
 
 struct gs_import_job {
 	guint64 submit_ns;	/* host submission, on the recording's clock */

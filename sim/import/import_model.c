@@ -153,13 +153,3 @@ bool gs_import_job_add(struct gs_import *imp, struct gs_import_task *task,
 	imp->jobs++;
 	return true;
 }
-
-const struct gs_importer *gs_importer_find(const char *format)
-{
-	guint i;
-
-	for (i = 0; gs_importers[i]; i++)
-		if (!strcmp(gs_importers[i]->format, format))
-			return gs_importers[i];
-	return NULL;
-}
