@@ -40,6 +40,7 @@ policies        1
 policies/linux  2
 examples/policies 1
 sim/host        2
+sim/import      2
 sim/run         3
 sim/results     4
 sim/cli         5

@@ -25,6 +25,7 @@ struct gs_import *gs_import_new(const char *source, const char *format)
 	imp->format = g_strdup(format);
 	imp->tasks = g_ptr_array_new_with_free_func(task_free);
 	imp->by_key = g_hash_table_new(g_str_hash, g_str_equal);
+	imp->notes = g_ptr_array_new_with_free_func(g_free);
 	return imp;
 }
 
@@ -34,6 +35,7 @@ void gs_import_free(struct gs_import *imp)
 		return;
 	g_hash_table_unref(imp->by_key);
 	g_ptr_array_unref(imp->tasks);
+	g_ptr_array_unref(imp->notes);
 	g_free(imp->source);
 	g_free(imp->format);
 	g_free(imp);
@@ -154,12 +156,11 @@ bool gs_import_job_add(struct gs_import *imp, struct gs_import_task *task,
 	return true;
 }
 
-const struct gs_importer *gs_importer_find(const char *format)
+void gs_import_note(struct gs_import *imp, const char *fmt, ...)
 {
-	guint i;
+	va_list ap;
 
-	for (i = 0; gs_importers[i]; i++)
-		if (!strcmp(gs_importers[i]->format, format))
-			return gs_importers[i];
-	return NULL;
+	va_start(ap, fmt);
+	g_ptr_array_add(imp->notes, g_strdup_vprintf(fmt, ap));
+	va_end(ap);
 }

@@ -1,8 +1,20 @@
 /* The table of importers: one line per file format. */
 #include "sim/import/import.h"
 
+#include <string.h>
+
 /* Each importer's file defines its struct gs_importer. */
 
 const struct gs_importer *const gs_importers[] = {
 	NULL,
 };
+
+const struct gs_importer *gs_importer_find(const char *format)
+{
+	guint i;
+
+	for (i = 0; gs_importers[i]; i++)
+		if (!strcmp(gs_importers[i]->format, format))
+			return gs_importers[i];
+	return NULL;
+}
