@@ -1,11 +1,14 @@
 /* The table of importers: one line per file format. */
 #include "sim/import/import.h"
+#include "sim/import/drm_import.h"
 
 #include <string.h>
 
 /* Each importer's file defines its struct gs_importer. */
 
 const struct gs_importer *const gs_importers[] = {
+	&gs_importer_drm_text,
+	&gs_importer_drm_tracecmd,
 	NULL,
 };
 
