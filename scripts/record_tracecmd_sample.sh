@@ -1,9 +1,9 @@
 #!/bin/sh
-# Records a small trace-cmd trace.dat of the scheduler's sched_switch and
+# Records a small trace-cmd trace.dat of the CPU scheduler's sched_switch and
 # sched_wakeup events, the binary sample of the drm-tracecmd importer
-# (tests/import/samples/drm-tracecmd/). No DRM scheduler runs without a GPU
-# driver, so the sample proves the reading of trace.dat (records, formats,
-# clock) while the DRM mapping is tested on the text samples.
+# (tests/import/samples/drm-tracecmd/sched-switch.dat), on the machine it
+# runs on: a trace.dat of another kernel than the DRM recording's
+# (scripts/record_drm_sample.sh), with no GPU scheduler event in it.
 #
 # Needs root and tracefs. `trace-cmd record` wants to write
 # /proc/sys/kernel/ftrace_enabled, which a container may refuse, so the

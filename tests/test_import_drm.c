@@ -3,8 +3,8 @@
  * jobs worked out by hand from their lines; malformed lines of scheduler
  * events are errors at their line, every other line is skipped; jobs that
  * never ran or never finished, and fences never queued, are counted. The
- * trace.dat sample (sched_switch only: no GPU driver where it was recorded)
- * shows the binary reader walks every record. */
+ * trace.dat recorded under QEMU gives the jobs its text rendering gives;
+ * the sched_switch-only one shows the binary reader walks every record. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -285,6 +285,76 @@ static void test_other_events_skipped(void **state)
 	gs_import_free(imp);
 }
 
+/* The jobs of the QEMU recording (scripts/record_drm_sample.sh: Debian's
+ * 6.1 kernel, gpu-sched.ko driven by tests/import/drm_sample_sched/),
+ * worked out from `trace-cmd report -t` of it (samples/drm-text/
+ * amdgpu-6.1-qemu-report.txt, lines given): dd, cp and cat submit; a
+ * later cp (pid 94) leaves two jobs running and one queued. */
+static void assert_qemu_jobs(const struct gs_import *imp, bool text)
+{
+	struct gs_import_task *cp, *dd, *cat;
+
+	assert_int_equal(imp->tasks->len, 3);
+	cp = task_at(imp, 0);
+	dd = task_at(imp, 1);
+	cat = task_at(imp, 2);
+	assert_string_equal(cp->key, "pid 91");
+	assert_string_equal(cp->name, "cp");
+	assert_string_equal(channel_at(cp, 0), "sdma0");
+	assert_int_equal(cp->jobs->len, 2);
+	/* queued 6.730641574 (19), run .731156073, done .750050228 */
+	assert_job(cp, 0, 6730641574ull, 18894155, 0, true, text ? 19 : 0);
+	/* queued .731478014 (23), run .732017950, done .750270617 */
+	assert_job(cp, 1, 6731478014ull, 18252667, 0, true, text ? 23 : 0);
+	assert_string_equal(dd->key, "pid 90");
+	assert_string_equal(dd->name, "dd");
+	assert_string_equal(channel_at(dd, 0), "gfx_0.0.0");
+	assert_int_equal(dd->jobs->len, 3);
+	/* (27) run .732135706, done .750274212 */
+	assert_job(dd, 0, 6732098080ull, 18138506, 0, false, text ? 27 : 0);
+	/* (31) run .732169587, done .750289726 */
+	assert_job(dd, 1, 6732160143ull, 18120139, 0, false, text ? 31 : 0);
+	/* (35) credit limit 2: run only at .750766989, done .753852418 */
+	assert_job(dd, 2, 6732202126ull, 3085429, 0, false, text ? 35 : 0);
+	assert_string_equal(cat->key, "pid 92");
+	assert_string_equal(channel_at(cat, 0), "gfx_0.0.0");
+	/* (53) run .757536241, done .777890968 */
+	assert_job(cat, 0, 6757461709ull, 20354727, 0, false, text ? 53 : 0);
+	assert_int_equal(imp->jobs, 6);
+}
+
+static void assert_qemu_stats(const struct gs_drm_stats *st)
+{
+	assert_int_equal(st->events, 23);
+	assert_int_equal(st->jobs, 6);
+	assert_int_equal(st->never_ran, 1);
+	assert_int_equal(st->never_finished, 2);
+	assert_int_equal(st->unknown_fence, 0);
+}
+
+/* The binary recording and its text rendering give the same jobs. */
+static void test_qemu_recording_binary_and_text(void **state)
+{
+	struct gs_import *bin = gs_import_new(
+		SAMPLES "drm-tracecmd/amdgpu-6.1-qemu.dat", "drm-tracecmd");
+	struct gs_import *text = gs_import_new(
+		SAMPLES "drm-text/amdgpu-6.1-qemu-report.txt", "drm-text");
+	struct gs_drm_stats st;
+	GError *error = NULL;
+
+	(void)state;
+	assert_true(gs_drm_tracecmd_read_stats(bin->source, bin, &st, &error));
+	assert_qemu_jobs(bin, false);
+	assert_qemu_stats(&st);
+	assert_int_equal(st.records, 101);
+	assert_true(gs_drm_text_read_stats(text->source, text, &st, &error));
+	assert_qemu_jobs(text, true);
+	assert_qemu_stats(&st);
+	assert_int_equal(st.records, 102);	/* and the cpus= line */
+	gs_import_free(bin);
+	gs_import_free(text);
+}
+
 /* The trace.dat sample holds 283 records (`trace-cmd report` prints 283
  * event lines), none of them the scheduler's. */
 static void test_tracecmd_reads_every_record(void **state)
@@ -350,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_lines_are_positioned),
 		cmocka_unit_test(test_other_events_skipped),
 		cmocka_unit_test(test_tracecmd_reads_every_record),
+		cmocka_unit_test(test_qemu_recording_binary_and_text),
 		cmocka_unit_test(test_tracecmd_refuses_other_files),
 		cmocka_unit_test(test_copy_rings_and_table),
 	};
