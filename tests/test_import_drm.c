@@ -192,6 +192,26 @@ static void test_tgid_keys_and_nanoseconds(void **state)
 	gs_import_free(imp);
 }
 
+/* Counter clocks (x86-tsc, counter) print a count without a point: taken
+ * as nanoseconds. */
+static void test_counter_clock_timestamps(void **state)
+{
+	static const char text[] =
+		"a-1 [000] 1000: drm_sched_job_queue: dev=d, fence=1:1, "
+		"ring=sdma1, job count:1, hw job count:0, client_id:4\n"
+		"k-2 [000] 1100: drm_sched_job_run: dev=d, fence=1:1, "
+		"ring=sdma1, job count:0, hw job count:1, client_id:4\n"
+		"i-0 [000] 1350: drm_sched_job_done: fence=1:1 signaled\n";
+	struct gs_import *imp;
+	struct gs_drm_stats st;
+	GError *error = NULL;
+
+	(void)state;
+	assert_true(read_text(text, &imp, &st, &error));
+	assert_job(task_at(imp, 0), 0, 1000, 250, 0, true, 1);
+	gs_import_free(imp);
+}
+
 /* A job run twice (reset recovery resubmits it) keeps its last run; a job
  * signalled without a run event is dropped as never run; a fence queued
  * again while pending drops the first job. */
@@ -264,6 +284,30 @@ static void test_malformed_lines_are_positioned(void **state)
 	assert_sample_error("sched-only-report.txt", GS_IMPORT_ERROR_EMPTY,
 			    ": no finished DRM scheduler job (0 scheduler "
 			    "events)");
+}
+
+/* A scheduler event whose name lacks its colon is a malformed line of
+ * that event, not another event's line to skip (it was skipped, and its
+ * job then counted as never run). */
+static void test_event_without_colon_is_an_error(void **state)
+{
+	static const char text[] =
+		"a-1 [000] 1.000000: drm_sched_job: entity=01, id=1, "
+		"fence=a1, ring=gfx, job count:1, hw job count:0\n"
+		"k-2 [000] 1.000010: drm_run_job entity=01, id=1, "
+		"fence=a1, ring=gfx, job count:0, hw job count:1\n"
+		"i-0 [000] 1.000110: drm_sched_process_job: fence=a1 "
+		"signaled\n";
+	struct gs_import *imp;
+	struct gs_drm_stats st;
+	GError *error = NULL;
+
+	(void)state;
+	assert_false(read_text(text, &imp, &st, &error));
+	assert_int_equal(error->code, GS_IMPORT_ERROR_PARSE);
+	assert_non_null(strstr(error->message, ":2: malformed trace line"));
+	g_error_free(error);
+	gs_import_free(imp);
 }
 
 /* A real `trace-cmd report` of sched events: every line but the cpus=
@@ -416,8 +460,10 @@ int main(void)
 		cmocka_unit_test(test_amdgpu_61_report),
 		cmocka_unit_test(test_xe_617_tracefs),
 		cmocka_unit_test(test_tgid_keys_and_nanoseconds),
+		cmocka_unit_test(test_counter_clock_timestamps),
 		cmocka_unit_test(test_reruns_and_lost_events),
 		cmocka_unit_test(test_malformed_lines_are_positioned),
+		cmocka_unit_test(test_event_without_colon_is_an_error),
 		cmocka_unit_test(test_other_events_skipped),
 		cmocka_unit_test(test_tracecmd_reads_every_record),
 		cmocka_unit_test(test_qemu_recording_binary_and_text),

@@ -48,8 +48,12 @@ static bool parse_timestamp(const char *s, size_t n, guint64 *ns)
 	gint64 sec, frac = 0;
 	size_t digits;
 
-	if (!dot)
-		return parse_int(s, n, &sec) && (*ns = (guint64)sec, true);
+	if (!dot) {
+		if (!parse_int(s, n, &sec))
+			return false;
+		*ns = (guint64)sec;
+		return true;
+	}
 	digits = n - (size_t)(dot - s) - 1;
 	if (!parse_int(s, (size_t)(dot - s), &sec) || sec > 9000000000LL ||
 	    digits > 9 || !parse_int(dot + 1, digits, &frac))
@@ -212,19 +216,29 @@ static bool parse_fields(char *fields, struct gs_drm_event *ev,
 	return true;
 }
 
-/* Whether a line that is not a trace line names a scheduler event. */
+/* Whether a line that is not a trace line names a scheduler event: one of
+ * their names as a word, followed by ':' or a blank (a name that lost its
+ * colon), not part of a longer one (drm_sched_job_timedout). */
 static bool names_drm_event(const char *line)
 {
 	static const char *const names[] = {
-		"drm_sched_job:", "drm_sched_job_queue:", "drm_run_job:",
-		"drm_sched_job_run:", "drm_sched_process_job:",
-		"drm_sched_job_done:",
+		"drm_sched_job", "drm_sched_job_queue", "drm_run_job",
+		"drm_sched_job_run", "drm_sched_process_job",
+		"drm_sched_job_done",
 	};
+	const char *p;
 	guint i;
 
 	for (i = 0; i < G_N_ELEMENTS(names); i++)
-		if (strstr(line, names[i]))
-			return true;
+		for (p = strstr(line, names[i]); p;
+		     p = strstr(p + 1, names[i])) {
+			char after = p[strlen(names[i])];
+
+			if ((p == line || p[-1] == ' ') &&
+			    (after == ':' || after == ' ' || after == '\t' ||
+			     !after))
+				return true;
+		}
 	return false;
 }
 
