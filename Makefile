@@ -2,7 +2,7 @@
 # runs every test. See README.md.
 
 CC       ?= cc
-PKGS     := glib-2.0 gmodule-2.0 yaml-0.1 json-glib-1.0 libprotobuf-c sqlite3
+PKGS     := glib-2.0 gmodule-2.0 yaml-0.1 json-glib-1.0 libprotobuf-c sqlite3 libtracecmd
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes

@@ -4,7 +4,7 @@ set -e
 PACKAGES="build-essential pkg-config libglib2.0-dev libyaml-dev \
 libjson-glib-dev libcmocka-dev gnuplot-nox clang parallel \
 libprotobuf-c-dev protobuf-c-compiler protobuf-compiler \
-libsqlite3-dev sqlite3"
+libsqlite3-dev sqlite3 libtracecmd-dev libtracefs-dev libtraceevent-dev"
 if [ "$(id -u)" = 0 ]; then
 	SUDO=
 elif command -v sudo >/dev/null 2>&1; then

@@ -90,6 +90,8 @@ static int import_file(const struct gs_importer *importer, const char *path,
 	       c.tasks == 1 ? "" : "s", c.channels, c.channels == 1 ? "" : "s",
 	       c.jobs, c.jobs == 1 ? "" : "s", c.span_ns, opt->out,
 	       c.duration_ns);
+	for (guint i = 0; i < imp->notes->len; i++)
+		printf("  note: %s\n", (const char *)imp->notes->pdata[i]);
 	rc = GS_EXIT_OK;
 out:
 	gs_import_free(imp);

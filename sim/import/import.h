@@ -53,6 +53,8 @@ struct gs_import {
 	GPtrArray *tasks;	/* struct gs_import_task *, by first appearance */
 	GHashTable *by_key;	/* task key -> struct gs_import_task * */
 	guint64 jobs;		/* jobs over all tasks */
+	GPtrArray *notes;	/* char *: what the recording held that did not
+				 * become a job, one line each, for the writer */
 };
 
 struct gs_import *gs_import_new(const char *source, const char *format);
@@ -79,6 +81,10 @@ bool gs_import_job_add(struct gs_import *imp, struct gs_import_task *task,
 void gs_import_error_at(const struct gs_import *imp, guint32 origin,
 			GError **error, gint code, const char *fmt, ...)
 	G_GNUC_PRINTF(5, 6);
+
+/* Adds a line to imp->notes ("3 jobs queued but never run (dropped)"). */
+void gs_import_note(struct gs_import *imp, const char *fmt, ...)
+	G_GNUC_PRINTF(2, 3);
 
 /* One file format. `read` fills `out` (created by the caller with
  * gs_import_new) and returns false with *error set at the first problem;

@@ -25,6 +25,7 @@ struct gs_import *gs_import_new(const char *source, const char *format)
 	imp->format = g_strdup(format);
 	imp->tasks = g_ptr_array_new_with_free_func(task_free);
 	imp->by_key = g_hash_table_new(g_str_hash, g_str_equal);
+	imp->notes = g_ptr_array_new_with_free_func(g_free);
 	return imp;
 }
 
@@ -34,6 +35,7 @@ void gs_import_free(struct gs_import *imp)
 		return;
 	g_hash_table_unref(imp->by_key);
 	g_ptr_array_unref(imp->tasks);
+	g_ptr_array_unref(imp->notes);
 	g_free(imp->source);
 	g_free(imp->format);
 	g_free(imp);
@@ -152,4 +154,13 @@ bool gs_import_job_add(struct gs_import *imp, struct gs_import_task *task,
 	g_array_append_val(task->jobs, job);
 	imp->jobs++;
 	return true;
+}
+
+void gs_import_note(struct gs_import *imp, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	g_ptr_array_add(imp->notes, g_strdup_vprintf(fmt, ap));
+	va_end(ap);
 }

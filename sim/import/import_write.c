@@ -193,6 +193,10 @@ static void yaml_header(GString *y, const struct gs_import *imp,
 	g_string_append(y, "# One trace task per process, one channel per "
 			"stream; times from the\n# recording's first "
 			"submission (workloads/REFERENCE.md, `import`).\n");
+	/* what the recording held that is not in the scenario */
+	for (guint i = 0; i < imp->notes->len; i++)
+		g_string_append_printf(y, "# Note: %s\n",
+				       (const char *)imp->notes->pdata[i]);
 }
 
 static char *scenario_yaml(const struct gs_import *imp,

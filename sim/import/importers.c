@@ -1,5 +1,6 @@
 /* The table of importers: one line per file format. */
 #include "sim/import/import.h"
+#include "sim/import/drm_import.h"
 
 #include <string.h>
 
@@ -10,6 +11,8 @@ extern const struct gs_importer gs_importer_nsys_sqlite;
 const struct gs_importer *const gs_importers[] = {
 	&gs_importer_chrome_json,
 	&gs_importer_nsys_sqlite,
+	&gs_importer_drm_text,
+	&gs_importer_drm_tracecmd,
 	NULL,
 };
 
