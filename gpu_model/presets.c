@@ -15,6 +15,10 @@ static const struct gs_gpu_config kepler = {
 	.max_channels = 4096,
 	.dispatch_batch = 1,
 	.fetch = 0,
+	/* An assumption: none of the source papers measures a Kepler
+	 * context switch (GERM's Table 3, about 3 us, is an ATI r200's
+	 * graphics state restore). docs/decisions.md, "gpu.ctx_switch is an
+	 * assumption", lists the reproduction rows this value decides. */
 	.ctx_switch = 25 * GS_NS_PER_US,
 	.mmio_read = 1 * GS_NS_PER_US,
 	.ref_writeback = 100 * GS_NS_PER_US,
@@ -35,7 +39,7 @@ static const struct gs_gpu_config volta = {
 	.max_channels = 4096,
 	.dispatch_batch = 1,
 	.fetch = 0,
-	.ctx_switch = 25 * GS_NS_PER_US,
+	.ctx_switch = 25 * GS_NS_PER_US, /* kepler's assumption, unmeasured */
 	.mmio_read = 1 * GS_NS_PER_US,
 	.ref_writeback = 10 * GS_NS_PER_US,
 	.irq_latency = 5 * GS_NS_PER_US,

@@ -12,7 +12,8 @@
 static const char *const expect_keys[] = {
 	"id", "figure", "quantity", "paper", "value", "set", "compare", "min",
 	"max", "baseline", "seeds", "sweep", "peak", "paper_value",
-	"known_gap", "reduce", "baseline_set", "reference", NULL,
+	"known_gap", "reduce", "baseline_set", "reference", "far_from_paper",
+	NULL,
 };
 
 /* enum gs_expect_reduce; "peak" is written as the `peak` key instead */
@@ -304,6 +305,15 @@ static int load_one(struct cfg *c, const yaml_node_t *map, struct gs_expect *e)
 	if ((v = cfg_map_get(c, map, "known_gap")) &&
 	    cfg_string(c, v, "known_gap", false, &e->known_gap) < 0)
 		return -1;
+	if ((v = cfg_map_get(c, map, "far_from_paper"))) {
+		if (cfg_string(c, v, "far_from_paper", false,
+			       &e->far_from_paper) < 0)
+			return -1;
+		/* the reason is for a distance, which needs the value */
+		if (!e->has_paper_value)
+			return cfg_error(c, v,
+					 "far_from_paper: needs paper_value (the reason is for the row's distance from it)");
+	}
 	if ((v = cfg_map_get(c, map, "set")) &&
 	    read_set(c, v, "set", &e->set) < 0)
 		return -1;

@@ -56,6 +56,7 @@ void gs_expect_clear(struct gs_expect *e)
 	g_free(e->quantity);
 	g_free(e->paper);
 	g_free(e->known_gap);
+	g_free(e->far_from_paper);
 	g_free(e->value);
 	g_strfreev(e->set);
 	g_free(e->baseline);
