@@ -119,22 +119,25 @@ static char **strv_join(char **a, char *const *b)
 	return out;
 }
 
-/* The row's overrides, then its `reference` ones. */
-static char **with_reference(const struct gs_expect *e)
+static bool vs_baseline(const struct gs_expect *e)
 {
-	guint n = e->set ? g_strv_length(e->set) : 0, i;
-	char **out = g_new0(char *, n + g_strv_length(e->reference) + 1);
+	return e->compare == GS_COMPARE_REDUCTION_VS_BASELINE ||
+	       e->compare == GS_COMPARE_INCREASE_VS_BASELINE;
+}
 
-	for (i = 0; i < n; i++)
-		out[i] = g_strdup(e->set[i]);
-	for (i = 0; e->reference[i]; i++)
-		out[n + i] = g_strdup(e->reference[i]);
-	return out;
+/* The overrides of the run a row is compared with: the row's `set`, the
+ * sweep point (NULL: none), then its `reference` overrides (if any). One
+ * rule for both kinds of compare, against a baseline and value by value. */
+static char **compared_run_overrides(const struct gs_expect *e,
+				     const char *point)
+{
+	return strv_join(with_overrides(e->set, point, NULL), e->reference);
 }
 
 /* Node rows (seeds, baseline, sweep): the row's metric averaged over its
  * seeds, under `set` plus `point`; for the baseline (`base`), under the
- * baseline policy (if any) and `baseline_set` too. NAN if a run failed. */
+ * baseline policy (if any) and the `reference` overrides too. NAN if a
+ * run failed. */
 static double seed_mean(struct repro *rp, const char *file,
 			const struct gs_expect *e, uint64_t base_seed,
 			const char *point, bool base)
@@ -146,8 +149,8 @@ static double seed_mean(struct repro *rp, const char *file,
 	for (k = 0; k < n; k++) {
 		g_autofree char *seed = g_strdup_printf(
 			"seed=%" G_GUINT64_FORMAT, base_seed + k);
-		char **tmp = strv_join(with_overrides(e->set, point, NULL),
-				       base ? e->baseline_set : NULL);
+		char **tmp = base ? compared_run_overrides(e, point)
+				  : with_overrides(e->set, point, NULL);
 		char **set = with_overrides(tmp, seed, policy);
 		const struct gs_results *r = run_cached(rp, file, set);
 		GArray *v;
@@ -179,8 +182,7 @@ static double point_value(struct repro *rp, const char *file,
 {
 	double v = seed_mean(rp, file, e, base_seed, point, false), b;
 
-	if (e->compare != GS_COMPARE_REDUCTION_VS_BASELINE &&
-	    e->compare != GS_COMPARE_INCREASE_VS_BASELINE)
+	if (!vs_baseline(e))
 		return v;
 	b = seed_mean(rp, file, e, base_seed, point, true);
 	return e->compare == GS_COMPARE_REDUCTION_VS_BASELINE ? (b - v) / b
@@ -261,9 +263,10 @@ static GArray *node_values(struct repro *rp, const char *file,
 	return out;
 }
 
+/* (the loader lets `baseline` only with a baseline compare) */
 static bool node_row(const struct gs_expect *e)
 {
-	return e->seeds || e->baseline || e->baseline_set || e->sweep;
+	return e->seeds || vs_baseline(e) || e->sweep;
 }
 
 static bool in_range(const struct gs_expect *e, double v)
@@ -313,8 +316,9 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e,
 	}
 	vals = gs_repro_select_values(r, e->value);
 	if (e->compare != GS_COMPARE_NONE) {
-		char **ref_set = e->reference ? with_reference(e)
-					      : with_direct(e->set);
+		char **ref_set = e->reference
+					 ? compared_run_overrides(e, NULL)
+					 : with_direct(e->set);
 		bool increase =
 			e->compare == GS_COMPARE_INCREASE_VS_DIRECT ||
 			e->compare == GS_COMPARE_INCREASE_VS_REFERENCE;
