@@ -218,13 +218,16 @@ static int load_node_keys(struct cfg *c, const yaml_node_t *map,
 		return cfg_error(c, cfg_map_get(c, map, "peak"),
 				 "peak: only with 'sweep'");
 	} else if (cfg_map_get(c, map, "reduce")) {
+		bool several = !strncmp(e->value, "tasks.", 6) ||
+			       !strncmp(e->value, "gpus.", 5);
+
 		if (read_reduce(c, map, NULL, e) < 0)
 			return -1;
-		if ((strncmp(e->value, "tasks.", 6) != 0 &&
-		     strncmp(e->value, "gpus.", 5) != 0) ||
-		    e->seeds || e->baseline)
+		/* over tasks or GPUs in one run, or over the seeds' runs
+		 * (each against its baseline): not both at once */
+		if (e->seeds ? several : (!several || e->baseline))
 			return cfg_error(c, cfg_map_get(c, map, "reduce"),
-					 "reduce: only with 'sweep' or a tasks.* or gpus.* value (several tasks' or GPUs' values as one)");
+					 "reduce: only with 'sweep', 'seeds' and a metrics.FIELD (the seeds' values as one), or a tasks.* or gpus.* value (several tasks' or GPUs' values as one)");
 	}
 	return 0;
 }
