@@ -84,7 +84,9 @@ static const struct gs_param_desc dcuda_params[] = {
 	  "a group may fill the GPU up to this, percent", GS_PARAM_UINT_MAX },
 	/* the wrapper times each kernel it intercepts (DCUDA 3.2): two clock
 	 * reads, each a clock_gettime system call of about 0.37 us (measured
-	 * in Stack Overflow question 7935518) */
+	 * in Stack Overflow question 7935518). An assumption: the paper names
+	 * only "the timer function"; no row depends on it beyond 0.5x-2x
+	 * (docs/decisions.md, "Weak constants") */
 	[DCUDA_P_SAMPLE_COST] = { "sample_cost", GS_PARAM_DURATION, "750ns",
 	  "monitor CPU time per intercepted kernel launch", 0 },
 };

@@ -56,6 +56,31 @@ check "reduce over tasks: one value, the tasks' mean, largest or smallest" sh -c
 	grep -q '^X *min *0[.]09[0-9]* ' $tmp/tasks.out || { cat $tmp/tasks.out; exit 1; }"
 
 # Wrong uses: exit 2 and the position of the key at fault.
+# `reduce` over seeds: each seed's change against its baseline run under
+# the same seed, then the largest or smallest (DCUDA Fig. 12's "up to"
+# over its arrival sequences), not the change of the seeds' means.
+seeds_head='tasks:
+  - {name: a, behavior: {throttle: {kernel: {exponential: 200us}, sleep: {exponential: 300us}, blocking: true}}}
+  - {name: b, behavior: {throttle: {kernel: {exponential: 100us}, sleep: {exponential: 100us}, blocking: true}}}
+expect:'
+row='value: metrics.gpu_utilization, compare: increase_vs_baseline, baseline: dfq'
+for k in 1 2 3; do
+	printf 'seed: %s\nduration: 50ms\n%s\n  - {id: S, quantity: s%s, %s, min: -10}\n' \
+		$k "$seeds_head" $k "$row" > "$tmp/seed$k.yaml"
+done
+cat >> "$tmp/seed1.yaml" <<YAML
+  - {id: S, quantity: max, $row, seeds: 3, reduce: max, min: -10}
+  - {id: S, quantity: min, $row, seeds: 3, reduce: min, min: -10}
+YAML
+check "reduce over seeds: the largest and smallest of the seeds' own changes" sh -c "
+	$GPUSIM reproduce $tmp/seed1.yaml $tmp/seed2.yaml $tmp/seed3.yaml > $tmp/seeds.out || exit 1
+	awk '\$1 == \"S\" { v[\$2] = \$3 }
+	     END { hi = v[\"s1\"]; lo = hi
+		   if (v[\"s2\"] > hi) hi = v[\"s2\"]; if (v[\"s3\"] > hi) hi = v[\"s3\"]
+		   if (v[\"s2\"] < lo) lo = v[\"s2\"]; if (v[\"s3\"] < lo) lo = v[\"s3\"]
+		   if (hi == lo) { print \"seeds alike\"; exit 1 }
+		   if (v[\"max\"] != hi || v[\"min\"] != lo) { print v[\"max\"], v[\"min\"], \"want\", hi, lo; exit 1 } }' $tmp/seeds.out"
+
 bad() { # description, expected message (a grep pattern, no quotes), row text
 	printf '%s  - %s\n' "$head" "$3" > "$tmp/bad.yaml"
 	check "$1" sh -c "
@@ -68,7 +93,7 @@ bad "reduce: peak is written as 'peak'" "reduce: mean, max or min" \
 	"{id: X, quantity: q, value: metrics.gpu_utilization, sweep: [$p1, $p2], reduce: peak, min: 0}"
 bad "reduce: not together with peak" "peak: not together with .reduce." \
 	"{id: X, quantity: q, value: metrics.gpu_utilization, sweep: [$p1, $p2], peak: 0, reduce: max, min: 0}"
-bad "reduce: only with a sweep or over tasks" "reduce: only with .sweep. or a tasks" \
+bad "reduce: only with a sweep, seeds or over tasks" "reduce: only with .sweep., .seeds. and a metrics.FIELD.*, or a tasks" \
 	"{id: X, quantity: q, value: metrics.gpu_utilization, reduce: max, min: 0}"
 bad "a sweep needs peak or reduce" "expect entry: a sweep needs .peak.*or .reduce." \
 	"{id: X, quantity: q, value: metrics.gpu_utilization, sweep: [$p1, $p2], min: 0}"

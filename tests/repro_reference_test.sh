@@ -26,6 +26,9 @@ cat >> "$tmp/ref.yaml" <<YAML
   - {id: X, quantity: cut, value: "tasks.*.rounds", compare: reduction_vs_reference, reference: [$p1=300us, $p2=300us], min: -10}
   - {id: X, quantity: cutmax, value: "tasks.*.rounds", compare: reduction_vs_reference, reference: [$p1=300us, $p2=300us], reduce: max, min: -10}
   - {id: X, quantity: incmin, value: "tasks.*.rounds", compare: increase_vs_reference, reference: [$p1=300us, $p2=300us], reduce: min, min: -10}
+  - {id: Y, quantity: u, value: metrics.gpu_utilization, min: 0}
+  - {id: Y, quantity: uref, value: metrics.gpu_utilization, set: [$p1=300us, $p2=300us], min: 0}
+  - {id: Y, quantity: ucut, value: metrics.gpu_utilization, compare: reduction_vs_baseline, reference: [$p1=300us, $p2=300us], min: -10}
 YAML
 
 check "*_vs_reference: (ref - v) / ref and (v - ref) / ref for each value, reduce over them" sh -c "
@@ -39,6 +42,12 @@ check "*_vs_reference: (ref - v) / ref and (v - ref) / ref for each value, reduc
 		   if (d > 1e-3) { print \"cutmax\", v[\"cutmax\"], \"want\", big; exit 1 }
 		   if (v[\"incmin\"] != -v[\"cutmax\"]) { print \"incmin\", v[\"incmin\"]; exit 1 } }' $tmp/ref.out"
 
+check "reference under a baseline compare: (ref - v) / ref of the metric, the reference run under its overrides" sh -c "
+	awk '\$1 == \"Y\" { v[\$2] = \$3 }
+	     END { if (v[\"u\"] == v[\"uref\"]) { print \"reference alike\"; exit 1 }
+		   want = (v[\"uref\"] - v[\"u\"]) / v[\"uref\"]; d = v[\"ucut\"] - want; if (d < 0) d = -d
+		   if (d > 1e-3) { print \"ucut\", v[\"ucut\"], \"want\", want; exit 1 } }' $tmp/ref.out"
+
 bad() { # description, expected message (a grep pattern, no quotes), row text
 	printf '%s  - %s\n' "$head" "$3" > "$tmp/bad.yaml"
 	check "$1" sh -c "
@@ -47,10 +56,12 @@ bad() { # description, expected message (a grep pattern, no quotes), row text
 }
 bad "reduction_vs_reference needs a reference" "expect entry: compare reduction_vs_reference needs .reference." \
 	"{id: X, quantity: q, value: tasks.a.rounds, compare: reduction_vs_reference, min: 0}"
-bad "reference only with a *_vs_reference compare" "reference: only with compare reduction_vs_reference or increase_vs_reference" \
+bad "reference only with a *_vs_reference compare" "reference: only with compare" \
 	"{id: X, quantity: q, value: tasks.a.rounds, reference: [$p1=1ms], min: 0}"
 bad "reference not with seeds" "reference: not together with" \
 	"{id: X, quantity: q, value: metrics.gpu_utilization, seeds: 2, compare: reduction_vs_reference, reference: [$p1=1ms], min: 0}"
+bad "baseline_set refused, naming reference" "baseline_set: not a key any more; write .reference." \
+	"{id: X, quantity: q, value: metrics.gpu_utilization, compare: reduction_vs_baseline, baseline_set: [$p1=1ms], min: 0}"
 bad "reference entries are overrides" "reference: expected KEY.PATH=VALUE" \
 	"{id: X, quantity: q, value: tasks.a.rounds, compare: reduction_vs_reference, reference: [nonsense], min: 0}"
 

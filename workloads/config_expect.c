@@ -12,8 +12,7 @@
 static const char *const expect_keys[] = {
 	"id", "figure", "quantity", "paper", "value", "set", "compare", "min",
 	"max", "baseline", "seeds", "sweep", "peak", "paper_value",
-	"known_gap", "reduce", "baseline_set", "reference", "far_from_paper",
-	NULL,
+	"known_gap", "reduce", "reference", "far_from_paper", NULL,
 };
 
 /* enum gs_expect_reduce; "peak" is written as the `peak` key instead */
@@ -179,16 +178,9 @@ static int load_node_keys(struct cfg *c, const yaml_node_t *map,
 			return cfg_error(c, v, "baseline: unknown policy '%s'",
 					 e->baseline);
 	}
-	if ((v = cfg_map_get(c, map, "baseline_set"))) {
-		if (read_set(c, v, "baseline_set", &e->baseline_set) < 0)
-			return -1;
-		if (!vs_base)
-			return cfg_error(c, v,
-					 "baseline_set: only with compare reduction_vs_baseline or increase_vs_baseline");
-	}
-	if (vs_base && !e->baseline && !e->baseline_set)
+	if (vs_base && !e->baseline && !cfg_map_get(c, map, "reference"))
 		return cfg_error(c, map,
-				 "expect entry: compare %s needs 'baseline' (the reference policy) or 'baseline_set'",
+				 "expect entry: compare %s needs 'baseline' (the reference policy) or 'reference' (the reference run's overrides)",
 				 compare_names[e->compare]);
 	if (e->baseline && !vs_base)
 		return cfg_error(c, cfg_map_get(c, map, "baseline"),
@@ -226,26 +218,34 @@ static int load_node_keys(struct cfg *c, const yaml_node_t *map,
 		return cfg_error(c, cfg_map_get(c, map, "peak"),
 				 "peak: only with 'sweep'");
 	} else if (cfg_map_get(c, map, "reduce")) {
+		bool several = !strncmp(e->value, "tasks.", 6) ||
+			       !strncmp(e->value, "gpus.", 5);
+
 		if (read_reduce(c, map, NULL, e) < 0)
 			return -1;
-		if ((strncmp(e->value, "tasks.", 6) != 0 &&
-		     strncmp(e->value, "gpus.", 5) != 0) ||
-		    e->seeds || e->baseline)
+		/* over tasks or GPUs in one run, or over the seeds' runs
+		 * (each against its baseline): not both at once */
+		if (e->seeds ? several : (!several || e->baseline))
 			return cfg_error(c, cfg_map_get(c, map, "reduce"),
-					 "reduce: only with 'sweep' or a tasks.* or gpus.* value (several tasks' or GPUs' values as one)");
+					 "reduce: only with 'sweep', 'seeds' and a metrics.FIELD (the seeds' values as one), or a tasks.* or gpus.* value (several tasks' or GPUs' values as one)");
 	}
 	return 0;
 }
 
-/* `reference`: the overrides of the run a *_vs_reference row is
- * compared with, value by value; one run, so not with seeds, a
- * baseline policy or a sweep. */
+/* `reference`: the overrides, on top of `set`, of the run the row is
+ * compared with. With a baseline compare they apply beside the baseline
+ * policy (if any), to every seed and sweep point (Fleig Table 5.2: the
+ * same policy, the app on the host); with a *_vs_reference compare the
+ * two runs are compared value by value, so one run against one run
+ * (DCUDA Fig. 9: NVCR's migration against DCUDA's). */
 static int load_reference(struct cfg *c, const yaml_node_t *map,
 			  struct gs_expect *e)
 {
 	yaml_node_t *v = cfg_map_get(c, map, "reference");
 	bool vs_ref = e->compare == GS_COMPARE_REDUCTION_VS_REFERENCE ||
 		      e->compare == GS_COMPARE_INCREASE_VS_REFERENCE;
+	bool vs_base = e->compare == GS_COMPARE_REDUCTION_VS_BASELINE ||
+		       e->compare == GS_COMPARE_INCREASE_VS_BASELINE;
 
 	if (!v && vs_ref)
 		return cfg_error(c, map,
@@ -253,13 +253,26 @@ static int load_reference(struct cfg *c, const yaml_node_t *map,
 				 compare_names[e->compare]);
 	if (!v)
 		return 0;
-	if (!vs_ref)
+	if (!vs_ref && !vs_base)
 		return cfg_error(c, v,
-				 "reference: only with compare reduction_vs_reference or increase_vs_reference");
-	if (e->seeds || e->sweep)
+				 "reference: only with compare reduction_vs_reference, increase_vs_reference, reduction_vs_baseline or increase_vs_baseline");
+	if (vs_ref && (e->seeds || e->sweep))
 		return cfg_error(c, v,
-				 "reference: not together with 'seeds' or 'sweep' (one run against one run)");
+				 "reference: not together with 'seeds' or 'sweep' under compare %s (one run against one run, value by value)",
+				 compare_names[e->compare]);
 	return read_set(c, v, "reference", &e->reference);
+}
+
+/* `baseline_set` was a second name for `reference` under a baseline
+ * compare; refused at its position, naming the key that replaced it. */
+static int refuse_old_keys(struct cfg *c, const yaml_node_t *map)
+{
+	yaml_node_t *v = cfg_map_get(c, map, "baseline_set");
+
+	if (!v)
+		return 0;
+	return cfg_error(c, v,
+			 "baseline_set: not a key any more; write 'reference' (the same KEY.PATH=VALUE list: the overrides of the run the row is compared with)");
 }
 
 static int load_one(struct cfg *c, const yaml_node_t *map, struct gs_expect *e)
@@ -270,6 +283,7 @@ static int load_one(struct cfg *c, const yaml_node_t *map, struct gs_expect *e)
 	size_t i;
 
 	if (cfg_expect_map(c, map, "an expect entry") < 0 ||
+	    refuse_old_keys(c, map) < 0 ||
 	    cfg_map_check(c, map, "expect entry", expect_keys) < 0)
 		return -1;
 	e->line = (uint32_t)map->start_mark.line + 1;

@@ -60,7 +60,6 @@ void gs_expect_clear(struct gs_expect *e)
 	g_free(e->value);
 	g_strfreev(e->set);
 	g_free(e->baseline);
-	g_strfreev(e->baseline_set);
 	g_strfreev(e->reference);
 	g_strfreev(e->sweep);
 	memset(e, 0, sizeof(*e));

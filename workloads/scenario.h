@@ -197,10 +197,9 @@ struct gs_expect {
 	char **set;        /* overrides for this check, NULL-terminated */
 	uint8_t compare;   /* enum gs_expect_compare */
 	char *baseline;    /* policy of the reference run; NULL: direct */
-	char **baseline_set; /* overrides of the reference run (after `set`),
-			      * NULL-terminated; NULL: none */
-	char **reference;  /* reduction_vs_reference: the reference run's
-			    * overrides on top of `set`, NULL-terminated */
+	char **reference;  /* the overrides of the run compared with, on top
+			    * of `set` (a *_vs_baseline or *_vs_reference
+			    * compare), NULL-terminated; NULL: none */
 	uint32_t seeds;    /* average over seeds seed..seed+seeds-1; 0: one */
 	char **sweep;      /* peak check: one override per point, NULL-ended */
 	uint32_t peak;     /* value = v[peak] - max of the other points */

@@ -130,56 +130,72 @@ static char **strv_join(char **a, char *const *b)
 	return out;
 }
 
-/* The row's overrides, then its `reference` ones. */
-static char **with_reference(const struct gs_expect *e)
+static bool vs_baseline(const struct gs_expect *e)
 {
-	guint n = e->set ? g_strv_length(e->set) : 0, i;
-	char **out = g_new0(char *, n + g_strv_length(e->reference) + 1);
+	return e->compare == GS_COMPARE_REDUCTION_VS_BASELINE ||
+	       e->compare == GS_COMPARE_INCREASE_VS_BASELINE;
+}
 
-	for (i = 0; i < n; i++)
-		out[i] = g_strdup(e->set[i]);
-	for (i = 0; e->reference[i]; i++)
-		out[n + i] = g_strdup(e->reference[i]);
+/* The overrides of the run a row is compared with: the row's `set`, the
+ * sweep point (NULL: none), then its `reference` overrides (if any). One
+ * rule for both kinds of compare, against a baseline and value by value. */
+static char **compared_run_overrides(const struct gs_expect *e,
+				     const char *point)
+{
+	return strv_join(with_overrides(e->set, point, NULL), e->reference);
+}
+
+/* Node rows (seeds, baseline, sweep): the row's metric in the run with
+ * seed `seed`, under `set` plus `point`; for the baseline (`base`), under
+ * the baseline policy (if any) and the `reference` overrides too. NAN if
+ * the run failed. */
+static double seed_value(struct repro *rp, const char *file,
+			 const struct gs_expect *e, uint64_t seed_no,
+			 const char *point, bool base)
+{
+	g_autofree char *seed = g_strdup_printf("seed=%" G_GUINT64_FORMAT,
+						seed_no);
+	char **tmp = base ? compared_run_overrides(e, point)
+			  : with_overrides(e->set, point, NULL);
+	char **set = with_overrides(tmp, seed, base ? e->baseline : NULL);
+	const struct gs_results *r = run_cached(rp, file, set);
+	double out = NAN;
+	GArray *v;
+
+	g_strfreev(tmp);
+	g_strfreev(set);
+	if (!r)
+		return NAN;
+	v = gs_repro_select_values(r, e->value);
+	if (v->len == 1)
+		out = g_array_index(v, double, 0);
+	else /* a counted task's name reads several values */
+		fprintf(stderr,
+			"gpusim: %s: row %s: '%s' gives %u values, a sweep point needs one\n",
+			file, e->id, e->value, v->len);
+	g_array_free(v, TRUE);
 	return out;
 }
 
-/* Node rows (seeds, baseline, sweep): the row's metric averaged over its
- * seeds, under `set` plus `point`; for the baseline (`base`), under the
- * baseline policy (if any) and `baseline_set` too. NAN if a run failed. */
+/* The mean over the row's seeds (NAN if a run failed). */
 static double seed_mean(struct repro *rp, const char *file,
 			const struct gs_expect *e, uint64_t base_seed,
 			const char *point, bool base)
 {
 	uint32_t n = e->seeds ? e->seeds : 1, k;
-	const char *policy = base ? e->baseline : NULL;
 	double sum = 0;
 
-	for (k = 0; k < n; k++) {
-		g_autofree char *seed = g_strdup_printf(
-			"seed=%" G_GUINT64_FORMAT, base_seed + k);
-		char **tmp = strv_join(with_overrides(e->set, point, NULL),
-				       base ? e->baseline_set : NULL);
-		char **set = with_overrides(tmp, seed, policy);
-		const struct gs_results *r = run_cached(rp, file, set);
-		GArray *v;
-
-		g_strfreev(tmp);
-		g_strfreev(set);
-		if (!r)
-			return NAN;
-		v = gs_repro_select_values(r, e->value);
-		if (v->len != 1) {
-			/* a counted task's name reads several values */
-			fprintf(stderr,
-				"gpusim: %s: row %s: '%s' gives %u values, a sweep point needs one\n",
-				file, e->id, e->value, v->len);
-			g_array_free(v, TRUE);
-			return NAN;
-		}
-		sum += g_array_index(v, double, 0);
-		g_array_free(v, TRUE);
-	}
+	for (k = 0; k < n; k++)
+		sum += seed_value(rp, file, e, base_seed + k, point, base);
 	return sum / n;
+}
+
+/* v's change against the baseline's b, as the row's compare says */
+static double change_vs_baseline(const struct gs_expect *e, double v,
+				 double b)
+{
+	return e->compare == GS_COMPARE_REDUCTION_VS_BASELINE ? (b - v) / b
+							       : (v - b) / b;
 }
 
 /* The row's value at one point: the mean, or its change against the
@@ -188,14 +204,12 @@ static double point_value(struct repro *rp, const char *file,
 			  const struct gs_expect *e, uint64_t base_seed,
 			  const char *point)
 {
-	double v = seed_mean(rp, file, e, base_seed, point, false), b;
+	double v = seed_mean(rp, file, e, base_seed, point, false);
 
-	if (e->compare != GS_COMPARE_REDUCTION_VS_BASELINE &&
-	    e->compare != GS_COMPARE_INCREASE_VS_BASELINE)
+	if (!vs_baseline(e))
 		return v;
-	b = seed_mean(rp, file, e, base_seed, point, true);
-	return e->compare == GS_COMPARE_REDUCTION_VS_BASELINE ? (b - v) / b
-							       : (v - b) / b;
+	return change_vs_baseline(
+		e, v, seed_mean(rp, file, e, base_seed, point, true));
 }
 
 /* Several values reduced to their mean, largest or smallest (`reduce:`);
@@ -239,6 +253,30 @@ static double reduced_value(struct repro *rp, const char *file,
 	return v;
 }
 
+/* A seeds row with `reduce`: each seed's value (against the baseline's
+ * under the same seed) reduced to one, as a paper's "up to" over its
+ * arrival sequences (DCUDA Fig. 12). */
+static double seeds_reduced(struct repro *rp, const char *file,
+			    const struct gs_expect *e, uint64_t base_seed)
+{
+	GArray *each = g_array_new(FALSE, FALSE, sizeof(double));
+	double v;
+	uint32_t k;
+
+	for (k = 0; k < e->seeds; k++) {
+		v = seed_value(rp, file, e, base_seed + k, NULL, false);
+		if (vs_baseline(e))
+			v = change_vs_baseline(
+				e, v,
+				seed_value(rp, file, e, base_seed + k, NULL,
+					   true));
+		g_array_append_val(each, v);
+	}
+	v = reduce_values(each, e->reduce);
+	g_array_free(each, TRUE);
+	return v;
+}
+
 /* seeds/baseline/sweep rows: one value; a sweep's is how far its peak
  * point lies above the largest of the others, or the points' mean or
  * maximum. */
@@ -249,7 +287,9 @@ static GArray *node_values(struct repro *rp, const char *file,
 	double v = NAN, others = -INFINITY;
 	guint i;
 
-	if (!e->sweep) {
+	if (!e->sweep && e->reduce) {
+		v = seeds_reduced(rp, file, e, base_seed);
+	} else if (!e->sweep) {
 		v = point_value(rp, file, e, base_seed, NULL);
 	} else if (e->reduce) {
 		v = reduced_value(rp, file, e, base_seed);
@@ -272,9 +312,10 @@ static GArray *node_values(struct repro *rp, const char *file,
 	return out;
 }
 
+/* (the loader lets `baseline` only with a baseline compare) */
 static bool node_row(const struct gs_expect *e)
 {
-	return e->seeds || e->baseline || e->baseline_set || e->sweep;
+	return e->seeds || vs_baseline(e) || e->sweep;
 }
 
 static bool in_range(const struct gs_expect *e, double v)
@@ -324,8 +365,9 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e,
 	}
 	vals = gs_repro_select_values(r, e->value);
 	if (e->compare != GS_COMPARE_NONE) {
-		char **ref_set = e->reference ? with_reference(e)
-					      : with_direct(e->set);
+		char **ref_set = e->reference
+					 ? compared_run_overrides(e, NULL)
+					 : with_direct(e->set);
 		bool increase =
 			e->compare == GS_COMPARE_INCREASE_VS_DIRECT ||
 			e->compare == GS_COMPARE_INCREASE_VS_REFERENCE;
