@@ -278,6 +278,18 @@ kmod:
 kmod-clean:
 	rm -rf $(KMOD_BUILD)
 
+# kstress: gpusim_stress.ko (policies/linux/stress/), kernel threads
+# driving one instance of gpusim_policies.ko at once; built after kmod,
+# against its Module.symvers. make ktest runs it in the same boot.
+.PHONY: kstress
+kstress: kmod
+	@mkdir -p $(KMOD_BUILD)/linux/stress
+	@for f in policies/linux/stress/*.c policies/linux/stress/Kbuild; do \
+	  ln -sf $(CURDIR)/$$f $(KMOD_BUILD)/linux/stress/; done
+	$(MAKE) -C $(KDIR) M=$(abspath $(KMOD_BUILD))/linux/stress \
+	  KBUILD_EXTRA_SYMBOLS=$(abspath $(KMOD_BUILD))/linux/Module.symvers modules
+	@echo "kstress: $(KMOD_BUILD)/linux/stress/gpusim_stress.ko"
+
 # kreplay: gpusim_replay.ko (policies/linux/replay/), the replay of HAL
 # records inside a kernel, built like kmod in a mirror of policies/.
 KREPLAY_BUILD ?= build-kreplay
@@ -302,8 +314,9 @@ kreplay:
 # for) under QEMU with gpusim_replay.ko and the records of every policy,
 # and compares (scripts/ktest.sh). CI runs it (.ci/run); `make test` does not.
 .PHONY: ktest
-ktest: $(BIN) kreplay
-	sh scripts/ktest.sh ./$(BIN) $(KREPLAY_BUILD)/linux/replay/gpusim_replay.ko $(KERNEL)
+ktest: $(BIN) kreplay kstress
+	KTEST_STRESS="$(KMOD_BUILD)/linux/gpusim_policies.ko $(KMOD_BUILD)/linux/stress/gpusim_stress.ko" \
+	  sh scripts/ktest.sh ./$(BIN) $(KREPLAY_BUILD)/linux/replay/gpusim_replay.ko $(KERNEL)
 
 # ---- Policies from outside policies/ (docs/writing-a-policy.md) ---------
 #

@@ -12,6 +12,13 @@
 # kernel boots with TCG (-cpu max); KTEST_KVM=1 adds -enable-kvm where
 # /dev/kvm works. Prints one line per record, then "N passed, N failed";
 # exit 0 when every record matched and the changed one did not.
+#
+# With KTEST_STRESS="gpusim_policies.ko gpusim_stress.ko" (make ktest
+# sets it) the same boot then stresses one instance of each policy from
+# several kernel threads (KTEST_STRESS_MS, default 1000 ms, with
+# KTEST_STRESS_THREADS, default 4, on 2 CPUs) and scripts/ktest_check.sh
+# judges it: one more line, counted with the records. KTEST_CONSOLE=FILE
+# keeps the guest's console.
 set -u
 gpusim=${1:?usage: ktest.sh GPUSIM MODULE [KERNEL]}
 module=${2:?usage: ktest.sh GPUSIM MODULE [KERNEL]}
@@ -45,6 +52,17 @@ init=$tmp/root
 mkdir -p "$init/bin" "$init/rec" "$init/proc" "$init/sys" "$init/dev"
 cp "$busybox" "$init/bin/busybox"
 cp "$module" "$init/gpusim_replay.ko"
+stress_runs=0
+if [ -n "${KTEST_STRESS:-}" ]; then
+	set -- $KTEST_STRESS
+	cp "$1" "$init/gpusim_policies.ko" && cp "$2" "$init/gpusim_stress.ko" ||
+		exit 2
+	"$gpusim" list | sed -n '/^Policies/,/^GPU presets/p' |
+		sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p' > "$init/stress_policies"
+	stress_runs=$(wc -l < "$init/stress_policies")
+	echo "${KTEST_STRESS_MS:-1000} ${KTEST_STRESS_THREADS:-4}" \
+		> "$init/stress_args"
+fi
 
 # record NAME FILE [run options]: into rec/POLICY--NAME.rec, POLICY
 # the host instance's, as the record's first instance line names it
@@ -96,6 +114,21 @@ else
 	echo "not ok 1 - insmod gpusim_replay.ko"
 fi
 echo "# done"
+if [ -f /gpusim_stress.ko ]; then
+	if insmod /gpusim_policies.ko && insmod /gpusim_stress.ko; then
+		for p in $(cat /stress_policies); do
+			echo "$p $(cat /stress_args)" > /sys/kernel/debug/gpusim_stress/run
+			echo "# stress: $(cat /sys/kernel/debug/gpusim_stress/result)"
+			echo "# live:" $(cat /sys/kernel/debug/gpusim/live)
+		done
+		rmmod gpusim_stress && rmmod gpusim_policies
+	else
+		echo "# stress: not ok - insmod gpusim_policies.ko gpusim_stress.ko"
+	fi
+	dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|Call Trace|refcount_t|list_(add|del) corruption|hung_task|soft lockup|circular locking' |
+		sed 's/^/# kmsg: /'
+	echo "# stress done"
+fi
 poweroff -f
 INIT
 chmod +x "$init/init"
@@ -104,10 +137,12 @@ chmod +x "$init/init"
 accel=
 [ "${KTEST_KVM:-0}" = 1 ] && [ -w /dev/kvm ] && accel=-enable-kvm
 start=$(date +%s)
-timeout 600 qemu-system-x86_64 $accel -cpu max -m 1024 -nographic \
+timeout 600 qemu-system-x86_64 $accel -cpu max -smp 2 -m 1024 -nographic \
 	-no-reboot -kernel "$kernel" -initrd "$tmp/initrd.gz" \
 	-append "console=ttyS0 panic=-1 quiet loglevel=3" \
 	> "$tmp/console.log" 2>&1
+# KTEST_CONSOLE=FILE keeps the guest's console
+[ -n "${KTEST_CONSOLE:-}" ] && cp "$tmp/console.log" "$KTEST_CONSOLE"
 echo "ktest: $kernel booted and replayed in $(( $(date +%s) - start )) s" \
      "(${accel:-TCG})"
 
@@ -143,6 +178,14 @@ if [ $((passed + failed)) -ne "$want" ] || ! grep -aq '^# done' "$tmp/console.lo
 	echo "FAIL: $((passed + failed)) of $want records reported; the console:"
 	tail -n 30 "$tmp/console.log"
 	failed=$((failed + want - passed - failed))
+fi
+if [ "$stress_runs" -gt 0 ]; then
+	if sh "$root/scripts/ktest_check.sh" "$tmp/console.log" "$stress_runs"
+	then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
 fi
 echo "ktest: $calls HAL calls compared in the kernel"
 echo "$passed passed, $failed failed"
