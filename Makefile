@@ -303,7 +303,9 @@ kreplay:
 	@for f in policies/*.[ch]; do ln -sf $(CURDIR)/$$f $(KREPLAY_BUILD)/; done
 	@for f in policies/replay/*.[ch]; do \
 	  ln -sf $(CURDIR)/$$f $(KREPLAY_BUILD)/replay/; done
-	@for f in policies/linux/hal_impl.h policies/linux/hal_math.c; do \
+	@for f in policies/linux/hal_impl.h policies/linux/hal_math.c \
+	  policies/linux/params.c policies/linux/gs_linux_priv.h \
+	  policies/linux/gs_linux.h; do \
 	  ln -sf $(CURDIR)/$$f $(KREPLAY_BUILD)/linux/; done
 	@for f in policies/linux/replay/*.c policies/linux/replay/Kbuild; do \
 	  ln -sf $(CURDIR)/$$f $(KREPLAY_BUILD)/linux/replay/; done
