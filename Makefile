@@ -231,6 +231,7 @@ bench: gpusim
 
 clean:
 	rm -rf $(BUILD) build-asan build-clang build-kmod build-kreplay build-fuzz gpusim
+	rm -rf build-ktest32
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
@@ -319,6 +320,14 @@ kreplay:
 ktest: $(BIN) kreplay kstress
 	KTEST_STRESS="$(KMOD_BUILD)/linux/gpusim_policies.ko $(KMOD_BUILD)/linux/stress/gpusim_stress.ko" \
 	  sh scripts/ktest.sh ./$(BIN) $(KREPLAY_BUILD)/linux/replay/gpusim_replay.ko $(KERNEL)
+
+# ktest32: the same in Debian's i386 kernel under qemu-system-i386, the
+# modules built -m32 against its headers, all fetched with apt-get
+# download into build-ktest32/ (scripts/ktest32.sh; needs the i386
+# package lists: dpkg --add-architecture i386 && apt-get update).
+.PHONY: ktest32
+ktest32: $(BIN)
+	sh scripts/ktest32.sh ./$(BIN)
 
 # ---- Policies from outside policies/ (docs/writing-a-policy.md) ---------
 #

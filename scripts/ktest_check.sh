@@ -7,8 +7,9 @@
 # result of gpusim_stress.ko's run and then the module's live objects:
 #   # stress: ok 1 - dfq: 4 threads, 1000 ms: 12 tasks, ... 0 woken by signal
 #   # live: instances 0 tasks 0 channels 0 timers_armed 0 held 0 queued 0 blocks 0
-# then every line of the kernel log that reports an oops, a WARN or a BUG
-# ("# kmsg: ..."), and "# stress done". Prints one line: the runs and
+# then every line of the kernel log since the first module was loaded
+# that reports an oops, a WARN or a BUG ("# kmsg: ..."), and "# stress
+# done". Prints one line: the runs and
 # their summed counts, or what failed; exit 0 only when every run said
 # ok, every live count was zero, the kernel logged no oops/WARN/BUG and
 # the guest got to the end.
