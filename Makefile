@@ -240,6 +240,7 @@ bench: gpusim
 
 clean:
 	rm -rf $(BUILD) build-asan build-clang build-kmod build-kreplay build-fuzz gpusim
+	rm -rf build-ktest32
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
@@ -287,6 +288,18 @@ kmod:
 kmod-clean:
 	rm -rf $(KMOD_BUILD)
 
+# kstress: gpusim_stress.ko (policies/linux/stress/), kernel threads
+# driving one instance of gpusim_policies.ko at once; built after kmod,
+# against its Module.symvers. make ktest runs it in the same boot.
+.PHONY: kstress
+kstress: kmod
+	@mkdir -p $(KMOD_BUILD)/linux/stress
+	@for f in policies/linux/stress/*.c policies/linux/stress/Kbuild; do \
+	  ln -sf $(CURDIR)/$$f $(KMOD_BUILD)/linux/stress/; done
+	$(MAKE) -C $(KDIR) M=$(abspath $(KMOD_BUILD))/linux/stress \
+	  KBUILD_EXTRA_SYMBOLS=$(abspath $(KMOD_BUILD))/linux/Module.symvers modules
+	@echo "kstress: $(KMOD_BUILD)/linux/stress/gpusim_stress.ko"
+
 # kreplay: gpusim_replay.ko (policies/linux/replay/), the replay of HAL
 # records inside a kernel, built like kmod in a mirror of policies/.
 KREPLAY_BUILD ?= build-kreplay
@@ -300,7 +313,9 @@ kreplay:
 	@for f in policies/*.[ch]; do ln -sf $(CURDIR)/$$f $(KREPLAY_BUILD)/; done
 	@for f in policies/replay/*.[ch]; do \
 	  ln -sf $(CURDIR)/$$f $(KREPLAY_BUILD)/replay/; done
-	@for f in policies/linux/hal_impl.h policies/linux/hal_math.c; do \
+	@for f in policies/linux/hal_impl.h policies/linux/hal_math.c \
+	  policies/linux/params.c policies/linux/gs_linux_priv.h \
+	  policies/linux/gs_linux.h; do \
 	  ln -sf $(CURDIR)/$$f $(KREPLAY_BUILD)/linux/; done
 	@for f in policies/linux/replay/*.c policies/linux/replay/Kbuild; do \
 	  ln -sf $(CURDIR)/$$f $(KREPLAY_BUILD)/linux/replay/; done
@@ -311,8 +326,17 @@ kreplay:
 # for) under QEMU with gpusim_replay.ko and the records of every policy,
 # and compares (scripts/ktest.sh). CI runs it (.ci/run); `make test` does not.
 .PHONY: ktest
-ktest: $(BIN) kreplay
-	sh scripts/ktest.sh ./$(BIN) $(KREPLAY_BUILD)/linux/replay/gpusim_replay.ko $(KERNEL)
+ktest: $(BIN) kreplay kstress
+	KTEST_STRESS="$(KMOD_BUILD)/linux/gpusim_policies.ko $(KMOD_BUILD)/linux/stress/gpusim_stress.ko" \
+	  sh scripts/ktest.sh ./$(BIN) $(KREPLAY_BUILD)/linux/replay/gpusim_replay.ko $(KERNEL)
+
+# ktest32: the same in Debian's i386 kernel under qemu-system-i386, the
+# modules built -m32 against its headers, all fetched with apt-get
+# download into build-ktest32/ (scripts/ktest32.sh; needs the i386
+# package lists: dpkg --add-architecture i386 && apt-get update).
+.PHONY: ktest32
+ktest32: $(BIN)
+	sh scripts/ktest32.sh ./$(BIN)
 
 # ---- Policies from outside policies/ (docs/writing-a-policy.md) ---------
 #

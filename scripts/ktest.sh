@@ -6,12 +6,20 @@
 #   scripts/ktest.sh GPUSIM MODULE [KERNEL]
 #
 # GPUSIM records the scenarios (every policy on generated scenarios, the
-# examples, tests/replay/tiny.yaml) and one record with a value changed
-# on purpose, which must fail. MODULE is gpusim_replay.ko (make kreplay)
+# examples, tests/replay/tiny.yaml) and two records changed on purpose,
+# which must fail: a timer moved, and a params= string (the instance
+# line's, parsed by the kernel's params.c) that gives another slice. MODULE is gpusim_replay.ko (make kreplay)
 # built for KERNEL (default: /boot/vmlinuz-<version of MODULE>). The
 # kernel boots with TCG (-cpu max); KTEST_KVM=1 adds -enable-kvm where
 # /dev/kvm works. Prints one line per record, then "N passed, N failed";
 # exit 0 when every record matched and the changed one did not.
+#
+# With KTEST_STRESS="gpusim_policies.ko gpusim_stress.ko" (make ktest
+# sets it) the same boot then stresses one instance of each policy from
+# several kernel threads (KTEST_STRESS_MS, default 1000 ms, with
+# KTEST_STRESS_THREADS, default 4, on 2 CPUs) and scripts/ktest_check.sh
+# judges it: one more line, counted with the records. KTEST_CONSOLE=FILE
+# keeps the guest's console.
 set -u
 gpusim=${1:?usage: ktest.sh GPUSIM MODULE [KERNEL]}
 module=${2:?usage: ktest.sh GPUSIM MODULE [KERNEL]}
@@ -19,7 +27,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 ver=$(modinfo -F vermagic "$module" 2>/dev/null | cut -d' ' -f1)
 kernel=${3:-/boot/vmlinuz-$ver}
 
-for tool in qemu-system-x86_64 busybox cpio gzip; do
+# A 32-bit module (scripts/ktest32.sh) boots under qemu-system-i386, and
+# its initramfs needs an i386 busybox: KTEST_BUSYBOX.
+qemu=qemu-system-x86_64
+if [ "$(od -An -tx1 -j4 -N1 "$module" | tr -d ' ')" = 01 ]; then
+	qemu=qemu-system-i386 # ELF class 1: 32-bit
+fi
+for tool in $qemu ${KTEST_BUSYBOX:-busybox} cpio gzip; do
 	if ! command -v $tool >/dev/null; then
 		echo "ktest: $tool is missing; on Debian: apt-get install" \
 		     "--no-install-recommends qemu-system-x86 busybox-static" \
@@ -32,7 +46,7 @@ if [ ! -r "$kernel" ]; then
 	     "or apt-get install linux-image-$ver)" >&2
 	exit 2
 fi
-busybox=$(command -v busybox)
+busybox=$(command -v "${KTEST_BUSYBOX:-busybox}")
 if command -v file >/dev/null &&
 	! file -L "$busybox" | grep -q 'statically linked'; then
 	echo "ktest: $busybox is not static (apt-get install busybox-static)" >&2
@@ -45,6 +59,17 @@ init=$tmp/root
 mkdir -p "$init/bin" "$init/rec" "$init/proc" "$init/sys" "$init/dev"
 cp "$busybox" "$init/bin/busybox"
 cp "$module" "$init/gpusim_replay.ko"
+stress_runs=0
+if [ -n "${KTEST_STRESS:-}" ]; then
+	set -- $KTEST_STRESS
+	cp "$1" "$init/gpusim_policies.ko" && cp "$2" "$init/gpusim_stress.ko" ||
+		exit 2
+	"$gpusim" list | sed -n '/^Policies/,/^GPU presets/p' |
+		sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p' > "$init/stress_policies"
+	stress_runs=$(wc -l < "$init/stress_policies")
+	echo "${KTEST_STRESS_MS:-1000} ${KTEST_STRESS_THREADS:-4}" \
+		> "$init/stress_args"
+fi
 
 # record NAME FILE [run options]: into rec/POLICY--NAME.rec, POLICY
 # the host instance's, as the record's first instance line names it
@@ -79,6 +104,10 @@ record neon_fig6 configs/paper/neon_fig6_dfq.yaml
 good=$init/rec/dfq--neon_fig6.rec
 l=$(grep -n '^hal_timer_arm ' "$good" | sed -n 2p | cut -d: -f1)
 sed "${l}s/\$/1/" "$good" > "$init/rec/planted--neon_fig6.rec"
+# and a params= string that gives another slice than the record answered:
+# the kernel's params.c must tell
+sed '/^instance /s/ params .*$/ params slice=2ms,engaged=true/' \
+	"$init/rec/timeslice--tiny.rec" > "$init/rec/planted--params.rec"
 
 cat > "$init/init" <<'INIT'
 #!/bin/busybox sh
@@ -87,6 +116,9 @@ mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t debugfs none /sys/kernel/debug
 echo "TAP version 14"
+# the kernel log is judged from here on: the boot's own warnings (QEMU's
+# CPU model under a 32-bit kernel has one) are not the modules'
+dmesg -c > /dev/null
 if insmod /gpusim_replay.ko; then
 	for r in /rec/*.rec; do
 		cat "$r" > /sys/kernel/debug/gpusim_replay/record
@@ -96,6 +128,21 @@ else
 	echo "not ok 1 - insmod gpusim_replay.ko"
 fi
 echo "# done"
+if [ -f /gpusim_stress.ko ]; then
+	if insmod /gpusim_policies.ko && insmod /gpusim_stress.ko; then
+		for p in $(cat /stress_policies); do
+			echo "$p $(cat /stress_args)" > /sys/kernel/debug/gpusim_stress/run
+			echo "# stress: $(cat /sys/kernel/debug/gpusim_stress/result)"
+			echo "# live:" $(cat /sys/kernel/debug/gpusim/live)
+		done
+		rmmod gpusim_stress && rmmod gpusim_policies
+	else
+		echo "# stress: not ok - insmod gpusim_policies.ko gpusim_stress.ko"
+	fi
+	dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|Call Trace|refcount_t|list_(add|del) corruption|hung_task|soft lockup|circular locking' |
+		sed 's/^/# kmsg: /'
+	echo "# stress done"
+fi
 poweroff -f
 INIT
 chmod +x "$init/init"
@@ -104,14 +151,16 @@ chmod +x "$init/init"
 accel=
 [ "${KTEST_KVM:-0}" = 1 ] && [ -w /dev/kvm ] && accel=-enable-kvm
 start=$(date +%s)
-timeout 600 qemu-system-x86_64 $accel -cpu max -m 1024 -nographic \
+timeout 600 $qemu $accel -cpu max -smp 2 -m 1024 -nographic \
 	-no-reboot -kernel "$kernel" -initrd "$tmp/initrd.gz" \
 	-append "console=ttyS0 panic=-1 quiet loglevel=3" \
 	> "$tmp/console.log" 2>&1
+# KTEST_CONSOLE=FILE keeps the guest's console
+[ -n "${KTEST_CONSOLE:-}" ] && cp "$tmp/console.log" "$KTEST_CONSOLE"
 echo "ktest: $kernel booted and replayed in $(( $(date +%s) - start )) s" \
-     "(${accel:-TCG})"
+     "(${accel:-TCG}, $qemu)"
 
-passed=0 failed=0 calls=0
+passed=0 failed=0 calls=0 params=0
 while IFS= read -r line; do
 	rec=${line#\# }
 	rec=${rec%%:*}
@@ -124,6 +173,8 @@ while IFS= read -r line; do
 		fi
 		n=$(echo "$line" | sed 's/.* \([0-9]*\) HAL calls.*/\1/')
 		calls=$((calls + n))
+		np=$(echo "$line" | sed -n 's/.* \([0-9]*\) params.*/\1/p')
+		params=$((params + ${np:-0}))
 		echo "ok   ${rec%.rec}: $n HAL calls identical"
 		passed=$((passed + 1)) ;;
 	*": not ok "*)
@@ -144,6 +195,15 @@ if [ $((passed + failed)) -ne "$want" ] || ! grep -aq '^# done' "$tmp/console.lo
 	tail -n 30 "$tmp/console.log"
 	failed=$((failed + want - passed - failed))
 fi
-echo "ktest: $calls HAL calls compared in the kernel"
+if [ "$stress_runs" -gt 0 ]; then
+	if sh "$root/scripts/ktest_check.sh" "$tmp/console.log" "$stress_runs"
+	then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+fi
+echo "ktest: $calls HAL calls compared in the kernel, $params hal_param" \
+     "answers against the kernel's params= parser"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

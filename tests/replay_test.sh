@@ -69,12 +69,30 @@ v=$(sed -n "${l}p" "$rec" | cut -d' ' -f3)
 sed "${l}s/ $v\$/ $((v + 1))/" "$rec" > "$tmp/p.rec"
 expect_diff "a changed output is caught" "$tmp/p.rec" 1 \
 	"p.rec:$l:1: policy dfq, op timer at 25000000 ns: the policy called \`hal_timer_arm 1 $v\`, the record has \`hal_timer_arm 1 $((v + 1))\`"
-# a query: the drain poll period (parameter 0) answered 1 ms longer moves
-# the first poll the policy arms
+# a query: the drain poll period (parameter 0) answered 1 ms longer is
+# caught at once, against the instance line's params= string (none: all
+# defaults) ...
 l=$(grep -n '^hal_param 0 = ' "$rec" | head -1 | cut -d: -f1)
 sed "${l}s/= \([0-9]*\)\$/= 2000000/" "$rec" > "$tmp/p.rec"
+expect_diff "a parameter answered other than params= gives is caught at its line" \
+	"$tmp/p.rec" 1 "p.rec:$l:1: policy dfq, op init at 0 ns: hal_param poll: the record answered 2000000, params \`\` gives 1000000"
+# ... and in a record without params= (older ones), where it shows: it
+# moves the first poll the policy arms
+sed -i '3s/ params -$//' "$tmp/p.rec"
 expect_diff "a changed query answer is caught where it shows" \
 	"$tmp/p.rec" 1 "the policy called \`hal_timer_arm 1 "
+# the params= string itself: another value, a name the policy lacks
+sed '3s/ params -$/ params poll=3ms/' "$rec" > "$tmp/p.rec"
+expect_diff "a changed params= string is caught" "$tmp/p.rec" 1 \
+	"p.rec:$l:1: policy dfq, op init at 0 ns: hal_param poll: the record answered 1000000, params \`poll=3ms\` gives 3000000"
+sed '3s/ params -$/ params pol=3ms/' "$rec" > "$tmp/p.rec"
+expect_diff "a params= string the parser refuses is caught" "$tmp/p.rec" 1 \
+	"p.rec:3:1: policy dfq: params \`pol=3ms\` refused by this environment's parser"
+# every spelling of the kernel's params= syntax gives the same values
+sed '3s/ params .*$/ params %20slice%20=%201000%20us%20,engaged=On,poll=1000000,,/' \
+	tests/replay/tiny.rec > "$tmp/p.rec"
+expect_diff "params= in the kernel's other spellings gives the same values" \
+	"$tmp/p.rec" 0 "identical: 1 instance(s), 23 op calls, 74 HAL calls checked (5 hal_param answers also against params=)"
 # a call the record has and the policy does not make, and the reverse
 l=$(grep -n '^hal_account ' "$rec" | head -1 | cut -d: -f1)
 sed "${l}d" "$rec" > "$tmp/p.rec"

@@ -3,7 +3,8 @@
  * debugfs: /sys/kernel/debug/gpusim/<instance>-<policy>/stats lists the
  * instance's counters and, per task, the GPU time the policy accounted
  * and its virtual time. Read under the instance mutex: a consistent
- * snapshot, at the cost of briefly delaying the policy. */
+ * snapshot, at the cost of briefly delaying the policy. gpusim/live
+ * counts the module's live objects, for leak checks. */
 #include <linux/debugfs.h>
 #include <linux/pid.h>
 #include <linux/seq_file.h>
@@ -44,6 +45,26 @@ void gs_linux_debugfs_add(struct hal_sched *s)
 	snprintf(name, sizeof(name), "%d-%s", s->slot, s->ops->name);
 	s->debugfs = debugfs_create_dir(name, gs_linux_debugfs_root());
 	debugfs_create_file("stats", 0444, s->debugfs, s, &gs_stats_fops);
+}
+
+/* gpusim/live: the module's live objects (struct gs_linux_live). */
+static int gs_live_show(struct seq_file *m, void *unused)
+{
+	const struct gs_linux_live *l = &gs_linux_live;
+
+	seq_printf(m, "instances %d\ntasks %d\nchannels %d\n",
+		   atomic_read(&l->instances), atomic_read(&l->tasks),
+		   atomic_read(&l->chans));
+	seq_printf(m, "timers_armed %d\nheld %d\nqueued %d\nblocks %d\n",
+		   atomic_read(&l->timers), atomic_read(&l->held),
+		   atomic_read(&l->queued), atomic_read(&l->blocks));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(gs_live);
+
+void gs_linux_debugfs_live(struct dentry *root)
+{
+	debugfs_create_file("live", 0444, root, NULL, &gs_live_fops);
 }
 
 /* Waits for readers in progress, so the instance can be freed after. */

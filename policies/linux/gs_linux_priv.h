@@ -33,6 +33,18 @@ struct gs_linux_stats {
 	u64 warnings; /* HAL_WARN_ON call sites that fired */
 };
 
+/* Objects alive in the whole module, in debugfs gpusim/live. With no
+ * instance left every one must be zero: a nonzero count after the last
+ * instance is gone is a leak (the stress test of make ktest checks it). */
+struct gs_linux_live {
+	atomic_t instances, tasks, chans;
+	atomic_t timers;  /* hrtimers queued, neither expired nor cancelled */
+	atomic_t held;    /* threads asleep in a doorbell fault (HOLD) */
+	atomic_t queued;  /* GP_PUT values in shadow queues, not forwarded */
+	atomic_t blocks;  /* hal_zalloc blocks not yet hal_free'd */
+};
+extern struct gs_linux_live gs_linux_live;
+
 struct hal_sched {
 	const struct gs_policy_ops *ops;
 	/* Serialises every call into the policy (ops->*), and guards the
@@ -136,6 +148,7 @@ int gs_linux_parse_params(const struct gs_policy_ops *ops, const char *text,
 /* debugfs.c */
 void gs_linux_debugfs_add(struct hal_sched *s);
 void gs_linux_debugfs_remove(struct hal_sched *s);
+void gs_linux_debugfs_live(struct dentry *root);
 
 /* module.c: the instance table and the module parameters. */
 const char *gs_linux_default_policy(void);

@@ -31,6 +31,7 @@ static enum hrtimer_restart gs_timer_fn(struct hrtimer *hr)
 	struct hal_timer_slot *ts = container_of(hr, struct hal_timer_slot, hr);
 	struct hal_sched *s = ts->s;
 
+	atomic_dec(&gs_linux_live.timers);
 	set_bit(ts - s->timers, &s->timer_fired);
 	queue_work(s->wq, &s->timer_work);
 	return HRTIMER_NORESTART;
@@ -55,6 +56,14 @@ static void gs_timer_work(struct work_struct *w)
 	mutex_unlock(&s->lock);
 }
 
+/* hrtimer_cancel() is 1 when it took the timer off the queue before it
+ * expired: then gs_timer_fn will not run and count it out. */
+static void gs_timer_stop(struct hal_sched *s, u32 id)
+{
+	if (hrtimer_cancel(&s->timers[id].hr))
+		atomic_dec(&gs_linux_live.timers);
+}
+
 static void gs_timer_setup(struct hrtimer *hr)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
@@ -69,11 +78,12 @@ void hal_timer_arm(struct hal_sched *s, hal_u32 id, hal_u64 when)
 {
 	if (WARN_ON_ONCE(id >= HAL_MAX_TIMERS))
 		return;
-	hrtimer_cancel(&s->timers[id].hr);
+	gs_timer_stop(s, id);
 	clear_bit(id, &s->timer_fired);
 	if (when > KTIME_MAX)
 		when = KTIME_MAX;
 	/* A time in the past expires at once, as the HAL promises. */
+	atomic_inc(&gs_linux_live.timers);
 	hrtimer_start(&s->timers[id].hr, ns_to_ktime(when), HRTIMER_MODE_ABS);
 }
 
@@ -81,7 +91,7 @@ void hal_timer_cancel(struct hal_sched *s, hal_u32 id)
 {
 	if (WARN_ON_ONCE(id >= HAL_MAX_TIMERS))
 		return;
-	hrtimer_cancel(&s->timers[id].hr);
+	gs_timer_stop(s, id);
 	clear_bit(id, &s->timer_fired);
 }
 
@@ -91,13 +101,20 @@ void hal_timer_cancel(struct hal_sched *s, hal_u32 id)
  * sleep; kvzalloc lets a large table fall back to vmalloc. */
 void *hal_zalloc(struct hal_sched *s, hal_u64 size)
 {
+	void *p;
+
 	if (size > INT_MAX)
 		return NULL;
-	return kvzalloc(size, GFP_KERNEL);
+	p = kvzalloc(size, GFP_KERNEL);
+	if (p)
+		atomic_inc(&gs_linux_live.blocks);
+	return p;
 }
 
 void hal_free(struct hal_sched *s, void *p)
 {
+	if (p)
+		atomic_dec(&gs_linux_live.blocks);
 	kvfree(p);
 }
 
@@ -194,6 +211,7 @@ static void gs_sched_free(struct hal_sched *s)
 	ida_destroy(&s->task_ids);
 	kfree(s->priv);
 	kfree(s);
+	atomic_dec(&gs_linux_live.instances);
 }
 
 struct hal_sched *gs_linux_sched_create(const struct gs_linux_sched_args *a)
@@ -215,6 +233,7 @@ struct hal_sched *gs_linux_sched_create(const struct gs_linux_sched_args *a)
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return ERR_PTR(-ENOMEM);
+	atomic_inc(&gs_linux_live.instances);
 	s->ops = ops;
 	s->slot = -1;
 	mutex_init(&s->lock);
@@ -268,7 +287,7 @@ struct hal_sched *gs_linux_sched_create(const struct gs_linux_sched_args *a)
 	if (err) {
 		pr_err("%s: init failed (%d)\n", ops->name, err);
 		for (i = 0; i < HAL_MAX_TIMERS; i++)
-			hrtimer_cancel(&s->timers[i].hr);
+			gs_timer_stop(s, i);
 		goto fail;
 	}
 	gs_linux_debugfs_add(s);
@@ -298,7 +317,7 @@ void gs_linux_sched_destroy(struct hal_sched *s)
 	hal_poll_stop(s);
 	mutex_unlock(&s->lock);
 	for (i = 0; i < HAL_MAX_TIMERS; i++)
-		hrtimer_cancel(&s->timers[i].hr);
+		gs_timer_stop(s, i);
 	pr_info("%s: instance %d destroyed\n", s->ops->name, s->slot);
 	gs_sched_free(s); /* flushes the workqueue, stops the poll thread */
 }

@@ -20,6 +20,7 @@ static void gs_task_release(struct kref *ref)
 
 	put_pid(t->pid);
 	kfree(t);
+	atomic_dec(&gs_linux_live.tasks);
 }
 
 void gs_linux_task_put(struct hal_task *t)
@@ -45,6 +46,7 @@ struct hal_task *gs_linux_task_create(struct hal_sched *s,
 		kfree(t);
 		return ERR_PTR(id);
 	}
+	atomic_inc(&gs_linux_live.tasks);
 	kref_init(&t->ref);
 	t->s = s;
 	t->id = id;
@@ -151,6 +153,7 @@ struct hal_chan *gs_linux_chan_create(struct hal_task *t,
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return ERR_PTR(-ENOMEM);
+	atomic_inc(&gs_linux_live.chans);
 	c->t = t;
 	c->id = a->chid;
 	c->gpu = a->gpu;
@@ -174,6 +177,7 @@ struct hal_chan *gs_linux_chan_create(struct hal_task *t,
 	mutex_unlock(&s->lock);
 	if (err) {
 		kfree(c);
+		atomic_dec(&gs_linux_live.chans);
 		return ERR_PTR(err);
 	}
 	return c;
@@ -190,8 +194,10 @@ void gs_linux_chan_destroy(struct hal_chan *c)
 		s->ops->channel_destroy(s, c);
 	xa_erase(&s->chans, gs_chan_key(c->gpu, c->id));
 	list_del(&c->node);
+	atomic_sub(c->shq_len, &gs_linux_live.queued);
 	mutex_unlock(&s->lock);
 	kfree(c);
+	atomic_dec(&gs_linux_live.chans);
 }
 EXPORT_SYMBOL_GPL(gs_linux_chan_destroy);
 
@@ -295,10 +301,12 @@ static void gs_shadow_push(struct hal_chan *c, u32 put)
 {
 	/* Full: a later GP_PUT covers the earlier ones, so the newest slot
 	 * is overwritten (pending then counts one less submission). */
-	if (c->shq_len == GS_SHADOW_SLOTS)
+	if (c->shq_len == GS_SHADOW_SLOTS) {
 		c->shq[(c->shq_head + c->shq_len - 1) % GS_SHADOW_SLOTS] = put;
-	else
+	} else {
 		c->shq[(c->shq_head + c->shq_len++) % GS_SHADOW_SLOTS] = put;
+		atomic_inc(&gs_linux_live.queued);
+	}
 }
 
 enum gs_linux_doorbell gs_linux_doorbell_fault(struct hal_chan *c, u32 put)
@@ -337,9 +345,11 @@ enum gs_linux_doorbell gs_linux_doorbell_fault(struct hal_chan *c, u32 put)
 
 	/* Killable: a held task must still die when hal_task_kill (or the
 	 * user) sends SIGKILL. */
+	atomic_inc(&gs_linux_live.held);
 	killed = wait_event_killable(t->wq, !READ_ONCE(t->held) ||
 				     READ_ONCE(t->killed) ||
 				     READ_ONCE(t->exited)) != 0;
+	atomic_dec(&gs_linux_live.held);
 	killed |= READ_ONCE(t->killed) || READ_ONCE(t->exited);
 	gs_linux_task_put(t);
 	return killed ? GS_LINUX_DB_KILLED : GS_LINUX_DB_WRITE;
@@ -373,6 +383,7 @@ void hal_shadow_forward(struct hal_sched *s, struct hal_chan *c, hal_u32 n)
 	last = c->shq[(c->shq_head + n - 1) % GS_SHADOW_SLOTS];
 	c->shq_head = (c->shq_head + n) % GS_SHADOW_SLOTS;
 	c->shq_len -= n;
+	atomic_sub(n, &gs_linux_live.queued);
 	s->stats.shadow_forwarded += n;
 	/* Publishing the newest forwarded GP_PUT publishes all before it. */
 	s->gpus[c->gpu].ops->doorbell_write(c->port_chan, last);

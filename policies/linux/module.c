@@ -3,7 +3,8 @@
  * module for GPU driver ports (gs_linux.h). Loading it only checks the
  * module parameters; instances are created on demand by ports, and the
  * module keeps a small table of them (for debugfs names and to clean up
- * after a port that forgot to). The only global state is that table.
+ * after a port that forgot to). The only global state is that table and
+ * the counts of live objects (gs_linux_live).
  *
  *   insmod gpusim_policies.ko policy=timeslice params="slice=30ms,engaged=0"
  */
@@ -29,6 +30,7 @@ MODULE_PARM_DESC(params, "policy parameters, \"name=value,...\"; durations take 
 static DEFINE_MUTEX(gs_instances_lock);
 static struct hal_sched *gs_instances[GS_LINUX_MAX_INSTANCES];
 static struct dentry *gs_debugfs;
+struct gs_linux_live gs_linux_live;
 
 const char *gs_linux_default_policy(void)
 {
@@ -97,6 +99,7 @@ static int __init gs_linux_init(void)
 	if (err)
 		return err;
 	gs_debugfs = debugfs_create_dir("gpusim", NULL);
+	gs_linux_debugfs_live(gs_debugfs);
 	pr_info("default policy %s, params \"%s\"\n", ops->name, params);
 	return 0;
 }

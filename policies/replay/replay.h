@@ -13,10 +13,19 @@
 
 #include "../hal.h"
 
+struct gs_policy_ops;
+
 struct gs_replay_env {
 	void *ctx;
 	void *(*zalloc)(void *ctx, hal_u64 size); /* zeroed, or 0 */
 	void (*free)(void *ctx, void *p);
+	/* The environment's parser of an instance line's params= string
+	 * (the kernel's params.c in the module): values[i] for
+	 * ops->params[i]; 0, or nonzero when it refuses the string. Each
+	 * hal_param answer of the record is then checked against it. 0:
+	 * the string is not checked. */
+	int (*parse_params)(void *ctx, const struct gs_policy_ops *ops,
+			    const char *text, hal_u64 *values);
 };
 
 #define GS_REPLAY_MESSAGE 768
@@ -25,6 +34,7 @@ struct gs_replay_result {
 	hal_u64 instances; /* policy instances replayed */
 	hal_u64 ops;       /* op calls made into the policies */
 	hal_u64 calls;     /* HAL calls checked against the record */
+	hal_u64 params;    /* hal_param answers checked against params= */
 	hal_u64 line;      /* record line of the first difference, 0: none */
 	int malformed;     /* the record itself is at fault, not the policy */
 	char message[GS_REPLAY_MESSAGE]; /* empty when all matched */

@@ -161,9 +161,31 @@ void *hal_priv(struct hal_sched *s)
 	return s->priv;
 }
 
+/* The record's answer, which must also be what the instance line's
+ * params= string gives in this environment's parser. */
 hal_u64 hal_param(struct hal_sched *s, hal_u32 idx)
 {
-	return query(s, "hal_param", "u", A(idx), 'u');
+	hal_u64 v = query(s, "hal_param", "u", A(idx), 'u');
+	char want[24], got[24];
+	struct hrec_out o = { .buf = want, .size = sizeof(want) };
+
+	if (s->failed || !s->has_params || idx >= s->ops->n_params)
+		return v;
+	s->res->params++;
+	if (v != s->params[idx]) {
+		const char *const parts[] = { "hal_param ",
+			s->ops->params[idx].name, ": the record answered ",
+			want, ", params `", s->params_text, "` gives ",
+			got, 0 };
+
+		hrec_reset(&o);
+		hrec_u64(&o, v);
+		o.buf = got;
+		hrec_reset(&o);
+		hrec_u64(&o, s->params[idx]);
+		replay_fail(s, parts);
+	}
+	return v;
 }
 
 /* ---- tasks and channels ------------------------------------------------ */

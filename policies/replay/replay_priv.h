@@ -56,6 +56,11 @@ struct hal_sched {
 	struct hal_task **tasks; /* by ref, n_tasks + 1 slots */
 	struct hal_chan **chans;
 	hal_u32 n_tasks, n_chans;
+	/* the instance line's params= string, when the environment parsed
+	 * it: what each parameter must be */
+	int has_params;
+	hal_u64 params[GS_MAX_PARAMS];
+	char *params_text;
 	char text[REPLAY_LINE];  /* the policy's call, as the record writes it */
 	char have[REPLAY_LINE];  /* the record's line, for a message */
 	struct hrec_out out;

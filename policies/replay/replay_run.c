@@ -337,10 +337,44 @@ static void free_handles(struct hal_sched *s)
 	replay_free(s, s->tasks);
 	replay_free(s, s->chans);
 	replay_free(s, s->priv);
+	replay_free(s, s->params_text);
 }
 
-/* "instance K POLICY vm V tasks N chans M": the instance's policy and how
- * many task and channel handles its section makes. */
+/* "params SPEC" at the end of the instance line (older records have
+ * none): the string is decoded and, when the environment can parse it,
+ * parsed into s->params for hal_param to check against. */
+static int read_params(struct hal_sched *s, struct hrec_in *in)
+{
+	hal_u32 len, n;
+	const char *tok = hrec_token(in, &len);
+	int err;
+
+	if (!tok || hrec_token(in, &n))
+		return -1;
+	s->params_text = replay_zalloc(s, len + 1);
+	if (!s->params_text) {
+		fail1(s, "out of memory");
+		return 0;
+	}
+	hrec_unescape(tok, len, s->params_text, len + 1);
+	if (!s->env->parse_params || s->failed)
+		return 0;
+	err = s->env->parse_params(s->env->ctx, s->ops, s->params_text,
+				   s->params);
+	if (err) {
+		const char *const parts[] = { "params `", s->params_text,
+			"` refused by this environment's parser", 0 };
+
+		replay_fail(s, parts);
+		return 0;
+	}
+	s->has_params = 1;
+	return 0;
+}
+
+/* "instance K POLICY vm V tasks N chans M [params SPEC]": the instance's
+ * policy, how many task and channel handles its section makes, and its
+ * params= string. */
 static int read_header(struct hal_sched *s, struct hrec_in *in)
 {
 	const struct gs_policy_ops *ops = 0;
@@ -388,7 +422,10 @@ static int read_header(struct hal_sched *s, struct hrec_in *in)
 	s->priv = ops->priv_size ? replay_zalloc(s, ops->priv_size) : 0;
 	if (!s->tasks || !s->chans || (ops->priv_size && !s->priv))
 		fail1(s, "out of memory");
-	return 0;
+	tok = hrec_token(in, &len);
+	if (tok && !hrec_token_is(tok, len, "params"))
+		return -1;
+	return tok ? read_params(s, in) : 0;
 }
 
 /* One instance: its header line is at s->pos. */
@@ -469,6 +506,7 @@ int gs_replay_run(const char *buf, hal_u64 len,
 	const char *p = buf;
 
 	res->instances = res->ops = res->calls = res->line = 0;
+	res->params = 0;
 	res->malformed = 0;
 	res->message[0] = 0;
 	/* the first line: the magic and the version */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "policies/replay/replay.h"
+#include "sim/host/record_hal.h"
 #include "sim/cli/cli.h"
 
 static void *env_zalloc(void *ctx, hal_u64 size)
@@ -24,6 +25,14 @@ static void env_free(void *ctx, void *p)
 	g_free(p);
 }
 
+/* The kernel module's params= syntax, parsed in user space. */
+static int env_parse_params(void *ctx, const struct gs_policy_ops *ops,
+			    const char *text, hal_u64 *values)
+{
+	(void)ctx;
+	return gs_hal_rec_params_parse(ops, text, values);
+}
+
 int gs_cmd_replay(int argc, char **argv)
 {
 	gboolean quiet = FALSE;
@@ -33,7 +42,8 @@ int gs_cmd_replay(int argc, char **argv)
 		G_OPTION_ENTRY_NULL
 	};
 	const struct gs_replay_env env = { .zalloc = env_zalloc,
-					   .free = env_free };
+					   .free = env_free,
+					   .parse_params = env_parse_params };
 	g_autofree struct gs_replay_result *res =
 		g_new0(struct gs_replay_result, 1);
 	g_auto(GStrv) files = NULL;
@@ -61,7 +71,9 @@ int gs_cmd_replay(int argc, char **argv)
 	}
 	if (!quiet)
 		printf("%s: identical: %" PRIu64 " instance(s), %" PRIu64
-		       " op calls, %" PRIu64 " HAL calls checked\n", files[0],
-		       res->instances, res->ops, res->calls);
+		       " op calls, %" PRIu64 " HAL calls checked (%" PRIu64
+		       " hal_param answers also against params=)\n",
+		       files[0], res->instances, res->ops, res->calls,
+		       res->params);
 	return GS_EXIT_OK;
 }

@@ -14,6 +14,7 @@ struct gs_hal_rec_inst {
 	int32_t vm;
 	uint32_t n_tasks, n_chans;
 	uint32_t depth;      /* ops in progress (an op can set off another) */
+	char *params;        /* the params= string (record_hal_params.c) */
 	char line[1024];
 };
 
@@ -39,6 +40,7 @@ void gs_hal_record_free(struct gs_hal_record *r)
 		struct gs_hal_rec_inst *in = r->insts->pdata[i];
 
 		g_string_free(in->body, TRUE);
+		g_free(in->params);
 		g_free(in);
 	}
 	g_ptr_array_free(r->insts, TRUE);
@@ -54,11 +56,17 @@ char *gs_hal_record_text(const struct gs_hal_record *r, const char *about)
 		g_string_append_printf(out, "# %s\n", about);
 	for (i = 0; i < r->insts->len; i++) {
 		const struct gs_hal_rec_inst *in = r->insts->pdata[i];
+		char spec[512];
+		struct hrec_out o = { .buf = spec, .size = sizeof(spec) };
 
+		/* the params= string as a string value: '-' when empty */
+		hrec_reset(&o);
+		hrec_value(&o, 's', (hal_u64)(uintptr_t)in->params);
+		g_assert(!o.overflow);
 		g_string_append_printf(out, "instance %u %s vm %" PRId32
 				       " tasks %" PRIu32 " chans %" PRIu32
-				       "\n", i, in->policy, in->vm,
-				       in->n_tasks, in->n_chans);
+				       " params%s\n", i, in->policy, in->vm,
+				       in->n_tasks, in->n_chans, spec);
 		g_string_append_len(out, in->body->str,
 				    (gssize)in->body->len);
 	}
@@ -72,6 +80,7 @@ void gs_hal_rec_attach(struct gs_hal_record *r, struct hal_sched *s)
 	in->body = g_string_new(NULL);
 	in->policy = s->ops->name;
 	in->vm = s->vm;
+	in->params = gs_hal_rec_params_text(s->ops, s->params);
 	g_ptr_array_add(r->insts, in);
 	s->rec = in;
 }

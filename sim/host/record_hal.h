@@ -21,6 +21,22 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(gs_hal_record, gs_hal_record_free)
  * then each instance's section (a new string, the caller frees it). */
 char *gs_hal_record_text(const struct gs_hal_record *r, const char *about);
 
+/* ---- an instance's params= string (record_hal_params.c) -------------- */
+
+struct gs_policy_ops;
+/* The kernel module's params= string that gives an instance of ops the
+ * values `values` (hal_param's answers): "name=value,..." of each
+ * parameter not at its default, durations in the largest exact unit
+ * ("30ms"), integers in decimal, booleans true/false; "" when all are
+ * defaults. A new string. */
+char *gs_hal_rec_params_text(const struct gs_policy_ops *ops,
+			     const hal_u64 *values);
+/* Parses a params= string as the kernel module does (policies/linux/
+ * params.c), for gpusim replay: values[i] for ops->params[i], defaults
+ * where not given. 0, or -1 when a name or a value is refused. */
+int gs_hal_rec_params_parse(const struct gs_policy_ops *ops,
+			    const char *text, hal_u64 *values);
+
 /* ---- the simulator's side (hal_sim*.c, policy_call.c) ----------------- */
 
 /* Starts the section of instance s (its policy and VM known). */

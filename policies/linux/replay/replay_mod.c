@@ -5,7 +5,7 @@
  *
  *   cat dfq.rec > /sys/kernel/debug/gpusim_replay/record
  *   cat /sys/kernel/debug/gpusim_replay/result
- *   ok 1 - 1 instance(s), 2444 op calls, 18218 HAL calls
+ *   ok 1 - 1 instance(s), 2444 op calls, 18218 HAL calls, 3 params
  *
  * Writing `record` appends to the record (opening it with O_TRUNC, as a
  * shell's `>` does, starts a new one). Opening `result` replays the
@@ -21,6 +21,12 @@
 #include <linux/uaccess.h>
 
 #include "../../replay/replay.h"
+#include "../../policy.h"
+
+/* params.c's parser (gs_linux_priv.h would bring the kernel HAL's
+ * structures, which this module does not link). */
+int gs_linux_parse_params(const struct gs_policy_ops *ops, const char *text,
+			  u64 *out);
 
 /* A record larger than this is refused (the largest shipped scenario's
  * is 15 MB). */
@@ -44,9 +50,18 @@ static void gs_rp_free(void *ctx, void *p)
 	kvfree(p);
 }
 
+/* The module's own parser of params= (../params.c), not the simulator's:
+ * each hal_param answer of the record is checked against what it gives. */
+static int gs_rp_parse_params(void *ctx, const struct gs_policy_ops *ops,
+			      const char *text, hal_u64 *values)
+{
+	return gs_linux_parse_params(ops, text, values);
+}
+
 static const struct gs_replay_env gs_rp_env = {
 	.zalloc = gs_rp_zalloc,
 	.free = gs_rp_free,
+	.parse_params = gs_rp_parse_params,
 };
 
 static int gs_rp_record_open(struct inode *inode, struct file *file)
@@ -110,8 +125,8 @@ static int gs_rp_result_open(struct inode *inode, struct file *file)
 	n = ++gs_rp.runs;
 	if (gs_replay_run(gs_rp.buf, gs_rp.len, &gs_rp_env, res) == 0)
 		snprintf(text, GS_REPLAY_MESSAGE + 128,
-			 "ok %u - %llu instance(s), %llu op calls, %llu HAL calls\n",
-			 n, res->instances, res->ops, res->calls);
+			 "ok %u - %llu instance(s), %llu op calls, %llu HAL calls, %llu params\n",
+			 n, res->instances, res->ops, res->calls, res->params);
 	else
 		snprintf(text, GS_REPLAY_MESSAGE + 128,
 			 "not ok %u - record line %llu: %s\n", n, res->line,
