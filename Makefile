@@ -230,6 +230,13 @@ golden: gpusim
 bench: gpusim
 	./gpusim bench
 
+# Issue 20 goal 4: `gpusim sweep -j2` against `-j1` on two paper sweeps
+# (scripts/bench_sweep.sh; BENCH_SWEEP_REPEAT runs each, medians).
+BENCH_SWEEP_REPEAT ?= 3
+.PHONY: bench-sweep
+bench-sweep: gpusim
+	sh scripts/bench_sweep.sh ./gpusim $(BENCH_SWEEP_REPEAT)
+
 clean:
 	rm -rf $(BUILD) build-asan build-clang build-kmod build-kreplay build-fuzz gpusim
 
