@@ -109,6 +109,7 @@ $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/sim/results/results_pftrace.o $(BUILD)/sim/results/pftrace_out.o: $(PROTO_H)
+$(BUILD)/sim/results/pftrace_event.o $(BUILD)/tests/test_pftrace_event.o: $(PROTO_H)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(CMOCKA_LIBS) $(LDLIBS)
@@ -237,6 +238,13 @@ golden: gpusim
 
 bench: gpusim
 	./gpusim bench
+
+# Issue 20 goal 4: `gpusim sweep -j2` against `-j1` on two paper sweeps
+# (scripts/bench_sweep.sh; BENCH_SWEEP_REPEAT runs each, medians).
+BENCH_SWEEP_REPEAT ?= 3
+.PHONY: bench-sweep
+bench-sweep: gpusim
+	sh scripts/bench_sweep.sh ./gpusim $(BENCH_SWEEP_REPEAT)
 
 clean:
 	rm -rf $(BUILD) build-asan build-clang build-kmod build-kreplay build-fuzz gpusim

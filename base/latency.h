@@ -34,6 +34,8 @@ struct gs_latency_stats {
 void gs_latency_add(struct gs_latency *l, uint64_t ns);
 /* Sorts the samples in place (adding more afterwards is allowed). */
 void gs_latency_stats(struct gs_latency *l, struct gs_latency_stats *out);
+/* Sorts n values in ascending order (a radix sort: O(n)). */
+void gs_sort_u64(uint64_t *v, uint64_t n);
 /* The nearest-rank percentile of n sorted samples, 0 < pct <= 100. */
 uint64_t gs_latency_percentile(const uint64_t *sorted, uint64_t n,
 			       uint32_t pct);

@@ -190,10 +190,11 @@ check "bench writes bench.json with speed and idle-memory rows" sh -c \
 	   grep -q 'not measured' $tmp/bench.err; }"
 check "bench rejects a bad channel list" expect_status 2 "$GPUSIM" bench --channels 16,x
 check "bench prints issue 20's goals as ratios with a verdict" sh -c \
-	"grep -Eq '^whole process / simulation, 16 ch .* 1\.3x +[0-9.]+x  (pass|miss)\$' $tmp/bench.txt &&
+	"grep -Eq '^whole process / simulation, 16 ch .* 1\.3x +[0-9.]+x  (pass|miss) \(CPU [0-9.]+/[0-9.]+ s: [0-9.]+x\)\$' $tmp/bench.txt &&
 	 grep -Eq '^event loop / bare 4-ary heap, 16 ch .* 2\.0x +[0-9.]+x  (pass|miss)\$' $tmp/bench.txt &&
 	 grep -q '\"scenario\" : \"process\"' $tmp/bench/bench.json &&
-	 grep -q '\"ratio\" : [0-9]' $tmp/bench/bench.json"
+	 grep -q '\"ratio\" : [0-9]' $tmp/bench/bench.json &&
+	 grep -q '\"sim_cpu_s\" : [0-9]' $tmp/bench/bench.json"
 
 # A VM's own scheduler: an error in it is positioned, a run with one is
 # deterministic and reports it per VM.

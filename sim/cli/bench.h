@@ -31,6 +31,9 @@ struct gs_bench_point {
 	 * ratio and the most it may be; goal 0: not such a point. */
 	double ratio, goal;
 	double sim_s;           /* `process`: the simulation alone */
+	/* `process`: CPU seconds of the simulation alone (cpu_s: of the
+	 * whole), best repeat */
+	double sim_cpu_s;
 };
 
 /* The speed points' workload: saturating throttles. */

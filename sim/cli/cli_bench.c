@@ -120,6 +120,7 @@ static void add_point(JsonBuilder *b, const struct gs_bench_point *p)
 	add_double_or_null(b, "ratio", p->goal > 0, p->ratio);
 	add_double_or_null(b, "goal", p->goal > 0, p->goal);
 	add_double_or_null(b, "sim_s", p->sim_s >= 0, p->sim_s);
+	add_double_or_null(b, "sim_cpu_s", p->sim_cpu_s > 0, p->sim_cpu_s);
 	json_builder_end_object(b);
 }
 
@@ -149,8 +150,12 @@ static void print_goals(const GArray *points)
 					       "%u ch (%.1f/%.1f ns)",
 					       p->channels, p->wall_s * 1e9,
 					       p->sim_s * 1e9);
-		printf("%-46s %7.1fx %9.2fx  %s\n", what, p->goal, p->ratio,
+		printf("%-46s %7.1fx %9.2fx  %s", what, p->goal, p->ratio,
 		       p->ratio <= p->goal ? "pass" : "miss");
+		if (p->sim_cpu_s > 0) /* a `process` point: also on CPU */
+			printf(" (CPU %.3f/%.3f s: %.2fx)", p->cpu_s,
+			       p->sim_cpu_s, p->cpu_s / p->sim_cpu_s);
+		printf("\n");
 	}
 	fflush(stdout);
 }

@@ -120,17 +120,14 @@ void pf_put_track(struct pf_out *o, pf_track *t)
 	pf_put_packet(o, &p);
 }
 
-/* The event is packed past room for the framing, which is written
- * once its length is known; the event then moves down to follow it. */
-void pf_put_event(struct pf_out *o, uint64_t t, pf_event *e)
+/* The event of n bytes packed at o->buf + o->len + PF_HEAD_MAX gets its
+ * framing, written once its length is known; the event then moves down
+ * to follow it. */
+static void frame_event(struct pf_out *o, uint64_t t, size_t n)
 {
-	size_t bound = event_bound(e), n, body = 0, h = 0;
-	uint8_t frame[PF_HEAD_MAX], *at;
+	uint8_t frame[PF_HEAD_MAX], *at = o->buf + o->len + PF_HEAD_MAX;
+	size_t body = 0, h = 0;
 
-	reserve(o, PF_HEAD_MAX + bound);
-	at = o->buf + o->len + PF_HEAD_MAX;
-	n = perfetto__protos__track_event__pack(e, at);
-	g_assert(n <= bound);
 	frame[body++] = PF_TAG_TIMESTAMP;
 	body += put_varint(frame + body, t);
 	frame[body++] = PF_TAG_SEQUENCE_ID;
@@ -150,6 +147,27 @@ void pf_put_event(struct pf_out *o, uint64_t t, pf_event *e)
 	o->len += h + n;
 	if (o->len >= PF_FLUSH_AT)
 		flush(o);
+}
+
+void pf_put_event(struct pf_out *o, uint64_t t, pf_event *e)
+{
+	size_t bound = event_bound(e), n;
+
+	reserve(o, PF_HEAD_MAX + bound);
+	n = perfetto__protos__track_event__pack(
+		e, o->buf + o->len + PF_HEAD_MAX);
+	g_assert(n <= bound);
+	frame_event(o, t, n);
+}
+
+void pf_put_ev(struct pf_out *o, uint64_t t, const struct pf_ev *e)
+{
+	size_t bound = pf_ev_bound(e), n;
+
+	reserve(o, PF_HEAD_MAX + bound);
+	n = pf_ev_pack(e, o->buf + o->len + PF_HEAD_MAX);
+	g_assert(n <= bound);
+	frame_event(o, t, n);
 }
 
 static const char *const arg_names[] = {

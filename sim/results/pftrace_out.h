@@ -56,6 +56,37 @@ void pf_put_packet(struct pf_out *o, pf_packet *p);
 void pf_put_track(struct pf_out *o, pf_track *t);
 /* A TrackEvent at time t, which may name interned strings. */
 void pf_put_event(struct pf_out *o, uint64_t t, pf_event *e);
+/* The events of the hot path (spans, submissions, counters), encoded here
+ * field by field without protobuf-c: the same bytes as
+ * perfetto__protos__track_event__pack() of the same TrackEvent
+ * (tests/test_pftrace_event.c compares them), several times faster. */
+enum pf_value_kind { PF_VALUE_UINT, PF_VALUE_STRING, PF_VALUE_BOOL };
+struct pf_ev_arg {
+	enum pf_arg_name name;
+	enum pf_value_kind kind;
+	uint64_t u;     /* PF_VALUE_UINT */
+	const char *s;  /* PF_VALUE_STRING: valid UTF-8 */
+};
+enum pf_counter_kind { PF_COUNTER_NONE, PF_COUNTER_INT, PF_COUNTER_DOUBLE };
+#define PF_EV_MAX_ARGS 4
+struct pf_ev {
+	uint64_t track_uuid;
+	uint32_t type;          /* PERFETTO__PROTOS__TRACK_EVENT__TYPE__* */
+	uint64_t name_iid;      /* 0: none */
+	uint64_t category_iid;  /* 0: none */
+	bool has_flow;
+	uint64_t flow;
+	enum pf_counter_kind counter;
+	int64_t counter_int;
+	double counter_double;
+	unsigned n_args;
+	struct pf_ev_arg args[PF_EV_MAX_ARGS];
+};
+/* Packs e into out, which has room for pf_ev_bound(e); returns the size. */
+size_t pf_ev_pack(const struct pf_ev *e, uint8_t *out);
+size_t pf_ev_bound(const struct pf_ev *e);
+/* pf_put_event() of the TrackEvent e describes. */
+void pf_put_ev(struct pf_out *o, uint64_t t, const struct pf_ev *e);
 /* Hands the packets still held to the stream and frees the buffer. */
 void pf_finish(struct pf_out *o);
 

@@ -117,44 +117,33 @@ static GPtrArray *interned_names(const struct gs_results *r,
 static void put_span(struct pf_out *o, const struct gs_span *s,
 		     GPtrArray *names)
 {
-	pf_event e = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-	uint64_t uuid = pf_uuid(PF_SPANS + s->track_kind, s->gpu, s->track);
-	uint64_t cat = (uint64_t)s->category + 1;
-	bool engine_cmd = s->cmd && s->track_kind == GS_TRACK_ENGINE;
-	pf_arg args[4], *argp[4];
-	uint64_t flow = pf_flow(s->gpu, s->channel, s->cmd);
-	size_t n = 0, i;
+	struct pf_ev e = {
+		.track_uuid = pf_uuid(PF_SPANS + s->track_kind, s->gpu,
+				      s->track),
+		.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN,
+		.name_iid = (uint64_t)s->name + 1,
+		.category_iid = (uint64_t)s->category + 1,
+	};
 
-	e.has_track_uuid = true;
-	e.track_uuid = uuid;
-	e.has_type = true;
-	e.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
-	e.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID;
-	e.name_iid = (uint64_t)s->name + 1;
-	e.n_category_iids = 1;
-	e.category_iids = &cat;
-	if (engine_cmd) {
-		pf_arg_uint(&args[n++], PF_ARG_CMD, s->cmd);
-		pf_arg_string(&args[n++], PF_ARG_TASK,
-			      g_ptr_array_index(names, s->name));
-		pf_arg_uint(&args[n++], PF_ARG_LENGTH, s->cmd_len);
-		e.n_flow_ids = 1;
-		e.flow_ids = &flow;
+	if (s->cmd && s->track_kind == GS_TRACK_ENGINE) {
+		e.args[e.n_args++] = (struct pf_ev_arg){
+			.name = PF_ARG_CMD, .kind = PF_VALUE_UINT, .u = s->cmd };
+		e.args[e.n_args++] = (struct pf_ev_arg){
+			.name = PF_ARG_TASK, .kind = PF_VALUE_STRING,
+			.s = g_ptr_array_index(names, s->name) };
+		e.args[e.n_args++] = (struct pf_ev_arg){
+			.name = PF_ARG_LENGTH, .kind = PF_VALUE_UINT,
+			.u = s->cmd_len };
+		e.has_flow = true;
+		e.flow = pf_flow(s->gpu, s->channel, s->cmd);
 	}
-	if (s->open)
-		pf_arg_bool(&args[n++], PF_ARG_OPEN); /* cut at the run's end */
-	for (i = 0; i < n; i++)
-		argp[i] = &args[i];
-	e.n_debug_annotations = n;
-	e.debug_annotations = argp;
-	pf_put_event(o, s->start, &e);
-
-	perfetto__protos__track_event__init(&e);
-	e.has_track_uuid = true;
-	e.track_uuid = uuid;
-	e.has_type = true;
-	e.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
-	pf_put_event(o, s->end, &e);
+	if (s->open) /* cut at the run's end */
+		e.args[e.n_args++] = (struct pf_ev_arg){
+			.name = PF_ARG_OPEN, .kind = PF_VALUE_BOOL };
+	pf_put_ev(o, s->start, &e);
+	pf_put_ev(o, s->end, &(struct pf_ev){
+		.track_uuid = e.track_uuid,
+		.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END });
 }
 
 /* GPUs named by n_gpus, and any GPU a track, span or mark mentions. */
@@ -279,60 +268,47 @@ static void put_marks(struct pf_out *o, const struct gs_results *r,
 			&g_array_index(r->cmd_marks, struct gs_cmd_mark, i);
 		uint64_t k = chan_key(m->gpu, m->channel);
 		int64_t *d = g_hash_table_lookup(depth, &k);
-		pf_event e = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-		uint64_t flow = pf_flow(m->gpu, m->channel, m->serial);
-		pf_arg arg, *argp = &arg;
 
 		if (!d) {
 			d = g_new0(int64_t, 1);
 			g_hash_table_insert(depth, g_memdup2(&k, sizeof(k)), d);
 		}
 		if (m->kind == GS_MARK_SUBMIT) {
-			e.has_track_uuid = true;
-			e.track_uuid = pf_uuid(PF_SPANS + GS_TRACK_CHANNEL,
-					       m->gpu, m->channel);
-			e.has_type = true;
-			e.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT;
-			e.name_field_case =
-				PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID;
-			e.name_iid = submit_iid;
-			e.n_category_iids = 1;
-			e.category_iids = &submit_iid;
-			e.n_flow_ids = 1;
-			e.flow_ids = &flow;
-			pf_arg_uint(&arg, PF_ARG_CMD, m->serial);
-			e.n_debug_annotations = 1;
-			e.debug_annotations = &argp;
-			pf_put_event(o, m->t, &e);
-			perfetto__protos__track_event__init(&e);
+			pf_put_ev(o, m->t, &(struct pf_ev){
+				.track_uuid = pf_uuid(PF_SPANS + GS_TRACK_CHANNEL,
+						      m->gpu, m->channel),
+				.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT,
+				.name_iid = submit_iid,
+				.category_iid = submit_iid,
+				.has_flow = true,
+				.flow = pf_flow(m->gpu, m->channel, m->serial),
+				.n_args = 1,
+				.args = { { .name = PF_ARG_CMD,
+					    .kind = PF_VALUE_UINT,
+					    .u = m->serial } },
+			});
 			++*d;
 		} else if (*d > 0) {
 			--*d; /* a command submitted before the cap */
 		}
-		e.has_track_uuid = true;
-		e.track_uuid = pf_uuid(PF_QUEUE, m->gpu, m->channel);
-		e.has_type = true;
-		e.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER;
-		e.counter_value_field_case =
-			PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
-		e.counter_value = *d;
-		pf_put_event(o, m->t, &e);
+		pf_put_ev(o, m->t, &(struct pf_ev){
+			.track_uuid = pf_uuid(PF_QUEUE, m->gpu, m->channel),
+			.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER,
+			.counter = PF_COUNTER_INT,
+			.counter_int = *d,
+		});
 	}
 }
 
 static void put_counter(struct pf_out *o, gs_time_t t, uint64_t uuid,
 			double v)
 {
-	pf_event e = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-
-	e.has_track_uuid = true;
-	e.track_uuid = uuid;
-	e.has_type = true;
-	e.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER;
-	e.counter_value_field_case =
-		PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE;
-	e.double_counter_value = v;
-	pf_put_event(o, t, &e);
+	pf_put_ev(o, t, &(struct pf_ev){
+		.track_uuid = uuid,
+		.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER,
+		.counter = PF_COUNTER_DOUBLE,
+		.counter_double = v,
+	});
 }
 
 /* Each task's GPU share (of the GPU time all tasks had so far: the

@@ -66,6 +66,8 @@ void gs_csv_append_cell(GString *out, const char *s);
 /* Appends d with printf format fmt ("%.6f"), in the C locale whatever the
  * process locale is; appends nothing for NAN or an infinity. */
 void gs_csv_append_double(GString *out, const char *fmt, double d);
+/* Appends v in decimal, as "%" PRIu64 would. */
+void gs_csv_append_u64(GString *out, uint64_t v);
 
 /* Appends ns as microseconds, exactly: 1234567 -> "1234.567". */
 void gs_append_us(GString *out, uint64_t ns);
