@@ -65,11 +65,12 @@ bool gs_bench_idle_memory(uint32_t channels, bool per_task,
 bool gs_bench_process(uint32_t channels, gs_time_t duration, unsigned repeat,
 		      struct gs_bench_point *p, GError **error);
 
-/* ns per pop + push of a bare 4-ary heap of `size` keys (bench_heap.c),
- * best of `repeat` runs of `ops`. */
+/* CPU ns per pop + push of a bare 4-ary heap of `size` keys
+ * (bench_heap.c), best of `repeat` runs of `ops`. */
 double gs_bench_bare_heap(uint32_t size, uint64_t ops, unsigned repeat);
 /* The same driven through the event loop (base/event.c: event records,
- * sequence numbers, the checksum) with handlers that do nothing. */
+ * sequence numbers, gs_evq_step's count and handler call) with handlers
+ * that only schedule their event again. */
 double gs_bench_event_loop(uint32_t size, uint64_t ops, unsigned repeat);
 
 /* Wall (and CPU) time of `gpusim reproduce` run as a child of this
