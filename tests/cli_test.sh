@@ -28,7 +28,7 @@ check "list --help" command_help list
 check "reproduce --help" command_help reproduce "FILE\.\.\."
 check "sweep --help" command_help sweep --jobs --out --set --no-timeline --point \
 	--emit-jobs --emit-slurm --collect --quiet
-check "bench --help" command_help bench --sim-seconds --repeat --channels --out --no-reproduce --process-seconds
+check "bench --help" command_help bench --sim-seconds --repeat --channels --out --no-reproduce --process-seconds --rss-tasks
 # The scenario files the help examples name exist, and validate's example runs.
 check "help examples name existing files" sh -c '
 	for c in "" run validate list reproduce sweep bench; do "$0" $c --help; done |
@@ -178,7 +178,7 @@ check "a bad expect value path is a positioned error" sh -c \
 # make bench: a quick point (no reproduce) still writes every field.
 check "bench writes bench.json with speed and idle-memory rows" sh -c \
 	"$GPUSIM bench --channels 16 --sim-seconds 1 --repeat 1 --no-reproduce \
-	   --out $tmp/bench/bench.json > $tmp/bench.txt 2> $tmp/bench.err &&
+	   --rss-tasks 64 --out $tmp/bench/bench.json > $tmp/bench.txt 2> $tmp/bench.err &&
 	 grep -q '^throttle .* 16 ' $tmp/bench.txt &&
 	 for k in scenario channels policy commands_per_s events_per_s \
 		  ns_per_event bytes_per_idle_channel invariant_check_share \
@@ -192,6 +192,9 @@ check "bench rejects a bad channel list" expect_status 2 "$GPUSIM" bench --chann
 check "bench prints issue 20's goals as ratios with a verdict" sh -c \
 	"grep -Eq '^whole process / simulation, 16 ch .* 1\.3x +[0-9.]+x  (pass|miss) \(CPU [0-9.]+/[0-9.]+ s: [0-9.]+x\)\$' $tmp/bench.txt &&
 	 grep -Eq '^event loop / bare 4-ary heap, 16 ch .* 2\.0x +[0-9.]+x  (pass|miss)\$' $tmp/bench.txt &&
+	 grep -Eq '^peak RSS KB per channel\+task, 64 ch .* 1\.0K +[0-9.]+K  (pass|miss)\$' $tmp/bench.txt &&
+	 grep -Eq '^peak RSS KB per channel\+task, 1024 ch .* 1\.0K +[0-9.]+K  (pass|miss)\$' $tmp/bench.txt &&
+	 grep -q '\"scenario\" : \"rss\"' $tmp/bench/bench.json &&
 	 grep -q '\"scenario\" : \"process\"' $tmp/bench/bench.json &&
 	 grep -q '\"ratio\" : [0-9]' $tmp/bench/bench.json &&
 	 grep -q '\"sim_cpu_s\" : [0-9]' $tmp/bench/bench.json"

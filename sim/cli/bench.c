@@ -23,12 +23,11 @@
  * `channels` channels, as task definitions t0, t1, ... of at most
  * BENCH_MAX_COUNT replicas. The series is sampled only at the start and
  * the end: a sample is a pass over every task, and not what is measured. */
-struct gs_scenario *gs_bench_scenario(uint32_t tasks, uint32_t channels,
-					 gs_time_t duration,
-					 const char *behavior, bool outputs,
-					 GError **error)
+GString *gs_bench_scenario_yaml(uint32_t tasks, uint32_t channels,
+				gs_time_t duration, const char *behavior,
+				bool outputs)
 {
-	g_autoptr(GString) y = g_string_new(NULL);
+	GString *y = g_string_new(NULL);
 	uint32_t def = 0, left = tasks;
 
 	g_string_append_printf(
@@ -48,6 +47,18 @@ struct gs_scenario *gs_bench_scenario(uint32_t tasks, uint32_t channels,
 				       def++, count, channels, behavior);
 		left -= count;
 	}
+	return y;
+}
+
+struct gs_scenario *gs_bench_scenario(uint32_t tasks, uint32_t channels,
+				      gs_time_t duration,
+				      const char *behavior, bool outputs,
+				      GError **error)
+{
+	g_autoptr(GString) y = gs_bench_scenario_yaml(tasks, channels,
+						      duration, behavior,
+						      outputs);
+
 	return gs_scenario_load_data("bench.yaml", y->str, y->len, NULL, 0,
 				     error);
 }

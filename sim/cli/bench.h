@@ -40,6 +40,10 @@ struct gs_bench_point {
 #define GS_BENCH_THROTTLE "{throttle: {kernel: {uniform: [5us, 15us]}}}"
 
 struct gs_scenario;
+/* The YAML text of gs_bench_scenario's scenario. */
+GString *gs_bench_scenario_yaml(uint32_t tasks, uint32_t channels,
+				gs_time_t duration, const char *behavior,
+				bool outputs);
 /* `tasks` replicas of `behavior` opening `channels` channels each, on a
  * kepler GPU; with outputs the scenario's default outputs, else no
  * timeline and the series sampled only at the start and the end. */
@@ -68,12 +72,23 @@ bool gs_bench_idle_memory(uint32_t channels, bool per_task,
 bool gs_bench_process(uint32_t channels, gs_time_t duration, unsigned repeat,
 		      struct gs_bench_point *p, GError **error);
 
-/* ns per pop + push of a bare 4-ary heap of `size` keys (bench_heap.c),
- * best of `repeat` runs of `ops`. */
+/* CPU ns per pop + push of a bare 4-ary heap of `size` keys
+ * (bench_heap.c), best of `repeat` runs of `ops`. */
 double gs_bench_bare_heap(uint32_t size, uint64_t ops, unsigned repeat);
 /* The same driven through the event loop (base/event.c: event records,
- * sequence numbers, the checksum) with handlers that do nothing. */
+ * sequence numbers, gs_evq_step's count and handler call) with handlers
+ * that only schedule their event again. */
 double gs_bench_event_loop(uint32_t size, uint64_t ops, unsigned repeat);
+
+/* Peak resident memory of a whole `gpusim run` (bench_rss.c): `tasks`
+ * throttles of `channels` channels each for `duration`, default outputs,
+ * run as a child process; ratio = its peak RSS in KB per channel (each
+ * channel with its share of its task), goal 1 KB. */
+bool gs_bench_rss(uint32_t tasks, uint32_t channels, gs_time_t duration,
+		  struct gs_bench_point *p, GError **error);
+/* gs_bench_rss of `tasks` tasks of 1 and of 16 channels (the goal's
+ * 65,536 and 1,048,576 channels), appended to points. */
+bool gs_bench_rss_points(uint32_t tasks, GArray *points, GError **error);
 
 /* Wall (and CPU) time of `gpusim reproduce` run as a child of this
  * executable in the current directory; fails if a target fails. */

@@ -141,7 +141,11 @@ static void print_goals(const GArray *points)
 
 		if (p->goal <= 0)
 			continue;
-		if (!strcmp(p->scenario, "process"))
+		if (!strcmp(p->scenario, "rss"))
+			what = g_strdup_printf("peak RSS KB per channel+task, "
+					       "%u ch (%.0f MB)", p->channels,
+					       p->ratio * p->channels / 1024);
+		else if (!strcmp(p->scenario, "process"))
 			what = g_strdup_printf("whole process / simulation, %u "
 					       "ch (%.3f/%.3f s)", p->channels,
 					       p->wall_s, p->sim_s);
@@ -150,7 +154,10 @@ static void print_goals(const GArray *points)
 					       "%u ch (%.1f/%.1f ns)",
 					       p->channels, p->wall_s * 1e9,
 					       p->sim_s * 1e9);
-		printf("%-46s %7.1fx %9.2fx  %s", what, p->goal, p->ratio,
+		/* the memory goal is in KB, the others are ratios */
+		printf("%-46s %7.1f%s %9.2f%s  %s", what, p->goal,
+		       strcmp(p->scenario, "rss") ? "x" : "K", p->ratio,
+		       strcmp(p->scenario, "rss") ? "x" : "K",
 		       p->ratio <= p->goal ? "pass" : "miss");
 		if (p->sim_cpu_s > 0) /* a `process` point: also on CPU */
 			printf(" (CPU %.3f/%.3f s: %.2fx)", p->cpu_s,
@@ -235,6 +242,7 @@ static int fail(GError *err)
 int gs_cmd_bench(int argc, char **argv)
 {
 	gint64 seconds = 60, repeat = 3, process_seconds = 0;
+	gint64 rss_tasks = 65536;
 	g_autofree char *channel_list = NULL, *out = NULL;
 	gboolean no_reproduce = FALSE;
 	GOptionEntry entries[] = {
@@ -248,6 +256,9 @@ int gs_cmd_bench(int argc, char **argv)
 		{ "process-seconds", 0, 0, G_OPTION_ARG_INT64,
 		  &process_seconds, "Simulated seconds of the whole-process "
 		  "points (default: --sim-seconds)", "S" },
+		{ "rss-tasks", 0, 0, G_OPTION_ARG_INT64, &rss_tasks,
+		  "Tasks of the peak-RSS points, of 1 and of 16 channels "
+		  "(default 65536)", "N" },
 		{ "out", 0, 0, G_OPTION_ARG_FILENAME, &out,
 		  "JSON file to write (default results/bench.json)", "FILE" },
 		{ "no-reproduce", 0, 0, G_OPTION_ARG_NONE, &no_reproduce,
@@ -271,12 +282,14 @@ int gs_cmd_bench(int argc, char **argv)
 	}
 	sizes = parse_channels(channel_list ? channel_list : DEFAULT_CHANNELS);
 	if (seconds < 1 || seconds > 3600 || repeat < 1 || repeat > 100 ||
-	    process_seconds < 0 || process_seconds > 3600 || !sizes) {
+	    process_seconds < 0 || process_seconds > 3600 || !sizes ||
+	    rss_tasks < 1 || rss_tasks > 65536) {
 		fprintf(stderr, "gpusim: %s\n",
 			!sizes ? "--channels wants counts 1..1048576, "
 				 "comma-separated"
 			       : "--sim-seconds and --process-seconds want "
-				 "1..3600, --repeat 1..100");
+				 "1..3600, --repeat 1..100, --rss-tasks "
+				 "1..65536");
 		return GS_EXIT_USAGE;
 	}
 	print_header();
@@ -292,6 +305,8 @@ int gs_cmd_bench(int argc, char **argv)
 		process_seconds = seconds;
 	if (!bench_goals(sizes, (gs_time_t)process_seconds * GS_NS_PER_S,
 			 (unsigned)repeat, points, &err))
+		return fail(err);
+	if (!gs_bench_rss_points((uint32_t)rss_tasks, points, &err))
 		return fail(err);
 	for (i = 0; i < 2; i++) {
 		if (!gs_bench_idle_memory(IDLE_CHANNELS, i == 0, &p, &err))

@@ -201,6 +201,8 @@ struct gs_sim {
 	const struct gs_scenario *sc;
 	struct gs_sim_options opt;
 	struct gs_evq q;
+	/* FNV-1a over (time, class) of every event run (base/event_checksum.h) */
+	uint64_t event_checksum;
 	struct gs_gpu **gpus;
 	uint32_t n_gpus;
 	struct gs_task *tasks;

@@ -220,7 +220,7 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 	r->policy = g_strdup(sc->policy.name);
 	r->sim_time_ns = elapsed;
 	r->events = sim->q.dispatched;
-	r->event_checksum = sim->q.checksum;
+	r->event_checksum = sim->event_checksum;
 	r->invariant_violation = g_strdup(sim->violation);
 	r->policy_warnings = sim->policy_warnings;
 	r->policy_warning = g_strdup(sim->policy_warning);

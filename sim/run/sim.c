@@ -2,6 +2,7 @@
 #include <glib.h>
 #include <math.h>
 
+#include "base/event_checksum.h"
 #include "sim/host/sim_internal.h"
 #include "sim/run/sim.h"
 
@@ -95,6 +96,7 @@ struct gs_sim *gs_sim_new(const struct gs_scenario *sc,
 	if (opt)
 		sim->opt = *opt;
 	gs_evq_init(&sim->q);
+	sim->event_checksum = GS_EVENT_CHECKSUM_INIT;
 	sim->rec = g_new0(struct gs_results, 1);
 	gs_results_init(sim->rec);
 	gs_record_init(sim);
@@ -180,13 +182,20 @@ void gs_sim_run(struct gs_sim *sim, bool *capped)
 	if (capped)
 		*capped = false;
 	while (!sim->stopped) {
+		struct gs_event *ev;
+
 		if (sim->q.dispatched >= cap) {
 			if (capped)
 				*capped = true;
 			break;
 		}
-		if (!gs_evq_step(&sim->q))
+		ev = gs_evq_pop(&sim->q);
+		if (!ev)
 			break;
+		/* before the handler, which may free the event's owner */
+		sim->event_checksum = gs_event_checksum_fold(
+			sim->event_checksum, ev->time, (uint8_t)ev->cls);
+		gs_evq_run(&sim->q, ev);
 		if (sim->q.dispatched >= sim->next_check)
 			check_now(sim);
 		if (sim->opt.progress && sim->q.dispatched >= next_progress) {
