@@ -10,8 +10,8 @@
 # which must fail: a timer moved, and a params= string (the instance
 # line's, parsed by the kernel's params.c) that gives another slice. MODULE is gpusim_replay.ko (make kreplay)
 # built for KERNEL (default: /boot/vmlinuz-<version of MODULE>). The
-# kernel boots with TCG (-cpu max); KTEST_KVM=1 adds -enable-kvm where
-# /dev/kvm works. Prints one line per record, then "N passed, N failed";
+# kernel boots with KVM where /dev/kvm passes a quick probe, else with
+# TCG (-cpu max); KTEST_KVM=0 or 1 skips the probe. Prints one line per record, then "N passed, N failed";
 # exit 0 when every record matched and the changed one did not.
 #
 # With KTEST_STRESS="gpusim_policies.ko gpusim_stress.ko" (make ktest
@@ -148,8 +148,42 @@ INIT
 chmod +x "$init/init"
 (cd "$init" && find . | cpio -o -H newc 2>/dev/null | gzip) > "$tmp/initrd.gz"
 
+# KVM where a quick probe shows it works: a nested /dev/kvm may exist and
+# still fail (QEMU refusing the host's MSRs at once, or a boot that never
+# gets anywhere). The probe boots the same kernel into an initramfs that
+# prints a word and powers off; without the word in KTEST_KVM_PROBE_S
+# seconds (default 15), the records boot with TCG. KTEST_KVM=0: TCG
+# without a probe; KTEST_KVM=1: KVM without one.
+kvm_probe() {
+	probe=$tmp/probe
+	mkdir -p "$probe/bin"
+	cp "$busybox" "$probe/bin/busybox"
+	printf '#!/bin/busybox sh\n/bin/busybox echo gpusim-kvm-ok\n/bin/busybox poweroff -f\n' \
+		> "$probe/init"
+	chmod +x "$probe/init"
+	(cd "$probe" && find . | cpio -o -H newc 2>/dev/null | gzip) \
+		> "$tmp/probe.gz"
+	timeout "${KTEST_KVM_PROBE_S:-15}" $qemu -enable-kvm -cpu max -m 256 \
+		-nographic -no-reboot -kernel "$kernel" -initrd "$tmp/probe.gz" \
+		-append "console=ttyS0 panic=-1 quiet" > "$tmp/probe.log" 2>&1
+	grep -q gpusim-kvm-ok "$tmp/probe.log"
+}
 accel=
-[ "${KTEST_KVM:-0}" = 1 ] && [ -w /dev/kvm ] && accel=-enable-kvm
+case ${KTEST_KVM:-auto} in
+1) accel=-enable-kvm ;;
+auto)
+	if [ -w /dev/kvm ]; then
+		probe_start=$(date +%s)
+		if kvm_probe; then
+			accel=-enable-kvm
+		else
+			echo "ktest: KVM probe failed in" \
+			     "$(( $(date +%s) - probe_start )) s" \
+			     "($(grep -a -m1 -i 'error\|fail' "$tmp/probe.log" ||
+				 echo 'no boot')); using TCG"
+		fi
+	fi ;;
+esac
 start=$(date +%s)
 timeout 600 $qemu $accel -cpu max -smp 2 -m 1024 -nographic \
 	-no-reboot -kernel "$kernel" -initrd "$tmp/initrd.gz" \
