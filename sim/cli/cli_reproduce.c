@@ -145,6 +145,23 @@ static char **compared_run_overrides(const struct gs_expect *e,
 	return strv_join(with_overrides(e->set, point, NULL), e->reference);
 }
 
+/* The first seed of a row's runs: a `seed=N` of its `set` (the last one),
+ * else the scenario's. Node rows (seeds, baseline, sweep) add a seed
+ * override after `set`, so without this a row's own seed would be
+ * silently replaced by the file's. */
+static uint64_t row_seed(const struct gs_expect *e, uint64_t file_seed)
+{
+	uint64_t seed = file_seed, v;
+	guint i;
+
+	for (i = 0; e->set && e->set[i]; i++)
+		if (g_str_has_prefix(e->set[i], "seed=") &&
+		    g_ascii_string_to_unsigned(e->set[i] + 5, 10, 0,
+					       G_MAXUINT64, &v, NULL))
+			seed = v;
+	return seed;
+}
+
 /* Node rows (seeds, baseline, sweep): the row's metric in the run with
  * seed `seed`, under `set` plus `point`; for the baseline (`base`), under
  * the baseline policy (if any) and the `reference` overrides too. NAN if
@@ -596,7 +613,8 @@ int gs_cmd_reproduce(int argc, char **argv)
 			return GS_EXIT_USAGE;
 		}
 		for (i = 0; i < sc->n_expect; i++)
-			check(&rp, file, &sc->expect[i], sc->seed,
+			check(&rp, file, &sc->expect[i],
+			      row_seed(&sc->expect[i], sc->seed),
 			      beyond_file(file));
 		gs_scenario_free(sc);
 	}
