@@ -236,8 +236,11 @@ slurm-test: $(BIN)
 golden: gpusim
 	sh tests/golden_test.sh --update ./gpusim
 
+# every figure of the speed and memory goals: gpusim bench, then goal 4's
+# sweep -j1 against -j2 (bench-sweep)
 bench: gpusim
 	./gpusim bench
+	sh scripts/bench_sweep.sh ./gpusim $(BENCH_SWEEP_REPEAT)
 
 # Issue 20 goal 4: `gpusim sweep -j2` against `-j1` on two paper sweeps
 # (scripts/bench_sweep.sh; BENCH_SWEEP_REPEAT runs each, medians).
