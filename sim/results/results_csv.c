@@ -123,39 +123,47 @@ gboolean gs_results_fill_tasks_csv(const struct gs_results *r, FILE *f,
 }
 
 /* accounted_gpu_time_ns is empty for a task whose policy keeps no estimate,
- * as in tasks.csv. */
+ * as in tasks.csv. The rows are decoded from the run's compact series
+ * (base/series.h) one at a time, straight into the file. */
 gboolean gs_results_fill_series_csv(const struct gs_results *r, FILE *f,
 				    GError **error)
 {
 	g_autoptr(GString) row = g_string_new(NULL);
-	guint i;
+	struct gs_series_iter it;
+	struct gs_series_point p;
+	uint64_t i = 0;
+	gboolean ok = TRUE;
 
 	fputs("time_ns,task,gpu_time_ns,accounted_gpu_time_ns,vtime_ns\n", f);
-	for (i = 0; r->series && i < r->series->len; i++) {
-		const struct gs_series_point *p =
-			&g_array_index(r->series, struct gs_series_point, i);
+	if (!r->series)
+		return TRUE;
+	gs_series_iter_init(&it, r->series);
+	for (; ok && gs_series_next(&it, &p); i++) {
 		const struct gs_task_result *t;
 
-		if (p->task >= r->n_tasks) {
+		if (p.task >= r->n_tasks) {
 			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-				    "series point %u names task %" PRIu32
-				    " of %" PRIu32, i, p->task, r->n_tasks);
-			return FALSE;
+				    "series point %" PRIu64 " names task %"
+				    PRIu32 " of %" PRIu32, i, p.task,
+				    r->n_tasks);
+			ok = FALSE;
+			break;
 		}
-		t = &r->tasks[p->task];
+		t = &r->tasks[p.task];
 		g_string_truncate(row, 0);
-		gs_csv_append_u64(row, p->t);
+		gs_csv_append_u64(row, p.t);
 		g_string_append_c(row, ',');
 		gs_csv_append_cell(row, t->name);
 		g_string_append_c(row, ',');
-		gs_csv_append_u64(row, p->gpu_time_ns);
+		gs_csv_append_u64(row, p.gpu_time_ns);
 		g_string_append_c(row, ',');
 		if (t->has_accounted)
-			gs_csv_append_u64(row, p->accounted_gpu_time_ns);
+			gs_csv_append_u64(row, p.accounted_gpu_time_ns);
 		g_string_append_c(row, ',');
-		gs_csv_append_u64(row, p->vtime_ns);
+		gs_csv_append_u64(row, p.vtime_ns);
 		g_string_append_c(row, '\n');
 		fwrite(row->str, 1, row->len, f);
 	}
-	return TRUE;
+	gs_series_iter_clear(&it);
+	return ok;
 }
