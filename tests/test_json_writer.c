@@ -51,6 +51,7 @@ static char *play_writer(const struct step *st, size_t n)
 		}
 	}
 	assert_int_equal(w.depth, 0);
+	gs_jsonw_finish(&w);
 	fclose(f);
 	return buf;
 }
@@ -189,6 +190,30 @@ static void test_nesting(void **state)
 	assert_same_as_json_glib(empty_list, G_N_ELEMENTS(empty_list));
 }
 
+/* Longer than the writer's buffer: a string of its own and many short
+ * values that cross it. */
+static void test_beyond_the_buffer(void **state)
+{
+	enum { LONG = 3 * GS_JSONW_BUFSZ, MANY = 5000 };
+	struct step *doc = g_new(struct step, MANY + 8);
+	char *big = g_malloc(LONG + 1);
+	size_t n = 0, i;
+
+	(void)state;
+	memset(big, 'x', LONG);
+	big[LONG] = '\0';
+	big[GS_JSONW_BUFSZ] = '"'; /* an escape at the seam */
+	doc[n++] = (struct step)S_ARR;
+	doc[n++] = (struct step)S_STR(big);
+	for (i = 0; i < MANY; i++)
+		doc[n++] = (struct step)S_INT((int64_t)i * 7919);
+	doc[n++] = (struct step)S_STR(big);
+	doc[n++] = (struct step)S_END;
+	assert_same_as_json_glib(doc, n);
+	g_free(doc);
+	g_free(big);
+}
+
 /* What does not exist is null, as summary.json wrote it before; json-glib
  * itself would write "nan.0", which is not JSON. */
 static void test_non_finite_doubles_are_null(void **state)
@@ -269,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_integers),
 		cmocka_unit_test(test_doubles),
 		cmocka_unit_test(test_nesting),
+		cmocka_unit_test(test_beyond_the_buffer),
 		cmocka_unit_test(test_non_finite_doubles_are_null),
 		cmocka_unit_test_setup_teardown(test_summary_fixture, setup,
 						teardown),

@@ -12,8 +12,40 @@
 
 void gs_jsonw_init(struct gs_jsonw *w, FILE *f)
 {
-	memset(w, 0, sizeof(*w));
 	w->f = f;
+	w->depth = 0;
+	w->len = 0;
+}
+
+void gs_jsonw_finish(struct gs_jsonw *w)
+{
+	fwrite(w->buf, 1, w->len, w->f);
+	w->len = 0;
+}
+
+static void out(struct gs_jsonw *w, const char *s, size_t n)
+{
+	if (n > sizeof(w->buf) - w->len) {
+		gs_jsonw_finish(w);
+		if (n > sizeof(w->buf)) {
+			fwrite(s, 1, n, w->f);
+			return;
+		}
+	}
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+}
+
+static void out_c(struct gs_jsonw *w, char c)
+{
+	if (w->len == sizeof(w->buf))
+		gs_jsonw_finish(w);
+	w->buf[w->len++] = c;
+}
+
+static void out_s(struct gs_jsonw *w, const char *s)
+{
+	out(w, s, strlen(s));
 }
 
 static void indent(struct gs_jsonw *w, unsigned level)
@@ -24,7 +56,7 @@ static void indent(struct gs_jsonw *w, unsigned level)
 	while (n > 0) {
 		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
 
-		fwrite(spaces, 1, k, w->f);
+		out(w, spaces, k);
 		n -= k;
 	}
 }
@@ -36,9 +68,9 @@ static void separate(struct gs_jsonw *w)
 	if (w->depth == 0)
 		return;
 	if (w->open[w->depth - 1].n++ == 0)
-		putc('\n', w->f);
+		out_c(w, '\n');
 	else
-		fputs(",\n", w->f);
+		out(w, ",\n", 2);
 	indent(w, w->depth);
 }
 
@@ -58,7 +90,7 @@ static bool needs_escape(unsigned char c)
 	return c == '"' || c == '\\' || (c >= 1 && c < 0x1f) || c == 0x7f;
 }
 
-static void escape(FILE *f, const char *s)
+static void escape(struct gs_jsonw *w, const char *s)
 {
 	const char *p = s, *run = s;
 
@@ -67,34 +99,40 @@ static void escape(FILE *f, const char *s)
 
 		if (!needs_escape(c))
 			continue;
-		fwrite(run, 1, (size_t)(p - run), f);
+		out(w, run, (size_t)(p - run));
 		run = p + 1;
 		switch (c) {
-		case '"':  fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\b': fputs("\\b", f); break;
-		case '\f': fputs("\\f", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		default:   fprintf(f, "\\u00%02x", (unsigned)c); break;
+		case '"':  out_s(w, "\\\""); break;
+		case '\\': out_s(w, "\\\\"); break;
+		case '\b': out_s(w, "\\b"); break;
+		case '\f': out_s(w, "\\f"); break;
+		case '\n': out_s(w, "\\n"); break;
+		case '\r': out_s(w, "\\r"); break;
+		case '\t': out_s(w, "\\t"); break;
+		default: {
+			char u[8];
+
+			g_snprintf(u, sizeof(u), "\\u00%02x", (unsigned)c);
+			out_s(w, u);
+			break;
+		}
 		}
 	}
-	fwrite(run, 1, (size_t)(p - run), f);
+	out(w, run, (size_t)(p - run));
 }
 
-static void quoted(FILE *f, const char *s)
+static void quoted(struct gs_jsonw *w, const char *s)
 {
-	putc('"', f);
-	escape(f, s);
-	putc('"', f);
+	out_c(w, '"');
+	escape(w, s);
+	out_c(w, '"');
 }
 
 void gs_jsonw_member(struct gs_jsonw *w, const char *key)
 {
 	separate(w);
-	quoted(w->f, key);
-	fputs(" : ", w->f);
+	quoted(w, key);
+	out(w, " : ", 3);
 }
 
 static void begin(struct gs_jsonw *w, bool array)
@@ -104,7 +142,7 @@ static void begin(struct gs_jsonw *w, bool array)
 	w->open[w->depth].array = array;
 	w->open[w->depth].n = 0;
 	w->depth++;
-	putc(array ? '[' : '{', w->f);
+	out_c(w, array ? '[' : '{');
 }
 
 void gs_jsonw_begin_object(struct gs_jsonw *w)
@@ -127,19 +165,19 @@ void gs_jsonw_end(struct gs_jsonw *w)
 	array = w->open[w->depth].array;
 	n = w->open[w->depth].n;
 	if (n > 0)
-		putc('\n', w->f);
+		out_c(w, '\n');
 	if (n > 0 || !array)
 		indent(w, w->depth);
-	putc(array ? ']' : '}', w->f);
+	out_c(w, array ? ']' : '}');
 }
 
 void gs_jsonw_string(struct gs_jsonw *w, const char *s)
 {
 	value_start(w);
 	if (s)
-		quoted(w->f, s);
+		quoted(w, s);
 	else
-		fputs("null", w->f);
+		out(w, "null", 4);
 }
 
 /* Digits by hand, as "%" G_GINT64_FORMAT writes them: summary.json has
@@ -157,7 +195,7 @@ void gs_jsonw_int(struct gs_jsonw *w, int64_t v)
 	} while (u);
 	if (v < 0)
 		buf[--n] = '-';
-	fwrite(buf + n, 1, sizeof(buf) - n, w->f);
+	out(w, buf + n, sizeof(buf) - n);
 }
 
 void gs_jsonw_double(struct gs_jsonw *w, double d)
@@ -169,19 +207,19 @@ void gs_jsonw_double(struct gs_jsonw *w, double d)
 		return;
 	}
 	value_start(w);
-	fputs(g_ascii_dtostr(buf, sizeof(buf), d), w->f);
+	out_s(w, g_ascii_dtostr(buf, sizeof(buf), d));
 	if (!strchr(buf, '.'))
-		fputs(".0", w->f);
+		out(w, ".0", 2);
 }
 
 void gs_jsonw_bool(struct gs_jsonw *w, bool v)
 {
 	value_start(w);
-	fputs(v ? "true" : "false", w->f);
+	out_s(w, v ? "true" : "false");
 }
 
 void gs_jsonw_null(struct gs_jsonw *w)
 {
 	value_start(w);
-	fputs("null", w->f);
+	out(w, "null", 4);
 }

@@ -10,7 +10,8 @@
  *   gs_jsonw_end(&w);
  *
  * Inside an object every value is preceded by gs_jsonw_member(); inside an
- * array it is not. Write errors are left in the FILE for the caller. */
+ * array it is not; gs_jsonw_finish() writes out what is still buffered.
+ * Write errors are left in the FILE for the caller. */
 #ifndef GS_JSON_WRITER_H
 #define GS_JSON_WRITER_H
 
@@ -20,9 +21,14 @@
 
 /* summary.json nests four deep (root, tasks, a task, a distribution). */
 #define GS_JSONW_MAX_DEPTH 16
+/* Bytes gathered before one fwrite(): a summary is millions of short
+ * pieces, and stdio's per-call work was a visible part of writing it. */
+#define GS_JSONW_BUFSZ 8192
 
 struct gs_jsonw {
 	FILE *f;
+	size_t len;
+	char buf[GS_JSONW_BUFSZ];
 	unsigned depth; /* open containers */
 	struct {
 		bool array;
@@ -31,6 +37,8 @@ struct gs_jsonw {
 };
 
 void gs_jsonw_init(struct gs_jsonw *w, FILE *f);
+/* Writes out the buffered bytes; call it once the document is complete. */
+void gs_jsonw_finish(struct gs_jsonw *w);
 
 void gs_jsonw_begin_object(struct gs_jsonw *w);
 void gs_jsonw_begin_array(struct gs_jsonw *w);

@@ -283,6 +283,7 @@ gboolean gs_results_fill_summary(const struct gs_results *r, FILE *f,
 	(void)error;
 	gs_jsonw_init(&w, f);
 	write_summary(&w, r);
+	gs_jsonw_finish(&w);
 	fputc('\n', f);
 	return TRUE;
 }
