@@ -6,6 +6,8 @@
  * array is "[]" but an empty object is "{", its own indent, then "}". */
 #include "sim/results/json_writer.h"
 
+#include "sim/results/json_double.h"
+
 #include <glib.h>
 #include <math.h>
 #include <string.h>
@@ -207,7 +209,7 @@ void gs_jsonw_double(struct gs_jsonw *w, double d)
 		return;
 	}
 	value_start(w);
-	out_s(w, g_ascii_dtostr(buf, sizeof(buf), d));
+	out(w, buf, gs_json_format_g17(buf, sizeof(buf), d));
 	if (!strchr(buf, '.'))
 		out(w, ".0", 2);
 }

@@ -52,7 +52,7 @@ void gs_jsonw_member(struct gs_jsonw *w, const char *key);
 /* s escaped as json-glib escapes it; NULL is written as null. */
 void gs_jsonw_string(struct gs_jsonw *w, const char *s);
 void gs_jsonw_int(struct gs_jsonw *w, int64_t v);
-/* "%.17g" as g_ascii_dtostr() writes it, with ".0" appended when it has
+/* "%.17g" as g_ascii_dtostr() writes it (json_double.h), with ".0" appended when it has
  * no point, as json-glib does; NAN and infinities are written as null
  * (json-glib would write "nan.0", which no JSON reader accepts). */
 void gs_jsonw_double(struct gs_jsonw *w, double d);
