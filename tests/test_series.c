@@ -2,6 +2,8 @@
  * size it promises; series.csv written from it. */
 #include "tests/support/results_fixture.h"
 
+#include <inttypes.h>
+
 #include "base/rng.h"
 #include "base/series.h"
 
@@ -159,6 +161,35 @@ static void test_series_csv(void **state)
 	g_error_free(error);
 }
 
+/* Many rows: written in chunks, the same text as row by row. */
+static void test_series_csv_long(void **state)
+{
+	struct fixture *fx = *state;
+	g_autoptr(GString) want = g_string_new(
+		"time_ns,task,gpu_time_ns,accounted_gpu_time_ns,vtime_ns\n");
+	g_autofree char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	uint64_t t;
+
+	gs_series_free(fx->r.series); /* without the fixture's rows */
+	fx->r.series = gs_series_new();
+	for (t = 1; t <= 20000; t++) {
+		add_point(&fx->r, t * 1000, 2, t * 7, t * 5, t * 3);
+		add_point(&fx->r, t * 1000, 0, t * 11, 0, t);
+		g_string_append_printf(want,
+				       "%" PRIu64 ",gamma,%" PRIu64 ",%" PRIu64
+				       ",%" PRIu64 "\n%" PRIu64 ",alpha,%" PRIu64
+				       ",,%" PRIu64 "\n", t * 1000, t * 7,
+				       t * 5, t * 3, t * 1000, t * 11, t);
+	}
+	f = open_memstream(&buf, &len);
+	assert_true(gs_results_fill_series_csv(&fx->r, f, NULL));
+	fclose(f);
+	assert_true(len > 4 * 64 * 1024);
+	assert_string_equal(buf, want->str);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -166,6 +197,8 @@ int main(void)
 		cmocka_unit_test(test_samples_are_compact),
 		cmocka_unit_test(test_move),
 		cmocka_unit_test_setup_teardown(test_series_csv, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_series_csv_long, setup,
 						teardown),
 	};
 
