@@ -32,7 +32,7 @@ static void test_init_leaves_undefined_metrics_nan(void **state)
 	gs_results_init(&r);
 	assert_true(isnan(r.metrics.jain_index));
 	assert_true(isnan(r.metrics.accounting_error));
-	assert_int_equal(r.series->len, 0);
+	assert_int_equal(gs_series_rows(r.series), 0);
 	gs_results_clear(&r);
 }
 

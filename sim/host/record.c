@@ -168,7 +168,7 @@ void gs_record_sample(void *ctx, struct gs_event *ev)
 			.vtime_ns = t->vtime,
 		};
 
-		g_array_append_val(sim->rec->series, p);
+		gs_series_append(sim->rec->series, &p);
 	}
 	gs_evq_schedule(&sim->q, ev, sim->q.now + sim->sample_interval);
 }

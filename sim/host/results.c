@@ -17,7 +17,7 @@ void gs_results_init(struct gs_results *r)
 	r->metrics.jain_index = NAN;
 	r->metrics.concurrency_efficiency = NAN;
 	r->metrics.accounting_error = NAN;
-	r->series = g_array_new(FALSE, TRUE, sizeof(struct gs_series_point));
+	r->series = gs_series_new();
 	r->spans = g_array_new(FALSE, TRUE, sizeof(struct gs_span));
 	r->tracks = g_array_new(FALSE, TRUE, sizeof(struct gs_track));
 	r->cmd_marks = g_array_new(FALSE, TRUE, sizeof(struct gs_cmd_mark));
@@ -48,8 +48,7 @@ void gs_results_clear(struct gs_results *r)
 	}
 	g_free(r->vms);
 	g_free(r->gpus);
-	if (r->series)
-		g_array_unref(r->series);
+	gs_series_free(r->series);
 	if (r->spans)
 		g_array_unref(r->spans);
 	if (r->cmd_marks)

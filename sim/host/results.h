@@ -11,6 +11,7 @@
 
 #include "base/event.h"
 #include "base/latency.h"
+#include "base/series.h"
 
 struct gs_task_result {
 	char *name;
@@ -106,15 +107,6 @@ struct gs_metrics {
 	double monitor_accuracy;
 };
 
-/* One row of series.csv: cumulative figures of one task at time t. */
-struct gs_series_point {
-	gs_time_t t;
-	uint32_t task;
-	uint64_t gpu_time_ns;
-	uint64_t accounted_gpu_time_ns;
-	uint64_t vtime_ns;
-};
-
 enum gs_track_kind {
 	GS_TRACK_ENGINE = 0,  /* one per engine of each GPU */
 	GS_TRACK_CHANNEL = 1, /* one per channel of each GPU */
@@ -175,7 +167,7 @@ struct gs_results {
 	struct gs_vm_result *vms;
 	uint32_t n_vms;
 	struct gs_metrics metrics;
-	GArray *series;        /* struct gs_series_point, in time order */
+	struct gs_series *series; /* series.csv's rows, in time order */
 	GArray *spans;         /* struct gs_span, in end-time order */
 	GArray *tracks;        /* struct gs_track */
 	GArray *cmd_marks;     /* struct gs_cmd_mark, in time order */

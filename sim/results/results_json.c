@@ -1,48 +1,45 @@
-/* summary.json: the run's figures for scripts, built with json-glib. Keys
- * keep a fixed order (DESIGN section 8) and a figure that does not exist
- * (NAN, no estimate, no VM) is null, never "nan". */
-#include <json-glib/json-glib.h>
+/* summary.json: the run's figures for scripts, written field by field
+ * through json_writer.h as json-glib's generator wrote them (no tree of
+ * every task in memory). Keys keep a fixed order (DESIGN section 8) and a
+ * figure that does not exist (NAN, no estimate, no VM) is null, never
+ * "nan". */
 #include <inttypes.h>
 #include <math.h>
 
+#include "sim/results/json_writer.h"
 #include "sim/results/results_priv.h"
 
-static void add_string(JsonBuilder *b, const char *key, const char *s)
+static void add_string(struct gs_jsonw *b, const char *key, const char *s)
 {
 	g_autofree char *tmp = NULL;
 
-	json_builder_set_member_name(b, key);
-	if (s)
-		json_builder_add_string_value(b, gs_results_utf8(s, &tmp));
-	else
-		json_builder_add_null_value(b);
+	gs_jsonw_member(b, key);
+	gs_jsonw_string(b, gs_results_utf8(s, &tmp));
 }
 
-/* JSON integers are signed 64-bit for json-glib; larger values cannot
- * occur in a run (584 years of nanoseconds) and are clamped. */
-static void add_uint(JsonBuilder *b, const char *key, uint64_t v)
+/* JSON integers were signed 64-bit for json-glib, and stay so; larger
+ * values cannot occur in a run (584 years of nanoseconds) and are
+ * clamped. */
+static void add_uint(struct gs_jsonw *b, const char *key, uint64_t v)
 {
-	json_builder_set_member_name(b, key);
-	json_builder_add_int_value(b, v > INT64_MAX ? INT64_MAX : (gint64)v);
+	gs_jsonw_member(b, key);
+	gs_jsonw_int(b, v > INT64_MAX ? INT64_MAX : (int64_t)v);
 }
 
-static void add_double(JsonBuilder *b, const char *key, double d)
+static void add_double(struct gs_jsonw *b, const char *key, double d)
 {
-	json_builder_set_member_name(b, key);
-	if (isfinite(d))
-		json_builder_add_double_value(b, d);
-	else
-		json_builder_add_null_value(b);
+	gs_jsonw_member(b, key);
+	gs_jsonw_double(b, d); /* null when not finite */
 }
 
-static void add_bool(JsonBuilder *b, const char *key, bool v)
+static void add_bool(struct gs_jsonw *b, const char *key, bool v)
 {
-	json_builder_set_member_name(b, key);
-	json_builder_add_boolean_value(b, v);
+	gs_jsonw_member(b, key);
+	gs_jsonw_bool(b, v);
 }
 
 /* LoGA 5.5's fair optimum (sim/run/fair_share.c), with standalone runs. */
-static void add_fair_optimum(JsonBuilder *b, const struct gs_task_result *t)
+static void add_fair_optimum(struct gs_jsonw *b, const struct gs_task_result *t)
 {
 	if (!t->has_fair)
 		return;
@@ -52,11 +49,11 @@ static void add_fair_optimum(JsonBuilder *b, const struct gs_task_result *t)
 
 /* One latency distribution (base/latency.h) as an object of
  * nanoseconds; its figures are null when it has no sample. */
-static void add_latency(JsonBuilder *b, const char *key,
+static void add_latency(struct gs_jsonw *b, const char *key,
 			const struct gs_latency_stats *st)
 {
-	json_builder_set_member_name(b, key);
-	json_builder_begin_object(b);
+	gs_jsonw_member(b, key);
+	gs_jsonw_begin_object(b);
 	add_uint(b, "n", st->n);
 	if (st->n) {
 		add_uint(b, "min", st->min);
@@ -70,24 +67,24 @@ static void add_latency(JsonBuilder *b, const char *key,
 		size_t i;
 
 		for (i = 0; i < G_N_ELEMENTS(none); i++) {
-			json_builder_set_member_name(b, none[i]);
-			json_builder_add_null_value(b);
+			gs_jsonw_member(b, none[i]);
+			gs_jsonw_null(b);
 		}
 	}
 	add_double(b, "mean", st->n ? st->mean : NAN);
 	add_double(b, "std", st->n ? st->std : NAN);
-	json_builder_end_object(b);
+	gs_jsonw_end(b);
 }
 
 /* Issue 18's distributions: round (cycle) times and job waits. */
-static void add_task_latencies(JsonBuilder *b, const struct gs_task_result *t)
+static void add_task_latencies(struct gs_jsonw *b, const struct gs_task_result *t)
 {
 	add_latency(b, "round_ns", &t->round);
 	add_latency(b, "wait_ns", &t->wait);
 }
 
 /* Node scenarios: a task's moves and what they cost it (DCUDA Fig. 9). */
-static void add_migration_cost(JsonBuilder *b, const struct gs_task_result *t)
+static void add_migration_cost(struct gs_jsonw *b, const struct gs_task_result *t)
 {
 	add_uint(b, "migrations", t->migrations);
 	add_uint(b, "migration_stall_ns", t->migration_stall_ns);
@@ -96,7 +93,7 @@ static void add_migration_cost(JsonBuilder *b, const struct gs_task_result *t)
 
 /* Node scenarios where a policy estimated the task's demand: the
  * estimate beside the declared demand (DCUDA 3.2's monitor). */
-static void add_monitored_demand(JsonBuilder *b,
+static void add_monitored_demand(struct gs_jsonw *b,
 				 const struct gs_task_result *t)
 {
 	if (!t->has_monitored)
@@ -105,10 +102,10 @@ static void add_monitored_demand(JsonBuilder *b,
 	add_double(b, "monitored_demand", t->monitored_demand);
 }
 
-static void add_task(JsonBuilder *b, const struct gs_task_result *t,
+static void add_task(struct gs_jsonw *b, const struct gs_task_result *t,
 		     bool node)
 {
-	json_builder_begin_object(b);
+	gs_jsonw_begin_object(b);
 	add_string(b, "name", t->name);
 	add_string(b, "vm", t->vm);
 	add_uint(b, "weight", t->weight);
@@ -120,8 +117,8 @@ static void add_task(JsonBuilder *b, const struct gs_task_result *t,
 	if (t->has_accounted) {
 		add_uint(b, "accounted_gpu_time_ns", t->accounted_gpu_time_ns);
 	} else {
-		json_builder_set_member_name(b, "accounted_gpu_time_ns");
-		json_builder_add_null_value(b);
+		gs_jsonw_member(b, "accounted_gpu_time_ns");
+		gs_jsonw_null(b);
 	}
 	add_double(b, "gpu_share", t->gpu_share);
 	add_double(b, "slowdown", t->slowdown);
@@ -131,20 +128,20 @@ static void add_task(JsonBuilder *b, const struct gs_task_result *t,
 		add_migration_cost(b, t);
 		add_monitored_demand(b, t);
 	}
-	json_builder_end_object(b);
+	gs_jsonw_end(b);
 }
 
 /* Node scenarios: one entry per GPU. */
-static void add_gpus(JsonBuilder *b, const struct gs_results *r)
+static void add_gpus(struct gs_jsonw *b, const struct gs_results *r)
 {
 	uint32_t i;
 
-	json_builder_set_member_name(b, "gpus");
-	json_builder_begin_array(b);
+	gs_jsonw_member(b, "gpus");
+	gs_jsonw_begin_array(b);
 	for (i = 0; i < r->n_gpus; i++) {
 		const struct gs_gpu_result *g = &r->gpus[i];
 
-		json_builder_begin_object(b);
+		gs_jsonw_begin_object(b);
 		add_uint(b, "gpu", i);
 		add_uint(b, "time_0_50_ns", g->band_low_ns);
 		add_uint(b, "time_50_100_ns", g->band_high_ns);
@@ -153,36 +150,36 @@ static void add_gpus(JsonBuilder *b, const struct gs_results *r)
 		add_uint(b, "wakeups", g->wakeups);
 		add_double(b, "energy_j", g->energy_j);
 		add_double(b, "demand_utilization", g->demand_utilization);
-		json_builder_end_object(b);
+		gs_jsonw_end(b);
 	}
-	json_builder_end_array(b);
+	gs_jsonw_end(b);
 }
 
 /* Scenarios with VMs: one entry per VM. */
-static void add_vms(JsonBuilder *b, const struct gs_results *r)
+static void add_vms(struct gs_jsonw *b, const struct gs_results *r)
 {
 	uint32_t i;
 
-	json_builder_set_member_name(b, "vms");
-	json_builder_begin_array(b);
+	gs_jsonw_member(b, "vms");
+	gs_jsonw_begin_array(b);
 	for (i = 0; i < r->n_vms; i++) {
 		const struct gs_vm_result *v = &r->vms[i];
 
-		json_builder_begin_object(b);
+		gs_jsonw_begin_object(b);
 		add_string(b, "name", v->name);
 		add_string(b, "scheduler", v->scheduler);
 		add_double(b, "gpu_share", v->gpu_share);
 		add_double(b, "scheduler_cpu_overhead", v->scheduler_cpu);
 		add_double(b, "accounting_error", v->accounting_error);
 		add_double(b, "host_shadowed", v->host_shadowed);
-		json_builder_end_object(b);
+		gs_jsonw_end(b);
 	}
-	json_builder_end_array(b);
+	gs_jsonw_end(b);
 }
 
 /* GERM's Utime, and the accuracy of each kind of cost estimate the
  * policy made (only the kinds it used). */
-static void add_germ_metrics(JsonBuilder *b, const struct gs_metrics *m)
+static void add_germ_metrics(struct gs_jsonw *b, const struct gs_metrics *m)
 {
 	uint32_t k;
 
@@ -205,18 +202,18 @@ static void add_germ_metrics(JsonBuilder *b, const struct gs_metrics *m)
 }
 
 /* DCUDA's load and QoS figures (sections 2.3, 4.3, 4.5). */
-static void add_node_balance(JsonBuilder *b, const struct gs_metrics *m)
+static void add_node_balance(struct gs_jsonw *b, const struct gs_metrics *m)
 {
 	add_double(b, "demand_utilization", m->demand_utilization);
 	add_double(b, "time_imbalanced", m->time_imbalanced);
 	add_double(b, "qos_degradation", m->qos_degradation);
 }
 
-static void add_metrics(JsonBuilder *b, const struct gs_metrics *m,
+static void add_metrics(struct gs_jsonw *b, const struct gs_metrics *m,
 			bool node)
 {
-	json_builder_set_member_name(b, "metrics");
-	json_builder_begin_object(b);
+	gs_jsonw_member(b, "metrics");
+	gs_jsonw_begin_object(b);
 	add_double(b, "jain_index", m->jain_index);
 	add_double(b, "concurrency_efficiency", m->concurrency_efficiency);
 	add_double(b, "gpu_utilization", m->gpu_utilization);
@@ -234,19 +231,18 @@ static void add_metrics(JsonBuilder *b, const struct gs_metrics *m,
 			add_double(b, "monitor_accuracy", m->monitor_accuracy);
 	}
 	add_germ_metrics(b, m);
-	json_builder_end_object(b);
+	gs_jsonw_end(b);
 }
 
-static JsonNode *build_summary(const struct gs_results *r)
+static void write_summary(struct gs_jsonw *b, const struct gs_results *r)
 {
-	g_autoptr(JsonBuilder) b = json_builder_new();
 	char checksum[2 + 16 + 1];
 	uint32_t i;
 
 	g_snprintf(checksum, sizeof(checksum), "0x%016" PRIx64,
 		   r->event_checksum);
 
-	json_builder_begin_object(b);
+	gs_jsonw_begin_object(b);
 	add_string(b, "config", r->config);
 	add_string(b, "name", r->name);
 	add_uint(b, "seed", r->seed);
@@ -266,35 +262,28 @@ static JsonNode *build_summary(const struct gs_results *r)
 		add_uint(b, "policy_warnings", r->policy_warnings);
 		add_string(b, "policy_warning", r->policy_warning);
 	}
-	json_builder_set_member_name(b, "tasks");
-	json_builder_begin_array(b);
+	gs_jsonw_member(b, "tasks");
+	gs_jsonw_begin_array(b);
 	for (i = 0; i < r->n_tasks; i++)
 		add_task(b, &r->tasks[i], r->node_report);
-	json_builder_end_array(b);
+	gs_jsonw_end(b);
 	if (r->node_report)
 		add_gpus(b, r);
 	if (r->n_vms)
 		add_vms(b, r);
 	add_metrics(b, &r->metrics, r->node_report);
-	json_builder_end_object(b);
-	return json_builder_get_root(b);
+	gs_jsonw_end(b);
 }
 
 gboolean gs_results_fill_summary(const struct gs_results *r, FILE *f,
 				 GError **error)
 {
-	g_autoptr(JsonGenerator) gen = json_generator_new();
-	g_autoptr(JsonNode) root = build_summary(r);
-	g_autofree char *text = NULL;
-	gsize len = 0;
+	struct gs_jsonw w;
 
 	(void)error;
-	json_generator_set_pretty(gen, TRUE);
-	json_generator_set_indent(gen, 2);
-	json_generator_set_indent_char(gen, ' ');
-	json_generator_set_root(gen, root);
-	text = json_generator_to_data(gen, &len);
-	fwrite(text, 1, len, f);
+	gs_jsonw_init(&w, f);
+	write_summary(&w, r);
+	gs_jsonw_finish(&w);
 	fputc('\n', f);
 	return TRUE;
 }

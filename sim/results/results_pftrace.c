@@ -311,18 +311,53 @@ static void put_counter(struct pf_out *o, gs_time_t t, uint64_t uuid,
 	});
 }
 
+/* One sample's counters: each task's share of the GPU time of all tasks
+ * at that sample, and its virtual time, a value only when it changed (a
+ * counter holds its value until the next one). */
+static void put_sample_counters(struct pf_out *o, const struct gs_results *r,
+				const GArray *sample, double *last_share,
+				uint64_t *last_vtime)
+{
+	uint64_t total = 0;
+	guint i;
+
+	for (i = 0; i < sample->len; i++)
+		total += g_array_index(sample, struct gs_series_point, i)
+				 .gpu_time_ns;
+	for (i = 0; i < sample->len; i++) {
+		const struct gs_series_point *p =
+			&g_array_index(sample, struct gs_series_point, i);
+		double share = total ? (double)p->gpu_time_ns / (double)total
+				     : 0;
+
+		if (p->task >= r->n_tasks)
+			continue;
+		if (share != last_share[p->task])
+			put_counter(o, p->t, pf_uuid(PF_SHARE, 0, p->task),
+				    share);
+		if (p->vtime_ns != last_vtime[p->task])
+			put_counter(o, p->t, pf_uuid(PF_VTIME, 0, p->task),
+				    (double)p->vtime_ns);
+		last_share[p->task] = share;
+		last_vtime[p->task] = p->vtime_ns;
+	}
+}
+
 /* Each task's GPU share (of the GPU time all tasks had so far: the
  * summary's gpu_share as it grew) and virtual time, at every sample of
- * series.csv. The points of one sample are consecutive. */
+ * series.csv. The points of one sample are consecutive: they are read
+ * from the compact series one sample at a time. */
 static void put_task_counters(struct pf_out *o, const struct gs_results *r)
 {
 	Perfetto__Protos__CounterDescriptor ns =
 		PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
 	Perfetto__Protos__CounterDescriptor ratio =
 		PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
-	guint n = r->series ? r->series->len : 0, i, j;
+	g_autoptr(GArray) sample = NULL;
 	g_autofree double *last_share = NULL;
 	g_autofree uint64_t *last_vtime = NULL;
+	struct gs_series_iter it;
+	struct gs_series_point p;
 	uint32_t k;
 
 	if (r->n_tasks > GS_PFTRACE_MAX_TASK_COUNTERS)
@@ -347,42 +382,22 @@ static void put_task_counters(struct pf_out *o, const struct gs_results *r)
 		last_share[k] = -1;
 		last_vtime[k] = UINT64_MAX;
 	}
-	for (i = 0; i < n; i = j) {
-		const struct gs_series_point *p0 =
-			&g_array_index(r->series, struct gs_series_point, i);
-		uint64_t total = 0;
-
-		for (j = i; j < n; j++) {
-			const struct gs_series_point *p = &g_array_index(
-				r->series, struct gs_series_point, j);
-
-			if (p->t != p0->t)
-				break;
-			total += p->gpu_time_ns;
+	if (!r->series)
+		return;
+	sample = g_array_new(FALSE, FALSE, sizeof(struct gs_series_point));
+	gs_series_iter_init(&it, r->series);
+	while (gs_series_next(&it, &p)) {
+		if (sample->len &&
+		    g_array_index(sample, struct gs_series_point, 0).t != p.t) {
+			put_sample_counters(o, r, sample, last_share,
+					    last_vtime);
+			g_array_set_size(sample, 0);
 		}
-		/* a value only when it changed: a counter holds its value
-		 * until the next one */
-		for (; i < j; i++) {
-			const struct gs_series_point *p = &g_array_index(
-				r->series, struct gs_series_point, i);
-			double share = total ? (double)p->gpu_time_ns /
-						       (double)total
-					     : 0;
-
-			if (p->task >= r->n_tasks)
-				continue;
-			if (share != last_share[p->task])
-				put_counter(o, p->t,
-					    pf_uuid(PF_SHARE, 0, p->task),
-					    share);
-			if (p->vtime_ns != last_vtime[p->task])
-				put_counter(o, p->t,
-					    pf_uuid(PF_VTIME, 0, p->task),
-					    (double)p->vtime_ns);
-			last_share[p->task] = share;
-			last_vtime[p->task] = p->vtime_ns;
-		}
+		g_array_append_val(sample, p);
 	}
+	if (sample->len)
+		put_sample_counters(o, r, sample, last_share, last_vtime);
+	gs_series_iter_clear(&it);
 }
 
 /* As timeline.json does: an instant saying where the record stops. */

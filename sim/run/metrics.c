@@ -289,7 +289,7 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 	collect_germ_metrics(sim, r);
 
 	/* The recorder's series, spans and tracks move into r. */
-	move_array(&r->series, &sim->rec->series);
+	gs_series_move(&r->series, &sim->rec->series);
 	g_array_append_vals(r->tracks, sim->rec->tracks->data,
 			    sim->rec->tracks->len);
 	g_array_set_size(sim->rec->tracks, 0); /* labels now owned by r */

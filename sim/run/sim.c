@@ -178,6 +178,7 @@ void gs_sim_run(struct gs_sim *sim, bool *capped)
 	uint64_t cap = sim->sc->max_events ? sim->sc->max_events
 					   : GS_DEFAULT_MAX_EVENTS;
 	uint64_t next_progress = PROGRESS_EVERY;
+	struct gs_series_point last;
 
 	if (capped)
 		*capped = false;
@@ -205,9 +206,7 @@ void gs_sim_run(struct gs_sim *sim, bool *capped)
 		}
 	}
 	/* A last sample at the end, unless one was just taken. */
-	if (!sim->rec->series->len ||
-	    g_array_index(sim->rec->series, struct gs_series_point,
-			  sim->rec->series->len - 1).t != sim->q.now)
+	if (!gs_series_last(sim->rec->series, &last) || last.t != sim->q.now)
 		gs_record_sample(sim, &sim->sample_ev);
 	gs_evq_cancel(&sim->q, &sim->sample_ev);
 	check_now(sim);

@@ -68,7 +68,7 @@ static inline void add_point(struct gs_results *r, gs_time_t t, uint32_t task,
 		.accounted_gpu_time_ns = acc, .vtime_ns = vtime,
 	};
 
-	g_array_append_val(r->series, p);
+	gs_series_append(r->series, &p);
 }
 
 /* Three tasks: one on the host with no estimate, one whose name needs CSV

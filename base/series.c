@@ -1,0 +1,194 @@
+/* series.csv's rows as varint differences (see series.h). */
+#include "base/series.h"
+
+#include <glib.h>
+#include <string.h>
+
+/* A row's five fields, at most ten varint bytes each. */
+#define ROW_MAX_BYTES 50
+
+struct gs_series *gs_series_new(void)
+{
+	return g_new0(struct gs_series, 1);
+}
+
+static void state_clear(struct gs_series_state *st)
+{
+	g_free(st->base);
+	memset(st, 0, sizeof(*st));
+}
+
+void gs_series_free(struct gs_series *s)
+{
+	if (!s)
+		return;
+	g_free(s->bytes);
+	state_clear(&s->w);
+	g_free(s);
+}
+
+uint64_t gs_series_rows(const struct gs_series *s)
+{
+	return s->rows;
+}
+
+bool gs_series_last(const struct gs_series *s, struct gs_series_point *out)
+{
+	if (!s->rows)
+		return false;
+	*out = s->w.last;
+	return true;
+}
+
+size_t gs_series_bytes(const struct gs_series *s)
+{
+	return s->len;
+}
+
+/* The base of task, the table grown to hold it; for a task beyond
+ * GS_SERIES_BASE_TASKS, zeros (its figures are stored whole). */
+static struct gs_series_base *base_of(struct gs_series_state *st,
+				      uint32_t task)
+{
+	uint32_t n;
+
+	if (task >= GS_SERIES_BASE_TASKS) {
+		memset(&st->whole, 0, sizeof(st->whole));
+		return &st->whole;
+	}
+	if (task >= st->n_base) {
+		n = MAX(task + 1, MIN(st->n_base * 2, GS_SERIES_BASE_TASKS));
+		st->base = g_renew(struct gs_series_base, st->base, n);
+		memset(st->base + st->n_base, 0,
+		       (n - st->n_base) * sizeof(*st->base));
+		st->n_base = n;
+	}
+	return &st->base[task];
+}
+
+/* p is the previous row now, and its figures its task's base. */
+static void remember(struct gs_series_state *st, struct gs_series_base *b,
+		     const struct gs_series_point *p)
+{
+	st->last = *p;
+	b->gpu_time_ns = p->gpu_time_ns;
+	b->accounted_gpu_time_ns = p->accounted_gpu_time_ns;
+	b->vtime_ns = p->vtime_ns;
+}
+
+static uint64_t zigzag(uint64_t d)
+{
+	return (d << 1) ^ (uint64_t)-(int64_t)(d >> 63);
+}
+
+static uint64_t unzigzag(uint64_t z)
+{
+	return (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
+}
+
+static uint8_t *put_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* The difference cur - prev, coded. */
+static uint8_t *put_diff(uint8_t *p, uint64_t cur, uint64_t prev)
+{
+	return put_varint(p, zigzag(cur - prev));
+}
+
+void gs_series_append(struct gs_series *s, const struct gs_series_point *pt)
+{
+	struct gs_series_base *b = base_of(&s->w, pt->task);
+	uint8_t *p;
+
+	if (s->cap - s->len < ROW_MAX_BYTES) {
+		s->cap = MAX(s->cap * 2, (size_t)4096);
+		s->bytes = g_realloc(s->bytes, s->cap);
+	}
+	p = s->bytes + s->len;
+	p = put_diff(p, pt->t, s->w.last.t);
+	p = put_diff(p, pt->task, s->w.last.task);
+	p = put_diff(p, pt->gpu_time_ns, b->gpu_time_ns);
+	p = put_diff(p, pt->accounted_gpu_time_ns, b->accounted_gpu_time_ns);
+	p = put_diff(p, pt->vtime_ns, b->vtime_ns);
+	s->len = (size_t)(p - s->bytes);
+	s->rows++;
+	remember(&s->w, b, pt);
+}
+
+void gs_series_iter_init(struct gs_series_iter *it,
+			 const struct gs_series *s)
+{
+	memset(it, 0, sizeof(*it));
+	it->s = s;
+}
+
+void gs_series_iter_clear(struct gs_series_iter *it)
+{
+	state_clear(&it->r);
+}
+
+/* The bytes were written by put_varint into this buffer: every varint
+ * ends before len. */
+static uint64_t get_varint(const uint8_t *bytes, size_t *pos)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+	uint8_t c;
+
+	do {
+		c = bytes[(*pos)++];
+		v |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+	} while (c & 0x80);
+	return v;
+}
+
+static uint64_t get_diff(struct gs_series_iter *it, uint64_t prev)
+{
+	return prev + unzigzag(get_varint(it->s->bytes, &it->pos));
+}
+
+bool gs_series_next(struct gs_series_iter *it, struct gs_series_point *out)
+{
+	struct gs_series_point p;
+	struct gs_series_base *b;
+
+	if (it->pos >= it->s->len)
+		return false;
+	p.t = get_diff(it, it->r.last.t);
+	p.task = (uint32_t)get_diff(it, it->r.last.task);
+	b = base_of(&it->r, p.task);
+	p.gpu_time_ns = get_diff(it, b->gpu_time_ns);
+	p.accounted_gpu_time_ns = get_diff(it, b->accounted_gpu_time_ns);
+	p.vtime_ns = get_diff(it, b->vtime_ns);
+	remember(&it->r, b, &p);
+	*out = p;
+	return true;
+}
+
+void gs_series_move(struct gs_series **to, struct gs_series **from)
+{
+	struct gs_series_iter it;
+	struct gs_series_point p;
+
+	if (!(*to)->rows) {
+		struct gs_series *empty = *to;
+
+		*to = *from;
+		*from = empty;
+		return;
+	}
+	gs_series_iter_init(&it, *from);
+	while (gs_series_next(&it, &p))
+		gs_series_append(*to, &p);
+	gs_series_iter_clear(&it);
+	gs_series_free(*from);
+	*from = gs_series_new();
+}

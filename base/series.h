@@ -1,0 +1,92 @@
+/* The rows of series.csv, kept compact during a run.
+ *
+ * A run samples every task at every sample time (up to two million rows,
+ * sim/run/sim.c). Held as 40-byte structs they were the largest item of
+ * a run's peak memory at 65,536 tasks (issue 20). Here a row is stored as
+ * LEB128 varints of differences: the time from the previous row's (0
+ * within a sample), the task from the previous row's (1 within a sample),
+ * and each cumulative figure from the same task's previous row (what it
+ * gained since the last sample; 0 for an idle task). A row of a sample
+ * thus takes 5 to about 15 bytes. Differences wrap modulo 2^64 and are
+ * zigzag-coded, so any sequence of rows, in any order, reads back exactly.
+ *
+ *   struct gs_series_iter it;
+ *   struct gs_series_point p;
+ *
+ *   gs_series_iter_init(&it, s);
+ *   while (gs_series_next(&it, &p))
+ *           use(&p);
+ *   gs_series_iter_clear(&it);
+ */
+#ifndef GS_SERIES_H
+#define GS_SERIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/event.h"
+
+/* One row of series.csv: cumulative figures of one task at time t. */
+struct gs_series_point {
+	gs_time_t t;
+	uint32_t task;
+	uint64_t gpu_time_ns;
+	uint64_t accounted_gpu_time_ns;
+	uint64_t vtime_ns;
+};
+
+/* A task's figures of its previous row: what the next differs from. */
+struct gs_series_base {
+	uint64_t gpu_time_ns, accounted_gpu_time_ns, vtime_ns;
+};
+
+/* What the next row is told from: the same on writing and reading. */
+struct gs_series_state {
+	struct gs_series_point last; /* the previous row */
+	struct gs_series_base *base; /* per task, n_base of them */
+	uint32_t n_base;
+	struct gs_series_base whole; /* zeros, for tasks beyond the table */
+};
+
+struct gs_series {
+	uint8_t *bytes;
+	size_t len, cap;
+	uint64_t rows;
+	struct gs_series_state w;
+};
+
+/* Tasks at or above this index are stored whole, not as differences, so
+ * a stray index costs no table of that size (the loader takes at most
+ * 100,000 tasks). */
+#define GS_SERIES_BASE_TASKS (1u << 20)
+
+struct gs_series *gs_series_new(void);
+void gs_series_free(struct gs_series *s);
+
+void gs_series_append(struct gs_series *s, const struct gs_series_point *p);
+/* Rows appended so far. */
+uint64_t gs_series_rows(const struct gs_series *s);
+/* The row appended last; false when there is none. */
+bool gs_series_last(const struct gs_series *s, struct gs_series_point *out);
+/* Bytes the rows take (a bench and test figure). */
+size_t gs_series_bytes(const struct gs_series *s);
+
+/* Appends the rows of *from to *to and leaves *from empty (by swapping
+ * the two when *to has none). */
+void gs_series_move(struct gs_series **to, struct gs_series **from);
+
+/* Reads the rows in the order they were appended; s must not change
+ * while an iterator reads it. */
+struct gs_series_iter {
+	const struct gs_series *s;
+	size_t pos;
+	struct gs_series_state r;
+};
+
+void gs_series_iter_init(struct gs_series_iter *it,
+			 const struct gs_series *s);
+bool gs_series_next(struct gs_series_iter *it, struct gs_series_point *out);
+void gs_series_iter_clear(struct gs_series_iter *it);
+
+#endif

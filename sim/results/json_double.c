@@ -1,0 +1,176 @@
+/* "%.17g" without printf, for summary.json's doubles (json_writer.h).
+ *
+ * glibc's printf formats a double exactly: its 17 significant digits are
+ * the exact binary value rounded to nearest, an exact tie to even. Most
+ * of summary.json's time went there (multi-precision arithmetic for
+ * every one of some twelve doubles per task). A double is m x 2^e with
+ * m < 2^53; for decimal exponents -6 to 37 the value scaled to 17 digits
+ * is one quotient of 128-bit integers, whose remainder gives the same
+ * rounding. Values outside that range (and 0, which printf writes as
+ * "0" or "-0") go through g_ascii_dtostr() as before. tests/test_json_double.c
+ * compares both on millions of values. */
+#include "sim/results/json_double.h"
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <math.h>
+#include <string.h>
+
+/* Compilers without 128-bit integers (32-bit targets) take printf's
+ * path for every value. */
+#ifdef __SIZEOF_INT128__
+typedef unsigned __int128 u128;
+
+#define DIGITS 17
+#define MIN_EXP10 (-6) /* 10^(16 + 6) x 2^53 < 2^128 */
+#define MAX_EXP10 37   /* 2^74 x 2^53 < 2^128 */
+
+static u128 pow10_u128(int n)
+{
+	u128 p = 1;
+
+	while (n-- > 0)
+		p *= 10;
+	return p;
+}
+
+/* |d| = m x 2^e2 scaled by 10^(16 - x10): its integer quotient and
+ * remainder over den. False when a factor does not fit. */
+static bool scaled(uint64_t m, int e2, int x10, u128 *q, u128 *r, u128 *den)
+{
+	int s = DIGITS - 1 - x10;
+	u128 num;
+
+	if (s >= 0) {
+		num = (u128)m * pow10_u128(s);
+		if (e2 >= 0) {
+			if (e2 > 127 || (num >> (127 - e2)) != 0)
+				return false;
+			num <<= e2;
+			*den = 1;
+		} else {
+			if (-e2 > 127)
+				return false;
+			*den = (u128)1 << -e2;
+		}
+	} else {
+		if (e2 < 0 || e2 > 74)
+			return false;
+		num = (u128)m << e2;
+		*den = pow10_u128(-s);
+	}
+	*q = num / *den;
+	*r = num % *den;
+	return true;
+}
+
+/* The 17 significant digits of |d| (d finite, not 0) as an integer in
+ * [10^16, 10^17) and the decimal exponent of the first; false when the
+ * value is out of this code's range. */
+static bool digits17(double d, uint64_t *digits, int *x10)
+{
+	const u128 lo = pow10_u128(DIGITS - 1), hi = pow10_u128(DIGITS);
+	int e2, x, tries;
+	/* |d| = frac x 2^e2 with frac in [0.5, 1): m = frac x 2^53 */
+	double frac = frexp(fabs(d), &e2);
+	uint64_t m = (uint64_t)ldexp(frac, 53);
+	u128 q, r, den;
+
+	e2 -= 53;
+	x = (int)floor(log10(fabs(d)));
+	/* log10 may be one off next to a power of ten: the quotient says */
+	for (tries = 0; tries < 3; tries++) {
+		if (x < MIN_EXP10 || x > MAX_EXP10 ||
+		    !scaled(m, e2, x, &q, &r, &den))
+			return false;
+		if (q >= hi)
+			x++;
+		else if (q < lo)
+			x--;
+		else
+			break;
+	}
+	if (tries == 3)
+		return false;
+	if (r * 2 > den || (r * 2 == den && (q & 1)))
+		q++;
+	if (q == hi) { /* 99...9.5 rounded up to 10^17 */
+		q = lo;
+		x++;
+	}
+	*digits = (uint64_t)q;
+	*x10 = x;
+	return true;
+}
+
+/* %g's layout of 17 digits with exponent x: fixed for -4 <= x < 17,
+ * else d.ddd e+XX; trailing zeros of the fraction dropped, and the point
+ * with them when none is left. */
+static size_t layout(char *out, bool neg, uint64_t digits, int x)
+{
+	char dig[DIGITS];
+	int n = DIGITS, i;
+	char *p = out;
+
+	for (i = DIGITS - 1; i >= 0; i--) {
+		dig[i] = (char)('0' + digits % 10);
+		digits /= 10;
+	}
+	while (n > 1 && dig[n - 1] == '0')
+		n--; /* significant digits left */
+	if (neg)
+		*p++ = '-';
+	if (x >= -4 && x < DIGITS) {
+		if (x < 0) {
+			*p++ = '0';
+			*p++ = '.';
+			for (i = 0; i < -x - 1; i++)
+				*p++ = '0';
+			memcpy(p, dig, (size_t)n);
+			p += n;
+		} else {
+			for (i = 0; i <= x; i++)
+				*p++ = dig[i];
+			if (n > x + 1) {
+				*p++ = '.';
+				memcpy(p, dig + x + 1, (size_t)(n - x - 1));
+				p += n - x - 1;
+			}
+		}
+	} else {
+		int ax = x < 0 ? -x : x;
+
+		*p++ = dig[0];
+		if (n > 1) {
+			*p++ = '.';
+			memcpy(p, dig + 1, (size_t)(n - 1));
+			p += n - 1;
+		}
+		*p++ = 'e';
+		*p++ = x < 0 ? '-' : '+';
+		if (ax >= 100)
+			*p++ = (char)('0' + ax / 100);
+		*p++ = (char)('0' + ax / 10 % 10);
+		*p++ = (char)('0' + ax % 10);
+	}
+	*p = '\0';
+	return (size_t)(p - out);
+}
+
+#endif
+
+size_t gs_json_format_g17(char *buf, size_t size, double d)
+{
+	g_return_val_if_fail(size >= G_ASCII_DTOSTR_BUF_SIZE, 0);
+#ifdef __SIZEOF_INT128__
+	{
+		uint64_t digits;
+		int x;
+
+		if (d != 0 && isfinite(d) && digits17(d, &digits, &x))
+			return layout(buf, signbit(d) != 0, digits, x);
+	}
+#endif
+	return strlen(g_ascii_dtostr(buf, (gint)size, d));
+}

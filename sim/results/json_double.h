@@ -1,0 +1,13 @@
+/* A double as printf's "%.17g" writes it in the C locale, the bytes
+ * g_ascii_dtostr() gives (json-glib's number format), computed without
+ * printf where it can be (json_double.c). */
+#ifndef GS_JSON_DOUBLE_H
+#define GS_JSON_DOUBLE_H
+
+#include <stddef.h>
+
+/* Writes d into buf (at least G_ASCII_DTOSTR_BUF_SIZE bytes, NUL-ended)
+ * and returns the length. */
+size_t gs_json_format_g17(char *buf, size_t size, double d);
+
+#endif

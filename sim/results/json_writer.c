@@ -1,0 +1,227 @@
+/* The streaming JSON writer of json_writer.h. Its layout follows
+ * json-glib 1.6's generator with pretty printing: a container's first
+ * value starts a new line, each later one follows ",\n"; values are
+ * indented two spaces per level; a member reads "\"key\" : value"; a
+ * non-empty container closes on a new line at its own indent; an empty
+ * array is "[]" but an empty object is "{", its own indent, then "}". */
+#include "sim/results/json_writer.h"
+
+#include "sim/results/json_double.h"
+
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+void gs_jsonw_init(struct gs_jsonw *w, FILE *f)
+{
+	w->f = f;
+	w->depth = 0;
+	w->len = 0;
+}
+
+void gs_jsonw_finish(struct gs_jsonw *w)
+{
+	fwrite(w->buf, 1, w->len, w->f);
+	w->len = 0;
+}
+
+static void out(struct gs_jsonw *w, const char *s, size_t n)
+{
+	if (n > sizeof(w->buf) - w->len) {
+		gs_jsonw_finish(w);
+		if (n > sizeof(w->buf)) {
+			fwrite(s, 1, n, w->f);
+			return;
+		}
+	}
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+}
+
+static void out_c(struct gs_jsonw *w, char c)
+{
+	if (w->len == sizeof(w->buf))
+		gs_jsonw_finish(w);
+	w->buf[w->len++] = c;
+}
+
+static void out_s(struct gs_jsonw *w, const char *s)
+{
+	out(w, s, strlen(s));
+}
+
+static void indent(struct gs_jsonw *w, unsigned level)
+{
+	static const char spaces[] = "                                ";
+	size_t n = (size_t)level * 2;
+
+	while (n > 0) {
+		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
+
+		out(w, spaces, k);
+		n -= k;
+	}
+}
+
+/* What comes before a value of the innermost container: the separator
+ * and the indent of its level. */
+static void separate(struct gs_jsonw *w)
+{
+	if (w->depth == 0)
+		return;
+	if (w->open[w->depth - 1].n++ == 0)
+		out_c(w, '\n');
+	else
+		out(w, ",\n", 2);
+	indent(w, w->depth);
+}
+
+/* Before a value: inside an array it is an element of its own; inside an
+ * object gs_jsonw_member() has already written its start. */
+static void value_start(struct gs_jsonw *w)
+{
+	if (w->depth > 0 && w->open[w->depth - 1].array)
+		separate(w);
+}
+
+/* json-generator.c's json_strescape(): '"' and '\\' escaped; bytes 1 to
+ * 0x1e and 0x7f as \b \f \n \r \t or \u00xx; 0x1f is let through (the
+ * test of json-glib 1.6 is "< 0x1f"), as are bytes of 0x80 and above. */
+static bool needs_escape(unsigned char c)
+{
+	return c == '"' || c == '\\' || (c >= 1 && c < 0x1f) || c == 0x7f;
+}
+
+static void escape(struct gs_jsonw *w, const char *s)
+{
+	const char *p = s, *run = s;
+
+	for (; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (!needs_escape(c))
+			continue;
+		out(w, run, (size_t)(p - run));
+		run = p + 1;
+		switch (c) {
+		case '"':  out_s(w, "\\\""); break;
+		case '\\': out_s(w, "\\\\"); break;
+		case '\b': out_s(w, "\\b"); break;
+		case '\f': out_s(w, "\\f"); break;
+		case '\n': out_s(w, "\\n"); break;
+		case '\r': out_s(w, "\\r"); break;
+		case '\t': out_s(w, "\\t"); break;
+		default: {
+			char u[8];
+
+			g_snprintf(u, sizeof(u), "\\u00%02x", (unsigned)c);
+			out_s(w, u);
+			break;
+		}
+		}
+	}
+	out(w, run, (size_t)(p - run));
+}
+
+static void quoted(struct gs_jsonw *w, const char *s)
+{
+	out_c(w, '"');
+	escape(w, s);
+	out_c(w, '"');
+}
+
+void gs_jsonw_member(struct gs_jsonw *w, const char *key)
+{
+	separate(w);
+	quoted(w, key);
+	out(w, " : ", 3);
+}
+
+static void begin(struct gs_jsonw *w, bool array)
+{
+	value_start(w);
+	g_return_if_fail(w->depth < GS_JSONW_MAX_DEPTH);
+	w->open[w->depth].array = array;
+	w->open[w->depth].n = 0;
+	w->depth++;
+	out_c(w, array ? '[' : '{');
+}
+
+void gs_jsonw_begin_object(struct gs_jsonw *w)
+{
+	begin(w, false);
+}
+
+void gs_jsonw_begin_array(struct gs_jsonw *w)
+{
+	begin(w, true);
+}
+
+void gs_jsonw_end(struct gs_jsonw *w)
+{
+	bool array;
+	uint32_t n;
+
+	g_return_if_fail(w->depth > 0);
+	w->depth--;
+	array = w->open[w->depth].array;
+	n = w->open[w->depth].n;
+	if (n > 0)
+		out_c(w, '\n');
+	if (n > 0 || !array)
+		indent(w, w->depth);
+	out_c(w, array ? ']' : '}');
+}
+
+void gs_jsonw_string(struct gs_jsonw *w, const char *s)
+{
+	value_start(w);
+	if (s)
+		quoted(w, s);
+	else
+		out(w, "null", 4);
+}
+
+/* Digits by hand, as "%" G_GINT64_FORMAT writes them: summary.json has
+ * some twenty integers per task. */
+void gs_jsonw_int(struct gs_jsonw *w, int64_t v)
+{
+	char buf[21];
+	size_t n = sizeof(buf);
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+
+	value_start(w);
+	do {
+		buf[--n] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		buf[--n] = '-';
+	out(w, buf + n, sizeof(buf) - n);
+}
+
+void gs_jsonw_double(struct gs_jsonw *w, double d)
+{
+	char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+	if (!isfinite(d)) {
+		gs_jsonw_null(w);
+		return;
+	}
+	value_start(w);
+	out(w, buf, gs_json_format_g17(buf, sizeof(buf), d));
+	if (!strchr(buf, '.'))
+		out(w, ".0", 2);
+}
+
+void gs_jsonw_bool(struct gs_jsonw *w, bool v)
+{
+	value_start(w);
+	out_s(w, v ? "true" : "false");
+}
+
+void gs_jsonw_null(struct gs_jsonw *w)
+{
+	value_start(w);
+	out(w, "null", 4);
+}
