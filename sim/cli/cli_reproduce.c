@@ -6,11 +6,11 @@
  * the paper table ends with the errors' median and maximum (repro_error.c).
  * A row that misses but states a `known_gap` (why, in docs/decisions.md)
  * is shown as a known miss and does not fail the command. A row inside its
- * band but further than REL_GOAL from the paper's value states why with
- * `far_from_paper` (or `known_gap`) and shows "pass (far from paper)"; it
- * still fails if it leaves its band. After the relative errors comes the
- * count of rows further than REL_GOAL that give neither reason: the goal
- * is that there are none.
+ * band but further than 25% from the paper's value (REL_GOAL,
+ * repro_print.c) states why with `far_from_paper` (or `known_gap`) and
+ * shows "pass (far from paper)"; it still fails if it leaves its band.
+ * After the relative errors comes the count of rows further than that
+ * which give neither reason: the goal is that there are none.
  * Scenarios in a folder named `beyond` (configs/beyond/: what the papers do
  * not measure, checked against the algorithms' guarantees) are printed in
  * a table of their own after the paper rows. */
@@ -24,24 +24,9 @@
 #include "sim/run/sim.h"
 #include "workloads/config_load.h"
 
-/* The distance from the paper within which a numeric row needs no reason
- * (docs/decisions.md, "Rows far from the paper"). */
-#define REL_GOAL 0.25
-
-struct row {
-	char *id, *figure, *quantity, *paper, *value, *range, *rel_text;
-	double rel; /* relative error against paper_value; NAN: none */
-	bool pass;
-	bool known_gap; /* missed, with `known_gap` given: shown, not failed */
-	bool marked;    /* gives `known_gap` or `far_from_paper` */
-	bool far;       /* gives `far_from_paper` */
-	bool beyond; /* from configs/beyond/: the second table */
-	guint order; /* file order, to keep rows of one id in place */
-};
-
 struct repro {
 	GHashTable *runs; /* "file\nset\nset..." -> struct gs_results * */
-	GArray *rows;     /* struct row */
+	GArray *rows;     /* struct gs_repro_row */
 	bool failed_to_run;
 };
 
@@ -356,7 +341,7 @@ static void check(struct repro *rp, const char *file, const struct gs_expect *e,
 {
 	const struct gs_results *r = node_row(e) ? NULL
 						 : run_cached(rp, file, e->set);
-	struct row row = { 0 };
+	struct gs_repro_row row = { 0 };
 	GArray *vals;
 	double lo = INFINITY, hi = -INFINITY;
 	guint i;
@@ -439,113 +424,10 @@ judge:
 	g_array_append_val(rp->rows, row);
 }
 
-static int widest(GArray *rows, size_t offset, const char *title)
-{
-	int w = (int)strlen(title);
-	guint i;
-
-	for (i = 0; i < rows->len; i++) {
-		const char *s = *(char **)((char *)&g_array_index(rows,
-						struct row, i) + offset);
-		int len = (int)g_utf8_strlen(s, -1);
-
-		w = len > w ? len : w;
-	}
-	return w;
-}
-
-#define COL(field) offsetof(struct row, field)
-
-static const char *verdict(const struct row *r)
-{
-	if (!r->pass)
-		return r->known_gap ? "miss (known gap)" : "FAIL";
-	if (r->far)
-		return "pass (far from paper)";
-	return r->marked ? "pass (known gap)" : "pass";
-}
-
-/* One table: the rows of one section (paper, or beyond the papers), with
- * the column widths of all rows so the two tables line up. */
-static guint print_section(GArray *rows, bool beyond)
-{
-	int wi = widest(rows, COL(id), "id"), wf = widest(rows, COL(figure), "figure"),
-	    wq = widest(rows, COL(quantity), "quantity"),
-	    wp = widest(rows, COL(paper), "paper"),
-	    wv = widest(rows, COL(value), "gpusim"),
-	    wr = widest(rows, COL(range), "pass range"),
-	    we = widest(rows, COL(rel_text), "rel err");
-	guint i, passed = 0;
-
-	printf("%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wi, "id",
-	       wf, beyond ? "source" : "figure", wq, "quantity", wp,
-	       beyond ? "expected" : "paper", wv, "gpusim", we, "rel err", wr,
-	       "pass range", "verdict");
-	for (i = 0; i < rows->len; i++) {
-		struct row *r = &g_array_index(rows, struct row, i);
-
-		if (r->beyond != beyond)
-			continue;
-		printf("%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wi,
-		       r->id, wf, r->figure, wq, r->quantity, wp, r->paper, wv,
-		       r->value, we, r->rel_text, wr, r->range,
-		       verdict(r));
-		passed += r->pass;
-	}
-	return passed;
-}
-
-/* The relative-error summary of the paper rows (not those beyond). */
-static void print_error_summary(GArray *rows)
-{
-	const char **figures = g_new0(const char *, rows->len + 1);
-	double *rel = g_new0(double, rows->len + 1);
-	guint i, n = 0, unmarked = 0;
-
-	for (i = 0; i < rows->len; i++) {
-		const struct row *r = &g_array_index(rows, struct row, i);
-
-		if (r->beyond)
-			continue;
-		figures[n] = r->figure;
-		rel[n++] = r->rel;
-		unmarked += !isnan(r->rel) && r->rel > REL_GOAL && !r->marked;
-	}
-	gs_repro_print_error_summary(figures, rel, n);
-	printf("  over %.0f%% without known_gap or far_from_paper: %u rows\n",
-	       100 * REL_GOAL, unmarked);
-	g_free(figures);
-	g_free(rel);
-}
-
-static void print_table(GArray *rows)
-{
-	guint i, passed, n_beyond = 0, gaps = 0;
-
-	for (i = 0; i < rows->len; i++) {
-		n_beyond += g_array_index(rows, struct row, i).beyond;
-		gaps += g_array_index(rows, struct row, i).known_gap;
-	}
-	passed = n_beyond < rows->len ? print_section(rows, false) : 0;
-	if (n_beyond < rows->len)
-		print_error_summary(rows);
-	if (n_beyond) {
-		printf("%sbeyond the papers (the algorithms' own guarantees, "
-		       "configs/beyond/)\n\n", n_beyond < rows->len ? "\n" : "");
-		passed += print_section(rows, true);
-	}
-	printf("\nreproduce: %u passed, %u failed", passed,
-	       rows->len - passed - gaps);
-	if (gaps)
-		printf(", %u known gap%s (missed; docs/decisions.md says why)",
-		       gaps, gaps > 1 ? "s" : "");
-	printf("\n");
-}
-
 /* R1 before R2 ... R10; rows of one target keep their file order. */
 static gint row_cmp(gconstpointer a, gconstpointer b)
 {
-	const struct row *x = a, *y = b;
+	const struct gs_repro_row *x = a, *y = b;
 	size_t lx = strlen(x->id), ly = strlen(y->id);
 	int c = lx != ly ? (lx < ly ? -1 : 1) : strcmp(x->id, y->id);
 
@@ -600,7 +482,7 @@ int gs_cmd_reproduce(int argc, char **argv)
 	}
 	rp.runs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					free_results);
-	rp.rows = g_array_new(FALSE, TRUE, sizeof(struct row));
+	rp.rows = g_array_new(FALSE, TRUE, sizeof(struct gs_repro_row));
 	rp.failed_to_run = false;
 	for (f = 0; f < files->len; f++) {
 		const char *file = g_ptr_array_index(files, f);
@@ -627,9 +509,9 @@ int gs_cmd_reproduce(int argc, char **argv)
 		g_hash_table_destroy(rp.runs);
 		return GS_EXIT_FAILURE;
 	}
-	print_table(rp.rows);
+	gs_repro_print_table(rp.rows);
 	for (i = 0; i < rp.rows->len; i++) {
-		struct row *r = &g_array_index(rp.rows, struct row, i);
+		struct gs_repro_row *r = &g_array_index(rp.rows, struct gs_repro_row, i);
 
 		failed += !r->pass && !r->known_gap;
 		g_free(r->id);

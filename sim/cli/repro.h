@@ -4,6 +4,7 @@
 #define GS_CLI_REPRO_H
 
 #include <glib.h>
+#include <stdbool.h>
 
 #include "sim/host/results.h"
 
@@ -29,5 +30,22 @@ char *gs_repro_format_rel_error(double rel);
  * NAN. */
 void gs_repro_print_error_summary(const char *const *figures,
 				  const double *rel, guint n);
+
+/* One row of the table: a target of an `expect` block and how gpusim did. */
+struct gs_repro_row {
+	char *id, *figure, *quantity, *paper, *value, *range, *rel_text;
+	double rel; /* relative error against paper_value; NAN: none */
+	bool pass;
+	bool known_gap; /* missed, with `known_gap` given: shown, not failed */
+	bool marked;    /* gives `known_gap` or `far_from_paper` */
+	bool far;       /* gives `far_from_paper` */
+	bool beyond; /* from configs/beyond/: the second table */
+	guint order; /* file order, to keep rows of one id in place */
+};
+
+/* The rows (struct gs_repro_row, sorted): the paper table with its
+ * relative-error summary, the table of the rows beyond the papers, and
+ * the closing count (repro_print.c). */
+void gs_repro_print_table(GArray *rows);
 
 #endif
