@@ -4,11 +4,15 @@
  *
  *   build/proptest                         the default count
  *   PROPTEST_N=200 build/proptest          a long run
+ *   PROPTEST_FROM=501 PROPTEST_N=1000 PROPTEST_POLICY=drr,drm-rr
+ *                                          seeds 501..1000, two policies
  *   build/proptest SEED POLICY PRESET one case, as a failure names it
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <glib.h>
 
 #include "policies/policy.h"
 #include "tests/proptest/proptest.h"
@@ -48,10 +52,25 @@ static void run_case(struct pt_case *total, uint64_t seed,
 	g_free(c);
 }
 
+/* PROPTEST_POLICY: a comma-separated list, or every registered policy
+ * (and then the regression cases too) when unset. */
+static bool policy_selected(const char *name)
+{
+	const char *only = getenv("PROPTEST_POLICY");
+	g_auto(GStrv) names = NULL;
+
+	if (!only || !*only)
+		return true;
+	names = g_strsplit(only, ",", -1);
+	return g_strv_contains((const char *const *)names, name);
+}
+
 int main(int argc, char **argv)
 {
 	const char *env = getenv("PROPTEST_N");
+	const char *from = getenv("PROPTEST_FROM");
 	uint64_t n = env ? g_ascii_strtoull(env, NULL, 10) : 30, seed;
+	uint64_t first = from ? g_ascii_strtoull(from, NULL, 10) : 1;
 	struct pt_case total = { .checks = 0 };
 	unsigned cases = 0;
 	size_t p, k, i;
@@ -63,18 +82,29 @@ int main(int argc, char **argv)
 		       total.failures);
 		return total.failures ? 1 : 0;
 	}
-	for (seed = 1; seed <= n; seed++)
+	for (seed = MAX(first, 1); seed <= n; seed++)
 		for (p = 0; gs_policy_registry[p]; p++)
-			for (k = 0; k < G_N_ELEMENTS(presets); k++, cases++)
+			for (k = 0; k < G_N_ELEMENTS(presets); k++) {
+				if (!policy_selected(
+					    gs_policy_registry[p]->name))
+					continue;
 				run_case(&total, seed,
 					 gs_policy_registry[p]->name,
 					 presets[k]);
-	for (i = 0; i < pt_n_regressions; i++, cases++)
+				cases++;
+			}
+	for (i = 0; i < pt_n_regressions; i++) {
+		if (!policy_selected(pt_regressions[i].policy))
+			continue;
 		run_case(&total, pt_regressions[i].seed,
 			 pt_regressions[i].policy, pt_regressions[i].preset);
-	printf("proptest: %u cases (%" G_GUINT64_FORMAT " seeds x every "
-	       "policy x both presets, %zu regression cases), %u checks, "
-	       "%u failed, %u known open defects\n", cases, n,
-	       pt_n_regressions, total.checks, total.failures, total.known);
+		cases++;
+	}
+	printf("proptest: %u cases (seeds %" G_GUINT64_FORMAT "..%"
+	       G_GUINT64_FORMAT " x %s x both presets, and the regression "
+	       "cases of those), %u checks, %u failed, %u known open "
+	       "defects\n", cases, MAX(first, 1), n,
+	       getenv("PROPTEST_POLICY") ? getenv("PROPTEST_POLICY") :
+	       "every policy", total.checks, total.failures, total.known);
 	return total.failures ? 1 : 0;
 }
