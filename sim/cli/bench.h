@@ -26,7 +26,7 @@ struct gs_bench_point {
 	 * one check on the run's final state / wall_s; < 0: not measured. */
 	uint64_t invariant_checks;
 	double invariant_share;
-	uint32_t queue_len;     /* events queued when the run ended */
+	uint32_t queue_len;     /* mean events queued at a pop of the run */
 	/* A goal of issue 20 (`process`, `heap` points): the measured
 	 * ratio and the most it may be; goal 0: not such a point. */
 	double ratio, goal;

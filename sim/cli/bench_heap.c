@@ -28,21 +28,33 @@ static void sift_up(struct bare_heap *h, uint32_t i)
 	h->key[i] = k;
 }
 
+/* The same loop as base/event.c's sift_down: the children's end taken
+ * once per level, the least child's key kept in a register, which
+ * compilers turn into conditional moves (a branch on random keys is
+ * mispredicted one time in two: written with one, this floor was twice
+ * as slow as the event loop at 1,000 keys). */
 static void sift_down(struct bare_heap *h, uint32_t i)
 {
 	uint64_t k = h->key[i];
 
 	for (;;) {
-		uint32_t first = 4 * i + 1, best = first, c;
+		uint32_t first = 4 * i + 1, best, c, end;
+		uint64_t least;
 
 		if (first >= h->len)
 			break;
-		for (c = first + 1; c < first + 4 && c < h->len; c++)
-			if (h->key[c] < h->key[best])
-				best = c;
-		if (h->key[best] >= k)
+		end = first + 4 < h->len ? first + 4 : h->len;
+		best = first;
+		least = h->key[first];
+		for (c = first + 1; c < end; c++) {
+			uint64_t kc = h->key[c];
+
+			best = kc < least ? c : best;
+			least = kc < least ? kc : least;
+		}
+		if (least >= k)
 			break;
-		h->key[i] = h->key[best];
+		h->key[i] = least;
 		i = best;
 	}
 	h->key[i] = k;

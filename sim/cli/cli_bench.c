@@ -151,9 +151,9 @@ static void print_goals(const GArray *points)
 					       p->wall_s, p->sim_s);
 		else
 			what = g_strdup_printf("event loop / bare 4-ary heap, "
-					       "%u ch (%.1f/%.1f ns)",
-					       p->channels, p->wall_s * 1e9,
-					       p->sim_s * 1e9);
+					       "%u ch (%u queued, %.1f/%.1f ns)",
+					       p->channels, p->queue_len,
+					       p->wall_s * 1e9, p->sim_s * 1e9);
 		/* the memory goal is in KB, the others are ratios */
 		printf("%-46s %7.1f%s %9.2f%s  %s", what, p->goal,
 		       strcmp(p->scenario, "rss") ? "x" : "K", p->ratio,
