@@ -65,7 +65,14 @@ void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
 	t->state = GS_TASK_NOT_STARTED;
 	t->migrate_to = GS_GPU_AUTO;
 	gs_event_init(&t->ev, GS_EVC_TASK, task_wake, t);
-	gs_event_init(&t->kill_ev, GS_EVC_POLICY, task_kill_event, t);
+}
+
+struct gs_event *gs_task_kill_event_new(struct gs_task *t)
+{
+	struct gs_event *ev = g_new(struct gs_event, 1);
+
+	gs_event_init(ev, GS_EVC_POLICY, task_kill_event, t);
+	return ev;
 }
 
 void gs_task_destroy(struct gs_task *t)
@@ -73,7 +80,10 @@ void gs_task_destroy(struct gs_task *t)
 	uint32_t i;
 
 	gs_evq_cancel(&t->sim->q, &t->ev);
-	gs_evq_cancel(&t->sim->q, &t->kill_ev);
+	if (t->kill_ev) {
+		gs_evq_cancel(&t->sim->q, t->kill_ev);
+		g_free(t->kill_ev);
+	}
 	for (i = 0; t->channels_open && i < t->cfg->channels; i++)
 		if (t->chans[i].ch)
 			gs_fence_signal_cancel(t, i);

@@ -33,9 +33,11 @@ static void kill_later(struct gs_sim *sim, struct gs_task *t)
 	/* Deferred to an event of its own: killing tears down channels and
 	 * calls back into the policy, which is in the middle of a call now. */
 	if (t->state == GS_TASK_DONE || t->state == GS_TASK_KILLED ||
-	    gs_event_queued(&t->kill_ev))
+	    (t->kill_ev && gs_event_queued(t->kill_ev)))
 		return;
-	gs_evq_schedule(&sim->q, &t->kill_ev, sim->q.now);
+	if (!t->kill_ev)
+		t->kill_ev = gs_task_kill_event_new(t);
+	gs_evq_schedule(&sim->q, t->kill_ev, sim->q.now);
 }
 
 void gs_vm_kill_task(struct hal_sched *s, struct gs_task *task,
