@@ -118,7 +118,8 @@ struct gs_task {
 	struct hal_chan *guest_chans;
 	struct gs_event ev;
 	struct gs_event *kill_ev;   /* a kill the policy asked for; NULL
-				     * until one is (vm_kill.c) */
+				     * until one is (vm_kill.c makes it,
+				     * gs_task_destroy frees it) */
 	struct gs_rng rng;
 	/* channel time open, and in the host policy's shadow queues (VM
 	 * figures); the channels' opening time */
@@ -219,6 +220,11 @@ struct gs_sim {
 	uint32_t n_gpus;
 	struct gs_task *tasks;
 	uint32_t n_tasks;
+	/* The tasks' host-level channel handles and their names, each in
+	 * one block for all tasks (sim.c): a block per task cost a malloc
+	 * header and its rounding, about 2.5 MB at 65,536 tasks. */
+	struct hal_chan *task_chans;
+	GStringChunk *task_names;
 	uint32_t live_tasks;        /* started or waiting to start */
 	/* every round time and job wait, by task index and enum
 	 * gs_latency_kind (base/latency.h: why one log) */
@@ -256,8 +262,10 @@ struct gs_sim {
 };
 
 /* host.c: the task state machine */
+/* chans: its cfg->channels host-level handles, zeroed, which it keeps
+ * (sim->task_chans owns them, sim->task_names its name). */
 void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
-		  uint32_t def, uint32_t replica);
+		  uint32_t def, uint32_t replica, struct hal_chan *chans);
 void gs_task_destroy(struct gs_task *t);
 void gs_host_cmd_start(void *ctx, struct gs_channel *ch,
 		       const struct gs_cmd *cmd);
@@ -272,9 +280,6 @@ void gs_fence_signal_cancel(struct gs_task *t, uint32_t chan);
 void gs_fence_signal_due(struct gs_task *t, uint32_t chan,
 			 const struct gs_gpu_config *gpu);
 void gs_task_kill(struct gs_task *t);
-/* The event of a kill a scheduler asked for (t->kill_ev), made on the
- * first such request: few tasks are ever killed. */
-struct gs_event *gs_task_kill_event_new(struct gs_task *t);
 /* The kill a scheduler asks for (hal_task_kill): the task, or for a task
  * in a VM below the scheduler's level, what the VM's on_kill says
  * (sim/host/vm_kill.c). */
