@@ -39,10 +39,15 @@ static inline void *gs_fifo_at(const struct gs_fifo *f, size_t elem,
 	return f->buf + (size_t)((f->head + i) & (f->cap - 1)) * elem;
 }
 
+/* The first allocation holds one element: a channel that waits for each
+ * command before the next (most tasks) never needs more, and at 65,536
+ * channels every unused slot of a larger first block cost 3.5 MB per
+ * slot of a 56-byte command (README, Performance). A deeper queue
+ * doubles it, a few times at most: rings hold at most ring_entries. */
 static inline void gs_fifo_grow(struct gs_fifo *f, size_t elem)
 {
 	if (f->len == f->cap) {
-		uint32_t ncap = f->cap ? f->cap * 2 : 4, i;
+		uint32_t ncap = f->cap ? f->cap * 2 : 1, i;
 		uint8_t *nbuf = g_malloc((size_t)ncap * elem);
 
 		for (i = 0; i < f->len; i++)

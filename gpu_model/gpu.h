@@ -76,28 +76,23 @@ enum gs_chram_status {
 
 struct gs_gpu;
 
+/* One per channel slot of a GPU (cfg.max_channels of them, 65,536 in
+ * `gpusim bench`'s memory point): the fields are grouped by size so that
+ * the struct has no padding holes. */
 struct gs_channel {
-	uint32_t id;      /* index within the GPU, the id in status registers */
-	uint32_t group;   /* context / channel group (one per task) */
 	void *owner;
 	struct gs_gpu *gpu;
-	bool open;
-	bool enabled;     /* channel RAM enable bit */
 
 	/* ring: the host writes at put, publishes put_visible with the doorbell,
 	 * the dispatcher fetches at get. One slot stays empty. The commands
 	 * between get and put live in `cmds`, oldest first. */
 	struct gs_fifo cmds;
-	uint32_t entries;
-	uint32_t get, put, put_visible;
-	uint64_t next_serial;
-
 	/* Commands fetched and then given back by a preemption (the one that
 	 * was running, and any the dispatcher held for that engine), oldest
 	 * first: the saved channel state the hardware restores, refetched
 	 * before anything at GET so the channel's order is kept. */
 	struct gs_fifo saved;
-	uint32_t in_flight;         /* fetched, not yet completed (saved too) */
+	uint64_t next_serial;
 
 	/* reference counter (fence): value is the serial of the last fenced
 	 * command completed; the host-visible copy lags by ref_writeback. */
@@ -112,6 +107,25 @@ struct gs_channel {
 	GArray *fence_ahead;
 	struct gs_fifo fence_lag;   /* (visible-at time, serial) not yet seen */
 
+	uint64_t submitted;         /* commands published by doorbell */
+	uint64_t completed;
+	uint64_t dropped;           /* discarded when the channel was closed */
+	gs_time_t gpu_time;         /* ground-truth engine time consumed */
+
+	/* dispatcher's ring of channels with pending work */
+	struct gs_channel *rr_next, *rr_prev;
+	/* Bounded waiting (sim/invariants.c): when the channel joined the
+	 * ring or was last fetched from, the dispatcher's front_moves and the
+	 * channels then in the ring, none of which can pass it twice. */
+	uint64_t wait_from;
+	uint32_t wait_bound;
+
+	uint32_t id;      /* index within the GPU, the id in status registers */
+	uint32_t group;   /* context / channel group (one per task) */
+	uint32_t entries;
+	uint32_t get, put, put_visible;
+	uint32_t in_flight;         /* fetched, not yet completed (saved too) */
+
 	/* The driver's cap on the channel's commands on the hardware
 	 * (published, not completed), 0: none: drm_sched's credit_limit
 	 * where a driver gives each context a scheduler of its own (xe,
@@ -119,25 +133,15 @@ struct gs_channel {
 	 * ring unpublished until completions return credits. */
 	uint32_t credit_limit;
 	uint32_t credit_held;
-
-	uint64_t submitted;         /* commands published by doorbell */
-	uint64_t completed;
-	uint64_t dropped;           /* discarded when the channel was closed */
-	gs_time_t gpu_time;         /* ground-truth engine time consumed */
 	/* Share of the GPU's cores this channel's compute kernels occupy, in
 	 * per-mille; 0 (the default): kernels run alone on the compute
 	 * engine. Above 0 they run side by side with other such kernels
 	 * (shared.c). */
 	uint32_t occupancy_pm;
 
-	/* dispatcher's ring of channels with pending work */
-	struct gs_channel *rr_next, *rr_prev;
+	bool open;
+	bool enabled;     /* channel RAM enable bit */
 	bool rr_linked;
-	/* Bounded waiting (sim/invariants.c): when the channel joined the
-	 * ring or was last fetched from, the dispatcher's front_moves and the
-	 * channels then in the ring, none of which can pass it twice. */
-	uint64_t wait_from;
-	uint32_t wait_bound;
 };
 
 enum gs_engine_state {

@@ -21,7 +21,7 @@ static void fence_signal_event(void *ctx, struct gs_event *ev)
 
 void gs_fence_signal_init(struct hal_chan *hc)
 {
-	gs_event_init(&hc->fence_ev, GS_EVC_POLICY, fence_signal_event, hc);
+	hc->fence_ev = NULL;
 }
 
 void gs_fence_signal_cancel(struct gs_task *t, uint32_t chan)
@@ -31,7 +31,11 @@ void gs_fence_signal_cancel(struct gs_task *t, uint32_t chan)
 	for (k = 0; k < t->n_levels; k++) {
 		struct hal_chan *hc = &t->levels[k].chans[chan];
 
-		gs_evq_cancel(&t->sim->q, &hc->fence_ev);
+		if (hc->fence_ev) {
+			gs_evq_cancel(&t->sim->q, hc->fence_ev);
+			g_free(hc->fence_ev);
+			hc->fence_ev = NULL;
+		}
 		hc->fence_unsignalled = 0;
 	}
 }
@@ -47,8 +51,13 @@ void gs_fence_signal_due(struct gs_task *t, uint32_t chan,
 		if (!t->levels[k].s->ops->fence_signal)
 			continue;
 		hc->fence_unsignalled++;
-		if (!gs_event_queued(&hc->fence_ev))
-			gs_evq_schedule(&t->sim->q, &hc->fence_ev,
+		if (!hc->fence_ev) {
+			hc->fence_ev = g_new(struct gs_event, 1);
+			gs_event_init(hc->fence_ev, GS_EVC_POLICY,
+				      fence_signal_event, hc);
+		}
+		if (!gs_event_queued(hc->fence_ev))
+			gs_evq_schedule(&t->sim->q, hc->fence_ev,
 					t->sim->q.now + gpu->irq_latency);
 	}
 }

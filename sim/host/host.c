@@ -15,7 +15,6 @@
 #define MAX_STEPS_PER_WAKE 4096
 
 static void task_wake(void *ctx, struct gs_event *ev);
-static void task_kill_event(void *ctx, struct gs_event *ev);
 
 static const struct gs_host_config *host_cfg(const struct gs_task *t)
 {
@@ -42,10 +41,10 @@ static void wake_at(struct gs_task *t, gs_time_t when)
 }
 
 void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
-		  uint32_t def, uint32_t replica)
+		  uint32_t def, uint32_t replica, struct hal_chan *chans)
 {
 	const struct gs_task_config *cfg = &sim->sc->tasks[def];
-	char *stream;
+	char *stream, *name;
 
 	memset(t, 0, sizeof(*t));
 	t->sim = sim;
@@ -53,19 +52,20 @@ void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
 	t->index = index;
 	t->def = def;
 	t->cfg = cfg;
-	t->name = cfg->count > 1 ? g_strdup_printf("%s#%u", cfg->name, replica)
-				 : g_strdup(cfg->name);
+	name = cfg->count > 1 ? g_strdup_printf("%s#%u", cfg->name, replica)
+			      : g_strdup(cfg->name);
+	t->name = g_string_chunk_insert(sim->task_names, name);
+	g_free(name);
 	/* The stream is named after the task, so the same task draws the
 	 * same numbers alone and in company. */
 	stream = g_strdup_printf("task/%s/%u", cfg->name, replica);
 	gs_rng_seed(&t->rng, sim->sc->seed, stream);
 	g_free(stream);
-	t->chans = g_new0(struct hal_chan, cfg->channels);
+	t->chans = chans;
 	gs_hal_levels(sim, t);
 	t->state = GS_TASK_NOT_STARTED;
 	t->migrate_to = GS_GPU_AUTO;
 	gs_event_init(&t->ev, GS_EVC_TASK, task_wake, t);
-	gs_event_init(&t->kill_ev, GS_EVC_POLICY, task_kill_event, t);
 }
 
 void gs_task_destroy(struct gs_task *t)
@@ -73,15 +73,16 @@ void gs_task_destroy(struct gs_task *t)
 	uint32_t i;
 
 	gs_evq_cancel(&t->sim->q, &t->ev);
-	gs_evq_cancel(&t->sim->q, &t->kill_ev);
+	if (t->kill_ev) {
+		gs_evq_cancel(&t->sim->q, t->kill_ev);
+		g_free(t->kill_ev);
+	}
 	for (i = 0; t->channels_open && i < t->cfg->channels; i++)
 		if (t->chans[i].ch)
 			gs_fence_signal_cancel(t, i);
-	g_free(t->chans);
 	g_free(t->levels);
 	g_free(t->guest_hal);
 	g_free(t->guest_chans);
-	g_free(t->name);
 }
 
 /* The policies are told of a task and its channels from the host's
@@ -175,12 +176,6 @@ void gs_task_kill(struct gs_task *t)
 		return;
 	t->killed = true;
 	task_finish(t, GS_TASK_KILLED);
-}
-
-static void task_kill_event(void *ctx, struct gs_event *ev)
-{
-	(void)ev;
-	gs_task_kill(ctx);
 }
 
 static bool open_channels(struct gs_task *t)

@@ -13,34 +13,36 @@
 #include "base/latency.h"
 #include "base/series.h"
 
+/* One per task of the run, all held until the files are written: the
+ * fields are grouped by size so that the struct has no padding holes. */
 struct gs_task_result {
 	char *name;
 	char *vm;                 /* NULL: on the host */
-	uint32_t weight;
 	double fair_weight;       /* what Jain's index weighs it by: its
 				   * weight, or with VMs its share of the
 				   * tree (not written out) */
-	uint32_t gpu;
 	uint64_t rounds;
 	double round_mean_ns;     /* NAN when no round completed */
 	struct gs_latency_stats round; /* round (cycle) times */
 	struct gs_latency_stats wait;  /* job waits: written to started */
 	uint64_t gpu_time_ns;     /* ground truth */
-	bool has_accounted;       /* the policy keeps its own estimate */
-	uint64_t accounted_gpu_time_ns;
+	uint64_t accounted_gpu_time_ns; /* with has_accounted */
 	double gpu_share;         /* gpu_time / sum over tasks; 0 if none ran */
 	double slowdown;          /* round_mean / round_mean alone; NAN if n/a */
-	bool has_fair;            /* fair_share and fair_slowdown computed */
 	double fair_share;        /* max-min fair share of its GPU from the
 				   * demands alone (sim/run/fair_share.c);
 				   * NAN without standalone runs */
 	double fair_slowdown;     /* the slowdown that share costs it */
-	bool killed;
-	uint32_t migrations;      /* node scenarios: moves to another GPU */
-	uint64_t migration_stall_ns; /* ... the time they stalled it */
-	bool has_monitored;       /* a node policy estimated its demand */
+	uint64_t migration_stall_ns; /* the time its migrations stalled it */
 	double declared_demand;   /* share of one GPU (jobs); NAN: none */
 	double monitored_demand;  /* the policy's last estimate */
+	uint32_t weight;
+	uint32_t gpu;
+	uint32_t migrations;      /* node scenarios: moves to another GPU */
+	bool has_accounted;       /* the policy keeps its own estimate */
+	bool has_fair;            /* fair_share and fair_slowdown computed */
+	bool killed;
+	bool has_monitored;       /* a node policy estimated its demand */
 };
 
 /* Per-GPU figures of a node scenario (gs_results.node_report). */

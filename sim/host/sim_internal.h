@@ -34,22 +34,23 @@ struct hal_chan {
 	struct gs_task *task;
 	struct hal_task *owner; /* the task's handle at the same level */
 	void *data;           /* the policy's per-channel state */
+	/* ops->fence_signal due (fence_signal.c), for policies that have
+	 * the op: allocated when first due, freed when the channel closes
+	 * (one per channel and level; most policies never need it) */
+	struct gs_event *fence_ev;
+	gs_time_t shadow_since; /* shadowed since (figures) */
+	uint32_t queued;      /* commands in this level's shadow queue */
+	uint32_t fence_unsignalled; /* completions not yet told */
+	uint32_t rec_ref;     /* its number in a HAL record (record_hal.c) */
 	bool trap_armed;
 	bool shadow;          /* submissions go to the shadow queue */
-	uint32_t queued;      /* commands in this level's shadow queue */
-	/* ops->fence_signal due (fence_signal.c), for policies that have
-	 * the op */
-	struct gs_event fence_ev;
-	uint32_t fence_unsignalled; /* completions not yet told */
-	gs_time_t shadow_since; /* shadowed since (figures) */
-	uint32_t rec_ref;     /* its number in a HAL record (record_hal.c) */
 };
 
 struct hal_task {
 	struct gs_task *task;
 	struct hal_sched *s;  /* the instance this handle belongs to */
-	uint32_t level;       /* index in gs_task.levels */
 	void *data;           /* the policy's per-task state */
+	uint32_t level;       /* index in gs_task.levels */
 	uint32_t rec_ref;     /* its number in a HAL record (record_hal.c) */
 };
 
@@ -98,40 +99,34 @@ struct hal_sched {
 	struct gs_hal_rec_inst *rec;
 };
 
+/* A task is held for the whole run, one per replica (65,536 in `gpusim
+ * bench`'s memory point): its fields are grouped by size so that the
+ * struct has no padding holes, and an event that few tasks need
+ * (kill_ev) is allocated when first scheduled. */
 struct gs_task {
 	struct gs_sim *sim;
 	struct hal_task hal;
-	uint32_t index;
-	uint32_t def;               /* index of its gs_task_config */
 	char *name;
 	const struct gs_task_config *cfg;
-	uint32_t gpu;
 	struct hal_chan *chans;     /* cfg->channels of them */
-	uint8_t state;
 	/* scheduling levels (hal_sim.c builds them) and the write in
 	 * progress: the level it is at, the one holding it, and whether that
 	 * level's trap has decided (the write is repeated against the
 	 * level's current mapping: it may have been shadowed meanwhile) */
 	struct gs_task_level *levels;
-	uint32_t n_levels;
 	struct hal_task *guest_hal; /* handles of the guest levels */
 	struct hal_chan *guest_chans;
-	uint32_t write_level, held_level;
-	bool write_trapped;
+	struct gs_event ev;
+	struct gs_event *kill_ev;   /* a kill the policy asked for; NULL
+				     * until one is (vm_kill.c makes it,
+				     * gs_task_destroy frees it) */
+	struct gs_rng rng;
 	/* channel time open, and in the host policy's shadow queues (VM
 	 * figures); the channels' opening time */
 	gs_time_t chan_ns, host_shadowed_ns, opened_at;
-	struct gs_event ev;
-	struct gs_rng rng;
-
-	/* program counter and loop stack */
-	uint32_t pc;
-	uint32_t depth;
-	uint32_t loop_left[GS_MAX_LOOP_DEPTH];
 
 	/* the launch in progress */
 	gs_time_t launch_len;
-	struct gs_event kill_ev;    /* a kill the policy asked for */
 
 	/* figures */
 	gs_time_t round_start;
@@ -140,25 +135,43 @@ struct gs_task {
 	gs_time_t gpu_time;         /* ground truth, finished run segments */
 	uint64_t accounted;         /* the policy's estimate */
 	uint64_t vtime;
-	bool killed;
 
-	/* node: channels open (placement is free before), a move the policy
-	 * asked for (GS_GPU_AUTO: none), time blocked in waits */
-	bool channels_open;
-	bool resident;              /* counted in the node's GPU loads */
-	uint32_t migrate_to;
-	uint32_t migrations;
-	gs_time_t migration_stall_ns; /* stalled in its migrations (DCUDA
-				       * Fig. 9: clone plus faults) */
-	bool touched;               /* its footprint is faulted in */
-	bool has_monitored;         /* a policy estimated its demand */
-	uint32_t monitored_pm;      /* ... the last estimate, hal_note_demand */
-	gs_time_t sync_ns, wait_since; /* blocked in waits or on a full ring */
+	/* node: stalled in its migrations (DCUDA Fig. 9: clone plus
+	 * faults); time blocked in waits or on a full ring */
+	gs_time_t migration_stall_ns;
+	gs_time_t sync_ns, wait_since;
 	/* node bands of a task without a declared demand (not a job): its
 	 * demand measured over the last window, from what it launched */
 	gs_time_t launched_ns;      /* compute commands written, their length */
-	uint32_t measured_pm;
 	gs_time_t win_at, win_launched, win_sync;
+
+	uint32_t index;
+	uint32_t def;               /* index of its gs_task_config */
+	uint32_t gpu;
+	uint32_t n_levels;
+	uint32_t write_level, held_level;
+
+	/* program counter and loop stack */
+	uint32_t pc;
+	uint32_t depth;
+	uint32_t loop_left[GS_MAX_LOOP_DEPTH];
+
+	/* node: a move the policy asked for (GS_GPU_AUTO: none), the moves
+	 * made, the last estimate of a policy that estimated its demand
+	 * (hal_note_demand), the demand measured over the last window */
+	uint32_t migrate_to;
+	uint32_t migrations;
+	uint32_t monitored_pm;
+	uint32_t measured_pm;
+
+	uint8_t state;
+	bool write_trapped;
+	bool killed;
+	/* node: channels open (placement is free before) */
+	bool channels_open;
+	bool resident;              /* counted in the node's GPU loads */
+	bool touched;               /* its footprint is faulted in */
+	bool has_monitored;         /* a policy estimated its demand */
 };
 
 /* Per-GPU load and power state of the node (node.c): the declared demand
@@ -207,6 +220,11 @@ struct gs_sim {
 	uint32_t n_gpus;
 	struct gs_task *tasks;
 	uint32_t n_tasks;
+	/* The tasks' host-level channel handles and their names, each in
+	 * one block for all tasks (sim.c): a block per task cost a malloc
+	 * header and its rounding, about 2.5 MB at 65,536 tasks. */
+	struct hal_chan *task_chans;
+	GStringChunk *task_names;
 	uint32_t live_tasks;        /* started or waiting to start */
 	/* every round time and job wait, by task index and enum
 	 * gs_latency_kind (base/latency.h: why one log) */
@@ -244,8 +262,10 @@ struct gs_sim {
 };
 
 /* host.c: the task state machine */
+/* chans: its cfg->channels host-level handles, zeroed, which it keeps
+ * (sim->task_chans owns them, sim->task_names its name). */
 void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
-		  uint32_t def, uint32_t replica);
+		  uint32_t def, uint32_t replica, struct hal_chan *chans);
 void gs_task_destroy(struct gs_task *t);
 void gs_host_cmd_start(void *ctx, struct gs_channel *ch,
 		       const struct gs_cmd *cmd);

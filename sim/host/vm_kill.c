@@ -28,14 +28,26 @@ static bool vm_holds(const struct gs_scenario *sc, int32_t outer, int32_t vm)
 	return vm == outer;
 }
 
+static void kill_event(void *ctx, struct gs_event *ev)
+{
+	(void)ev;
+	gs_task_kill(ctx);
+}
+
 static void kill_later(struct gs_sim *sim, struct gs_task *t)
 {
 	/* Deferred to an event of its own: killing tears down channels and
 	 * calls back into the policy, which is in the middle of a call now. */
 	if (t->state == GS_TASK_DONE || t->state == GS_TASK_KILLED ||
-	    gs_event_queued(&t->kill_ev))
+	    (t->kill_ev && gs_event_queued(t->kill_ev)))
 		return;
-	gs_evq_schedule(&sim->q, &t->kill_ev, sim->q.now);
+	/* made on the first request: few tasks are ever killed, and the
+	 * event would cost every task 40 bytes */
+	if (!t->kill_ev) {
+		t->kill_ev = g_new(struct gs_event, 1);
+		gs_event_init(t->kill_ev, GS_EVC_POLICY, kill_event, t);
+	}
+	gs_evq_schedule(&sim->q, t->kill_ev, sim->q.now);
 }
 
 void gs_vm_kill_task(struct hal_sched *s, struct gs_task *task,

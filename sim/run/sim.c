@@ -54,17 +54,24 @@ static void make_tasks(struct gs_sim *sim)
 {
 	const struct gs_scenario *sc = sim->sc;
 	uint32_t d, r, n = 0, next_gpu = 0;
+	gsize chans = 0;
 
-	for (d = 0; d < sc->n_tasks; d++)
+	for (d = 0; d < sc->n_tasks; d++) {
 		n += sc->tasks[d].count;
+		chans += (gsize)sc->tasks[d].count * sc->tasks[d].channels;
+	}
 	sim->n_tasks = n;
 	sim->tasks = g_new0(struct gs_task, n ? n : 1);
+	sim->task_chans = g_new0(struct hal_chan, chans ? chans : 1);
+	sim->task_names = g_string_chunk_new(4096);
 	n = 0;
+	chans = 0;
 	for (d = 0; d < sc->n_tasks; d++) {
 		for (r = 0; r < sc->tasks[d].count; r++, n++) {
 			struct gs_task *t = &sim->tasks[n];
 
-			gs_task_init(sim, t, n, d, r);
+			gs_task_init(sim, t, n, d, r, &sim->task_chans[chans]);
+			chans += sc->tasks[d].channels;
 			/* Placement: as configured, else round-robin. */
 			if (sc->tasks[d].gpu != GS_GPU_AUTO)
 				t->gpu = sc->tasks[d].gpu;
@@ -147,6 +154,9 @@ void gs_sim_free(struct gs_sim *sim)
 	gs_latency_log_free(&sim->latency);
 	g_free(sim->gpus);
 	g_free(sim->tasks);
+	g_free(sim->task_chans);
+	if (sim->task_names)
+		g_string_chunk_free(sim->task_names);
 	if (sim->tracks)
 		g_hash_table_destroy(sim->tracks);
 	gs_results_clear(sim->rec);
