@@ -72,6 +72,20 @@ const struct pt_regression pt_regressions[] = {
 	  "the relation now rotates the list under drm-rr, which keeps "
 	  "the cycle (tests/proptest/pt_relations.c)" },
 	{ 20, "drm-rr", "volta", "reorder: as seed 20 on kepler" },
+	{ 242, "drm-fifo", "kepler",
+	  "reorder: t2 0.764 vs 0.802: two tasks' first jobs at the same "
+	  "ns, pushed in list order, a phase fixed-length clients keep; "
+	  "under drm policies the relation now starts no two tasks at one "
+	  "instant (tests/proptest/pt_relations.c)" },
+	{ 245, "drm-rr", "kepler",
+	  "reorder: t2 0.578 vs 0.674 with the list rotated: a task "
+	  "starting later joins last either way, so rotating the list "
+	  "changed the cycle; distinct starts, the list reversed, now" },
+	{ 303, "drm-rr", "kepler",
+	  "reorder: t1 0.370 vs 0.437, a late starter as seed 245" },
+	{ 303, "drm-rr", "volta", "reorder: as seed 303 on kepler" },
+	{ 380, "drm-rr", "kepler",
+	  "reorder: t1 0.228 vs 0.134, a late starter as seed 245" },
 };
 
 const size_t pt_n_regressions = G_N_ELEMENTS(pt_regressions);
