@@ -86,6 +86,18 @@ const struct pt_regression pt_regressions[] = {
 	{ 303, "drm-rr", "volta", "reorder: as seed 303 on kepler" },
 	{ 380, "drm-rr", "kepler",
 	  "reorder: t1 0.228 vs 0.134, a late starter as seed 245" },
+	{ 860, "drm-fifo", "kepler",
+	  "time-scale: t7 225.5 ms vs 269.9 scaled (halved): eight first "
+	  "jobs tie at 6 us and FIFO gave the tie by creation order to a "
+	  "trace task that submitted last; with entities joining at their "
+	  "first job the base run gives 269.5 (policies/drm_sched.c)" },
+	{ 581, "drm-fifo", "kepler",
+	  "lone-task: 83.0 vs 84.7 ms, 1.93% lost to a stated 1.88%: a "
+	  "throttle with exponential sleeps, whose lost rounds are a "
+	  "sample; the bound now allows their spread "
+	  "(tests/proptest/pt_lone.c)" },
+	{ 581, "drm-rr", "volta", "lone-task: as seed 581 under drm-fifo" },
+	{ 581, "drm-fair", "kepler", "lone-task: as seed 581 under drm-fifo" },
 };
 
 const size_t pt_n_regressions = G_N_ELEMENTS(pt_regressions);
