@@ -18,84 +18,66 @@ extern const struct gs_policy_ops gs_policy_drm_rr;
 
 static const char *const one_credit[] = { "credit_limit=1", NULL };
 
-/* Run the jobs on the hardware one at a time (one credit), each to its
- * end, and write whose each was into order. */
-static void run_jobs(struct mock_hal *m, struct hal_chan **c, uint32_t n,
-		     uint32_t jobs, char *order)
+/* Clients created a, b, c, one credit: c submits (its job takes the
+ * credit), 10 ns later b, then `gap` ns later a; each job then runs to
+ * its end in turn. Returns the order the jobs went out in. */
+static const char *first_jobs_c_b_a(const struct gs_policy_ops *ops,
+				    uint64_t gap, char *order)
 {
+	struct mock_hal *m = mock_hal_new(ops, one_credit);
+	struct hal_chan *c[3];
 	uint64_t done[3] = { 0, 0, 0 };
+	char name[2] = { 0, 0 };
 	uint32_t i, j;
 
-	for (j = 0; j < jobs; j++) {
-		uint32_t pick = n;
+	for (i = 0; i < 3; i++) {
+		name[0] = (char)('a' + i);
+		c[i] = mock_chan_add(m, mock_task_add(m, name, 1));
+	}
+	assert_int_equal(mock_submit(m, c[2]), MOCK_SUBMIT_SHADOWED);
+	mock_advance(m, 10);
+	assert_int_equal(mock_submit(m, c[1]), MOCK_SUBMIT_SHADOWED);
+	mock_advance(m, 10 + gap);
+	assert_int_equal(mock_submit(m, c[0]), MOCK_SUBMIT_SHADOWED);
+	for (j = 0; j < 3; j++) {
+		uint32_t pick = 3;
 
-		for (i = 0; i < n; i++)
+		for (i = 0; i < 3; i++)
 			if (mock_submitted(m, c[i]) > done[i])
 				pick = i;
-		assert_int_not_equal(pick, n);
+		assert_int_not_equal(pick, 3);
 		order[j] = (char)('a' + pick);
 		mock_advance(m, mock_now(m) + MOCK_MS);
 		done[pick]++;
 		mock_complete(m, c[pick], 1);
 	}
-}
-
-static struct mock_hal *clients(const struct gs_policy_ops *ops,
-				struct hal_task **t, struct hal_chan **c,
-				uint32_t n)
-{
-	struct mock_hal *m = mock_hal_new(ops, one_credit);
-	char name[2] = { 0, 0 };
-	uint32_t i;
-
-	for (i = 0; i < n; i++) {
-		name[0] = (char)('a' + i);
-		t[i] = mock_task_add(m, name, 1);
-		c[i] = mock_chan_add(m, t[i]);
-	}
-	return m;
-}
-
-/* FIFO, clients created a, b, c: c's job holds the credit, then b and a
- * submit in the same nanosecond, b first. Equal submission times go to
- * the entity that joined first, b (the kernel's tree puts an equal key
- * after those already in it); by creation order a went first. */
-static void test_fifo_tie_goes_to_first_joined(void **state)
-{
-	struct hal_task *t[3];
-	struct hal_chan *c[3];
-	struct mock_hal *m = clients(&gs_policy_drm_fifo, t, c, 3);
-	char order[4] = { 0 };
-	(void)state;
-
-	assert_int_equal(mock_submit(m, c[2]), MOCK_SUBMIT_SHADOWED);
-	mock_advance(m, 10);
-	assert_int_equal(mock_submit(m, c[1]), MOCK_SUBMIT_SHADOWED);
-	assert_int_equal(mock_submit(m, c[0]), MOCK_SUBMIT_SHADOWED);
-	run_jobs(m, c, 3, 3, order);
-	assert_string_equal(order, "cba");
+	order[3] = 0;
 	mock_hal_free(m);
+	return order;
 }
 
-/* Three clients created a, b, c; c submits first, then b, then a.
- * The run queue's list is c, b, a: after c's job, b's turn, then a's.
- * Listed in creation order it was a after c (wrapping round), then b. */
+/* RR: the run queue's list is c, b, a: after c's job, b's turn, then
+ * a's. Listed in creation order it was a after c (wrapping round), then
+ * b. */
 static void test_rr_turns_follow_first_jobs(void **state)
 {
-	struct hal_task *t[3];
-	struct hal_chan *c[3];
-	struct mock_hal *m = clients(&gs_policy_drm_rr, t, c, 3);
-	char order[4] = { 0 };
+	char order[4];
 	(void)state;
 
-	assert_int_equal(mock_submit(m, c[2]), MOCK_SUBMIT_SHADOWED);
-	mock_advance(m, 10);
-	assert_int_equal(mock_submit(m, c[1]), MOCK_SUBMIT_SHADOWED);
-	mock_advance(m, 20);
-	assert_int_equal(mock_submit(m, c[0]), MOCK_SUBMIT_SHADOWED);
-	run_jobs(m, c, 3, 3, order);
-	assert_string_equal(order, "cba");
-	mock_hal_free(m);
+	assert_string_equal(first_jobs_c_b_a(&gs_policy_drm_rr, 20, order),
+			    "cba");
+}
+
+/* FIFO: b and a submit in the same nanosecond, b first. Equal
+ * submission times go to the entity that joined first, b; by creation
+ * order a went first. */
+static void test_fifo_tie_goes_to_first_joined(void **state)
+{
+	char order[4];
+	(void)state;
+
+	assert_string_equal(first_jobs_c_b_a(&gs_policy_drm_fifo, 0, order),
+			    "cba");
 }
 
 int main(void)

@@ -215,9 +215,9 @@ void pt_check_weight_scale(struct pt_case *c)
  * With clients whose jobs have fixed lengths, the phase that first tie
  * sets is the phase of the whole run (seed 242, drm-fifo, kepler: t2
  * 0.764 vs 0.802; the reversed list with t2 starting 1 us later gives
- * the original's results byte for byte). In a kernel two ktime_get()
- * stamps do not tie, so which client goes first is not the scheduler's
- * to decide, nor the list's. With distinct starts every reordering keeps
+ * every task the original's GPU time to the nanosecond). In a kernel
+ * two ktime_get() stamps do not tie, so which client goes first is not
+ * the scheduler's to decide, nor the list's. With distinct starts every reordering keeps
  * the join and submission order, and reversed lists gave the same
  * shares in every case tried, drm-fair included (docs/decisions.md). */
 static bool starts_tie_in_list_order(const char *policy)
