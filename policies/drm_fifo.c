@@ -7,8 +7,12 @@
  * Within a run queue it picks the entity whose oldest waiting job was
  * submitted first (the run queue is a tree keyed on that time), so across
  * entities of one priority jobs go out in submission order. Equal times
- * go to the entity created first. See drm_sched.c for the jobs, credits
- * and fences.
+ * go to the entity that joined the run queue first, at its first job
+ * (drm_sched.c). The kernel's tree puts an equal key after those already
+ * in it, so there the entity keyed earlier wins, and a pop re-keys an
+ * entity; equal times need two submissions in one nanosecond, which a
+ * kernel's clock does not give, so the simpler rule is kept. See
+ * drm_sched.c for the jobs, credits and fences.
  *
  * Priority (hal_task_priority): strict, one run queue per level; a
  * backlogged higher level starves the lower ones.

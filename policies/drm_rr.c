@@ -2,7 +2,7 @@
  * the default before Linux 6.2).
  *
  * Entities sit in one run queue per priority, in the order they joined
- * it (here: the order the tasks were created). The run queues are served
+ * it: the order of their first jobs (drm_sched.c). The run queues are served
  * strictly in priority order; within one, the scheduler takes the next
  * entity after the one it served last that has a job waiting, wrapping
  * round, and comes back to that same entity only when no other one has

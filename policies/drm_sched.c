@@ -6,6 +6,10 @@
  *
  *  - Entities: one per task (a driver makes one per context: a task is a
  *    context here), with the task's priority (hal_task_priority), fixed.
+ *    An entity joins its run queue's list at its first job and stays
+ *    there (drm_sched_entity_push_job adds it when its queue was empty;
+ *    the add is a no-op once it is listed): the list's order is the
+ *    order of first jobs, not of creation.
  *  - Jobs: every submission on a task's channels is trapped into a
  *    shadow queue (the submit ioctl: the task pays a trap) and is a job of
  *    one credit. The entity keeps its jobs in submission order across its
@@ -260,6 +264,13 @@ void drm_shadow_submit(struct hal_sched *s, struct hal_chan *c)
 		/* out of memory: let the command through unscheduled */
 		hal_shadow_forward(s, c, hal_shadow_pending(s, c));
 		return;
+	}
+	if (!e->joined) {
+		/* created earlier, joins the run queue now (drm-rr's turns,
+		 * drm-fifo's ties follow this order) */
+		plist_del(&e->node);
+		plist_add_tail(&st->entities, &e->node);
+		e->joined = 1;
 	}
 	if (e->queue.len == 1 && st->pick->activated)
 		st->pick->activated(st, e);

@@ -36,7 +36,7 @@ struct drm_jobq {
 };
 
 struct drm_entity {
-	struct plist node;        /* in drm_state.entities, creation order */
+	struct plist node;        /* in drm_state.entities, join order */
 	struct hal_task *t;
 	hal_u32 gpu;
 	hal_u32 prio;             /* enum hal_priority */
@@ -52,6 +52,10 @@ struct drm_entity {
 	hal_s64 vruntime;
 	hal_u64 rq_seq;
 	hal_u8 in_rq;
+	/* has had a job: its place in drm_state.entities is the order of
+	 * first jobs, as drm_sched_rq_add_entity appends an entity to its
+	 * run queue's list at its first job, once */
+	hal_u8 joined;
 };
 
 struct drm_chan {

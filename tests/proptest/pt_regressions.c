@@ -72,6 +72,32 @@ const struct pt_regression pt_regressions[] = {
 	  "the relation now rotates the list under drm-rr, which keeps "
 	  "the cycle (tests/proptest/pt_relations.c)" },
 	{ 20, "drm-rr", "volta", "reorder: as seed 20 on kepler" },
+	{ 242, "drm-fifo", "kepler",
+	  "reorder: t2 0.764 vs 0.802: two tasks' first jobs at the same "
+	  "ns, pushed in list order, a phase fixed-length clients keep; "
+	  "under drm policies the relation now starts no two tasks at one "
+	  "instant (tests/proptest/pt_relations.c)" },
+	{ 245, "drm-rr", "kepler",
+	  "reorder: t2 0.578 vs 0.674 with the list rotated: a task "
+	  "starting later joins last either way, so rotating the list "
+	  "changed the cycle; distinct starts, the list reversed, now" },
+	{ 303, "drm-rr", "kepler",
+	  "reorder: t1 0.370 vs 0.437, a late starter as seed 245" },
+	{ 303, "drm-rr", "volta", "reorder: as seed 303 on kepler" },
+	{ 380, "drm-rr", "kepler",
+	  "reorder: t1 0.228 vs 0.134, a late starter as seed 245" },
+	{ 860, "drm-fifo", "kepler",
+	  "time-scale: t7 225.5 ms vs 269.9 scaled (halved): eight first "
+	  "jobs tie at 6 us and FIFO gave the tie by creation order to a "
+	  "trace task that submitted last; with entities joining at their "
+	  "first job the base run gives 269.5 (policies/drm_sched.c)" },
+	{ 581, "drm-fifo", "kepler",
+	  "lone-task: 83.0 vs 84.7 ms, 1.93% lost to a stated 1.88%: a "
+	  "throttle with exponential sleeps, whose lost rounds are a "
+	  "sample; the bound now allows their spread "
+	  "(tests/proptest/pt_lone.c)" },
+	{ 581, "drm-rr", "volta", "lone-task: as seed 581 under drm-fifo" },
+	{ 581, "drm-fair", "kepler", "lone-task: as seed 581 under drm-fifo" },
 };
 
 const size_t pt_n_regressions = G_N_ELEMENTS(pt_regressions);
