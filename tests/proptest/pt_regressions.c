@@ -69,8 +69,9 @@ const struct pt_regression pt_regressions[] = {
 	{ 20, "drm-rr", "kepler",
 	  "reorder: t3 0.23 vs 0.39 with the list reversed: drm-rr's turns "
 	  "follow the run queue's join order, which reversing reverses; "
-	  "the relation now rotates the list under drm-rr, which keeps "
-	  "the cycle (tests/proptest/pt_relations.c)" },
+	  "the relation now staggers the starts by 1 ns a task, so the "
+	  "join order is the start order, not the list's "
+	  "(tests/proptest/pt_relations.c)" },
 	{ 20, "drm-rr", "volta", "reorder: as seed 20 on kepler" },
 	{ 242, "drm-fifo", "kepler",
 	  "reorder: t2 0.764 vs 0.802: two tasks' first jobs at the same "
