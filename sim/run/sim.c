@@ -147,8 +147,7 @@ void gs_sim_free(struct gs_sim *sim)
 	gs_latency_log_free(&sim->latency);
 	g_free(sim->gpus);
 	g_free(sim->tasks);
-	if (sim->tracks)
-		g_hash_table_destroy(sim->tracks);
+	gs_record_free(sim);
 	gs_results_clear(sim->rec);
 	g_free(sim->rec);
 	g_free(sim->violation);
