@@ -2,6 +2,9 @@
  * JSON writers share. */
 #include "sim/results/results_write.h"
 
+#include <pthread.h>
+#include <signal.h>
+
 #include "sim/results/results_dir.h"
 #include "sim/results/results_priv.h"
 
@@ -66,6 +69,21 @@ static gpointer write_job(gpointer data)
 	return NULL;
 }
 
+/* The job on a thread that takes no asynchronous signal: a SIGINT's
+ * handler (interrupt.c) runs on the main thread, which then creates no
+ * more files while the handler removes the temporary folder. */
+static GThread *start_quiet_thread(struct file_job *job)
+{
+	sigset_t all, old;
+	GThread *thread;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	thread = g_thread_try_new("gpusim-timeline", write_job, job, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return thread;
+}
+
 /* The files are independent: each is its own temporary file, filled from
  * the same read-only results, and the folder is published only once all
  * are complete (results_dir.h). So the timeline, by far the largest file
@@ -87,8 +105,7 @@ gboolean gs_results_write_files(const struct gs_results *r, const char *dir,
 	tl.fill = timeline_fill(timeline, &tl.name);
 	tl.ok = TRUE;
 	if (tl.fill && !gs_write_seam_set())
-		thread = g_thread_try_new("gpusim-timeline", write_job, &tl,
-					  NULL);
+		thread = start_quiet_thread(&tl);
 	ok = gs_results_write_file(r, dir, "tasks.csv",
 				   gs_results_fill_tasks_csv, error) &&
 	     gs_results_write_file(r, dir, "series.csv",
