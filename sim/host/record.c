@@ -2,6 +2,7 @@
  * the timeline spans (one track per engine and per channel) and the
  * periodic series samples. */
 #include <glib.h>
+#include <string.h>
 
 #include "sim/host/policy_call.h"
 #include "sim/host/sim_internal.h"
@@ -13,8 +14,6 @@ void gs_record_init(struct gs_sim *sim)
 {
 	struct gs_results *r = sim->rec;
 
-	sim->tracks = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
-					    NULL);
 	sim->cat_run = gs_results_intern(r, "run");
 	sim->cat_switch = gs_results_intern(r, "ctx_switch");
 	sim->cat_save = gs_results_intern(r, "preempt_save");
@@ -22,18 +21,48 @@ void gs_record_init(struct gs_sim *sim)
 	sim->name_save = gs_results_intern(r, "preemption save");
 }
 
+void gs_record_free(struct gs_sim *sim)
+{
+	g_free(sim->track_seen);
+	g_free(sim->task_name_ids);
+	sim->track_seen = NULL;
+	sim->task_name_ids = NULL;
+}
+
+#define TRACK_KINDS 3 /* enum gs_track_kind */
+
+/* Whether track (gpu, kind, id) was already added; marks it if not. Ids
+ * are dense (engine kinds, channel slots, policy instances), so a bitmap
+ * indexed by them stays small: 24 KB for 65,536 channels. */
+static bool track_seen_before(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
+			      uint32_t id)
+{
+	uint64_t bit = ((uint64_t)id * MAX(sim->n_gpus, 1u) + gpu) *
+		       TRACK_KINDS + kind;
+	size_t byte = (size_t)(bit / 8);
+	uint8_t mask = (uint8_t)(1u << (bit % 8));
+
+	if (byte >= sim->track_seen_bytes) {
+		size_t n = MAX(byte + 1, 2 * sim->track_seen_bytes);
+
+		sim->track_seen = g_realloc(sim->track_seen, n);
+		memset(sim->track_seen + sim->track_seen_bytes, 0,
+		       n - sim->track_seen_bytes);
+		sim->track_seen_bytes = n;
+	}
+	if (sim->track_seen[byte] & mask)
+		return true;
+	sim->track_seen[byte] |= mask;
+	return false;
+}
+
 static void ensure_track(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
 			 uint32_t id, const char *task_name)
 {
-	gint64 *key = g_new(gint64, 1);
 	struct gs_track tr = { .gpu = gpu, .track_kind = kind, .track = id };
 
-	*key = ((gint64)gpu << 40) | ((gint64)kind << 32) | id;
-	if (g_hash_table_contains(sim->tracks, key)) {
-		g_free(key);
+	if (track_seen_before(sim, gpu, kind, id))
 		return;
-	}
-	g_hash_table_add(sim->tracks, key);
 	if (kind == GS_TRACK_ENGINE)
 		tr.label = g_strdup(engine_names[id]);
 	else if (kind == GS_TRACK_POLICY && !task_name)
@@ -43,6 +72,19 @@ static void ensure_track(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
 	else
 		tr.label = g_strdup_printf("ch%u %s", id, task_name);
 	g_array_append_val(sim->rec->tracks, tr);
+}
+
+/* Task t's name interned in the results, once per task rather than a
+ * string hash per span. */
+static uint32_t task_name_id(struct gs_sim *sim, const struct gs_task *t)
+{
+	size_t i = (size_t)(t - sim->tasks);
+
+	if (!sim->task_name_ids)
+		sim->task_name_ids = g_new0(uint32_t, MAX(sim->n_tasks, 1u));
+	if (!sim->task_name_ids[i])
+		sim->task_name_ids[i] = gs_results_intern(sim->rec, t->name) + 1;
+	return sim->task_name_ids[i] - 1;
 }
 
 static void add_span(struct gs_sim *sim, const struct gs_span *sp)
@@ -114,7 +156,8 @@ static void engine_span(struct gs_sim *sim, const struct gs_gpu *gpu,
 	switch (kind) {
 	case GS_SPAN_RUN:
 	case GS_SPAN_SHARED:
-		sp.name = gs_results_intern(sim->rec, task);
+		sp.name = hc ? task_name_id(sim, hc->task)
+			     : gs_results_intern(sim->rec, task);
 		sp.category = sim->cat_run;
 		break;
 	case GS_SPAN_SWITCH:

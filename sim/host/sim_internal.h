@@ -257,7 +257,12 @@ struct gs_sim {
 	struct gs_estimate_stats estimates[HAL_EST_KINDS];
 
 	struct gs_results *rec;     /* series and timeline are recorded here */
-	GHashTable *tracks;         /* (gpu, kind, id) -> track index + 1 */
+	/* one bit per (id, gpu, kind) track already in rec->tracks, and each
+	 * task's interned name + 1 (0: not yet): looked up for every span,
+	 * so indexed arrays rather than hash tables (record.c) */
+	uint8_t *track_seen;
+	size_t track_seen_bytes;
+	uint32_t *task_name_ids;
 	uint32_t cat_run, cat_switch, cat_save, name_switch, name_save;
 };
 
@@ -343,6 +348,7 @@ void gs_hal_status_change(void *ctx, struct gs_gpu *gpu, uint8_t engine);
 
 /* record.c: series and timeline */
 void gs_record_init(struct gs_sim *sim);
+void gs_record_free(struct gs_sim *sim);
 void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 		    enum gs_span_kind kind, const struct gs_channel *ch,
 		    gs_time_t start, gs_time_t end);

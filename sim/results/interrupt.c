@@ -67,17 +67,30 @@ static int unlink_pass(int fd)
 	return removed;
 }
 
+/* Tries of gs_remove_flat_dir: a file created while it runs (by the
+ * thread that writes a timeline beside the main one, results_write.c,
+ * which creates one file) makes rmdir fail with ENOTEMPTY once. */
+#define REMOVE_TRIES 4
+
 int gs_remove_flat_dir(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int passes = 0;
+	int tries;
 
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -1;
-	while (passes++ < 16 && unlink_pass(fd) > 0)
-		;
-	close(fd);
-	return rmdir(path);
+	for (tries = 0; tries < REMOVE_TRIES; tries++) {
+		int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		int passes = 0;
+
+		if (fd < 0)
+			return errno == ENOENT ? 0 : -1;
+		while (passes++ < 16 && unlink_pass(fd) > 0)
+			;
+		close(fd);
+		if (rmdir(path) == 0)
+			return 0;
+		if (errno != ENOTEMPTY && errno != EEXIST)
+			return -1;
+	}
+	return -1;
 }
 
 static void on_signal(int sig)

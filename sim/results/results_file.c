@@ -43,18 +43,28 @@ static bool env_count(const char *name, uint64_t *out)
 	return *end == '\0';
 }
 
+static void seam_read(void)
+{
+	if (seam.read)
+		return;
+	seam.read = true;
+	seam.fail = env_count("GPUSIM_FAIL_WRITE_AFTER", &seam.after);
+	if (!seam.fail)
+		seam.pause = env_count("GPUSIM_PAUSE_WRITE_AFTER", &seam.after);
+}
+
+bool gs_write_seam_set(void)
+{
+	seam_read();
+	return seam.fail || seam.pause;
+}
+
 /* How many of len bytes the seam lets through now (len when unset). */
 static size_t seam_allow(size_t len)
 {
 	uint64_t left;
 
-	if (!seam.read) {
-		seam.read = true;
-		seam.fail = env_count("GPUSIM_FAIL_WRITE_AFTER", &seam.after);
-		if (!seam.fail)
-			seam.pause = env_count("GPUSIM_PAUSE_WRITE_AFTER",
-					       &seam.after);
-	}
+	seam_read();
 	if (!seam.fail && !seam.pause)
 		return len;
 	left = seam.after > seam.written ? seam.after - seam.written : 0;

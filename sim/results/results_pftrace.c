@@ -26,6 +26,7 @@
  * order they ended. Bytes depend on nothing but the results. */
 #include <string.h>
 
+#include "sim/results/pftrace_chans.h"
 #include "sim/results/pftrace_out.h"
 #include "sim/results/results_priv.h"
 
@@ -167,21 +168,16 @@ static uint32_t pf_gpu_count(const struct gs_results *r)
 /* A channel's label in put_tracks() once its queue track is written. */
 static const char queue_written[] = "";
 
-static uint64_t chan_key(uint32_t gpu, uint32_t channel)
-{
-	return ((uint64_t)gpu << 32) | channel;
-}
-
 /* The span tracks as recorded, then, for every channel that submitted a
  * command, its span track if it has none (it never ran) and its queue
  * counter, in order of first submission. */
-static void put_tracks(struct pf_out *o, const struct gs_results *r)
+static void put_tracks(struct pf_out *o, const struct gs_results *r,
+		       const struct pf_chans *chans)
 {
 	Perfetto__Protos__CounterDescriptor count =
 		PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
-	g_autoptr(GHashTable) labels = g_hash_table_new(g_int64_hash,
-							g_int64_equal);
-	g_autoptr(GArray) keys = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	g_autofree const char **labels =
+		g_new0(const char *, MAX(chans->n_slots, 1));
 	uint32_t gpu, n_gpus = pf_gpu_count(r);
 	guint i;
 
@@ -189,7 +185,6 @@ static void put_tracks(struct pf_out *o, const struct gs_results *r)
 	count.unit = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__UNIT_COUNT;
 	for (gpu = 0; gpu < n_gpus; gpu++)
 		put_gpu_track(o, gpu);
-	/* keys stored first: the table points into the array's copy */
 	for (i = 0; r->tracks && i < r->tracks->len; i++) {
 		const struct gs_track *t =
 			&g_array_index(r->tracks, struct gs_track, i);
@@ -200,35 +195,18 @@ static void put_tracks(struct pf_out *o, const struct gs_results *r)
 					   t->track),
 				t->gpu, label, sort_rank(t->track_kind, t->track),
 				NULL);
-	}
-	/* room for every key up front: the table points into the array,
-	 * which must not move */
-	g_array_set_size(keys, (r->tracks ? r->tracks->len : 0) +
-				       (r->cmd_marks ? r->cmd_marks->len : 0));
-	g_array_set_size(keys, 0);
-	for (i = 0; r->tracks && i < r->tracks->len; i++) {
-		const struct gs_track *t =
-			&g_array_index(r->tracks, struct gs_track, i);
-		uint64_t k = chan_key(t->gpu, t->track);
-
-		if (t->track_kind != GS_TRACK_CHANNEL)
-			continue;
-		g_array_append_val(keys, k);
-		g_hash_table_insert(labels,
-				    &g_array_index(keys, uint64_t, keys->len - 1),
-				    t->label ? t->label : (char *)"?");
+		if (t->track_kind == GS_TRACK_CHANNEL) /* the last one wins */
+			labels[pf_chans_slot(chans, t->gpu, t->track)] =
+				t->label ? t->label : "?";
 	}
 	for (i = 0; r->cmd_marks && i < r->cmd_marks->len; i++) {
 		const struct gs_cmd_mark *m =
 			&g_array_index(r->cmd_marks, struct gs_cmd_mark, i);
-		uint64_t k = chan_key(m->gpu, m->channel);
-		const char *label;
-		g_autofree char *own = NULL, *queue = NULL;
+		size_t slot = pf_chans_slot(chans, m->gpu, m->channel);
+		const char *label = labels[slot];
+		g_autofree char *own = NULL, *queue = NULL, *valid = NULL;
 
-		if (m->kind != GS_MARK_SUBMIT)
-			continue;
-		label = g_hash_table_lookup(labels, &k);
-		if (label == queue_written)
+		if (m->kind != GS_MARK_SUBMIT || label == queue_written)
 			continue;
 		if (!label) {
 			own = g_strdup_printf("ch%u", m->channel);
@@ -239,40 +217,27 @@ static void put_tracks(struct pf_out *o, const struct gs_results *r)
 					NULL);
 		}
 		queue = g_strdup_printf("queue %s", label ? label : own);
-		{
-			g_autofree char *valid = g_utf8_make_valid(queue, -1);
-
-			put_child_track(o, pf_uuid(PF_QUEUE, m->gpu, m->channel),
-					m->gpu, valid,
-					sort_rank(GS_TRACK_CHANNEL, m->channel),
-					&count);
-		}
-		g_array_append_val(keys, k);
-		g_hash_table_insert(labels,
-				    &g_array_index(keys, uint64_t, keys->len - 1),
-				    (char *)queue_written);
+		valid = g_utf8_make_valid(queue, -1);
+		put_child_track(o, pf_uuid(PF_QUEUE, m->gpu, m->channel),
+				m->gpu, valid,
+				sort_rank(GS_TRACK_CHANNEL, m->channel), &count);
+		labels[slot] = queue_written;
 	}
 }
 
 /* Submissions (an instant with the flow's first end) and the queue depth
  * of each channel after every mark. */
 static void put_marks(struct pf_out *o, const struct gs_results *r,
-		      uint64_t submit_iid)
+		      const struct pf_chans *chans, uint64_t submit_iid)
 {
-	g_autoptr(GHashTable) depth = g_hash_table_new_full(
-		g_int64_hash, g_int64_equal, g_free, g_free);
+	g_autofree int64_t *depth = g_new0(int64_t, MAX(chans->n_slots, 1));
 	guint i;
 
 	for (i = 0; r->cmd_marks && i < r->cmd_marks->len; i++) {
 		const struct gs_cmd_mark *m =
 			&g_array_index(r->cmd_marks, struct gs_cmd_mark, i);
-		uint64_t k = chan_key(m->gpu, m->channel);
-		int64_t *d = g_hash_table_lookup(depth, &k);
+		int64_t *d = &depth[pf_chans_slot(chans, m->gpu, m->channel)];
 
-		if (!d) {
-			d = g_new0(int64_t, 1);
-			g_hash_table_insert(depth, g_memdup2(&k, sizeof(k)), d);
-		}
 		if (m->kind == GS_MARK_SUBMIT) {
 			pf_put_ev(o, m->t, &(struct pf_ev){
 				.track_uuid = pf_uuid(PF_SPANS + GS_TRACK_CHANNEL,
@@ -425,6 +390,7 @@ gboolean gs_results_fill_pftrace(const struct gs_results *r, FILE *f,
 				 GError **error)
 {
 	struct pf_out o = { .f = f };
+	struct pf_chans chans;
 	g_autoptr(GPtrArray) names = NULL;
 	g_autofree bool *used = NULL;
 	uint64_t submit_iid;
@@ -439,9 +405,11 @@ gboolean gs_results_fill_pftrace(const struct gs_results *r, FILE *f,
 		used[g_array_index(r->spans, struct gs_span, i).category] = true;
 	used[submit_iid - 1] = true;
 	pf_put_interned(&o, names, used);
-	put_tracks(&o, r);
+	pf_chans_init(&chans, r);
+	put_tracks(&o, r, &chans);
 	put_task_counters(&o, r);
-	put_marks(&o, r, submit_iid);
+	put_marks(&o, r, &chans, submit_iid);
+	pf_chans_clear(&chans);
 	for (i = 0; r->spans && i < r->spans->len; i++)
 		put_span(&o, &g_array_index(r->spans, struct gs_span, i), names);
 	if (r->timeline_truncated)

@@ -29,6 +29,11 @@ gboolean gs_write_text_file(const char *dir, const char *name,
 /* write(2) for every output byte, with the test seam of results_file.c
  * (GPUSIM_FAIL_WRITE_AFTER, GPUSIM_PAUSE_WRITE_AFTER). */
 ssize_t gs_write_fd(int fd, const void *buf, size_t len);
+/* Whether that seam is set. Its byte count is the order files are written
+ * in, so with it set they are written one at a time (results_write.c).
+ * Call it before starting threads that write: it reads the environment
+ * once. */
+bool gs_write_seam_set(void);
 
 /* The files of a run's folder, NULL-terminated. */
 extern const char *const gs_results_files[];

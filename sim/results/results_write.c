@@ -2,6 +2,9 @@
  * JSON writers share. */
 #include "sim/results/results_write.h"
 
+#include <pthread.h>
+#include <signal.h>
+
 #include "sim/results/results_dir.h"
 #include "sim/results/results_priv.h"
 
@@ -31,34 +34,100 @@ bool gs_timeline_format_parse(const char *s, enum gs_timeline_format *out)
 	return true;
 }
 
-static gboolean write_timeline(const struct gs_results *r, const char *dir,
-			       enum gs_timeline_format timeline,
-			       GError **error)
+static gs_results_fill_fn timeline_fill(enum gs_timeline_format timeline,
+					const char **name)
 {
 	switch (timeline) {
 	case GS_TIMELINE_NONE:
-		return TRUE;
+		*name = NULL;
+		return NULL;
 	case GS_TIMELINE_JSON:
-		return gs_results_write_file(r, dir, "timeline.json",
-					     gs_results_fill_timeline, error);
+		*name = "timeline.json";
+		return gs_results_fill_timeline;
 	case GS_TIMELINE_PFTRACE:
 	default:
-		return gs_results_write_file(r, dir, "timeline.pftrace",
-					     gs_results_fill_pftrace, error);
+		*name = "timeline.pftrace";
+		return gs_results_fill_pftrace;
 	}
 }
 
+/* One file of the folder, written on a thread of its own. */
+struct file_job {
+	const struct gs_results *r;
+	const char *dir, *name;
+	gs_results_fill_fn fill;
+	gboolean ok;
+	GError *error;
+};
+
+static gpointer write_job(gpointer data)
+{
+	struct file_job *job = data;
+
+	job->ok = gs_results_write_file(job->r, job->dir, job->name, job->fill,
+					&job->error);
+	return NULL;
+}
+
+/* The job on a thread that takes no asynchronous signal: a SIGINT's
+ * handler (interrupt.c) runs on the main thread, which then creates no
+ * more files while the handler removes the temporary folder. */
+static GThread *start_quiet_thread(struct file_job *job)
+{
+	sigset_t all, old;
+	GThread *thread;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	thread = g_thread_try_new("gpusim-timeline", write_job, job, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return thread;
+}
+
+/* The files are independent: each is its own temporary file, filled from
+ * the same read-only results, and the folder is published only once all
+ * are complete (results_dir.h). So the timeline, by far the largest file
+ * when there is one, is written on a second thread while this one writes
+ * the others: a second core shortens the wait, and the bytes of each file
+ * are what they are written one after another. With the write seam set,
+ * or no thread to be had, they are written in turn. An error is the
+ * first one in the order tasks.csv, series.csv, timeline, summary.json,
+ * as it is when they are written in turn. */
 gboolean gs_results_write_files(const struct gs_results *r, const char *dir,
 				enum gs_timeline_format timeline,
 				GError **error)
 {
-	return gs_results_write_file(r, dir, "tasks.csv",
-				     gs_results_fill_tasks_csv, error) &&
-	       gs_results_write_file(r, dir, "series.csv",
-				     gs_results_fill_series_csv, error) &&
-	       write_timeline(r, dir, timeline, error) &&
-	       gs_results_write_file(r, dir, "summary.json",
-				     gs_results_fill_summary, error);
+	struct file_job tl = { .r = r, .dir = dir };
+	GThread *thread = NULL;
+	GError *summary_error = NULL;
+	gboolean ok, summary_ok;
+
+	tl.fill = timeline_fill(timeline, &tl.name);
+	tl.ok = TRUE;
+	if (tl.fill && !gs_write_seam_set())
+		thread = start_quiet_thread(&tl);
+	ok = gs_results_write_file(r, dir, "tasks.csv",
+				   gs_results_fill_tasks_csv, error) &&
+	     gs_results_write_file(r, dir, "series.csv",
+				   gs_results_fill_series_csv, error);
+	if (ok && !thread && tl.fill)
+		write_job(&tl);
+	/* tl.ok is the thread's until it is joined */
+	summary_ok = ok && (thread || tl.ok) &&
+		     gs_results_write_file(r, dir, "summary.json",
+					   gs_results_fill_summary,
+					   &summary_error);
+	if (thread)
+		g_thread_join(thread);
+	if (ok && !tl.ok) {
+		g_propagate_error(error, tl.error);
+		g_clear_error(&summary_error);
+		return FALSE;
+	}
+	g_clear_error(&tl.error);
+	if (ok && !summary_ok)
+		g_propagate_error(error, summary_error);
+	return ok && summary_ok;
 }
 
 /* All files go into a temporary folder that replaces dir whole: a

@@ -157,8 +157,7 @@ void gs_sim_free(struct gs_sim *sim)
 	g_free(sim->task_chans);
 	if (sim->task_names)
 		g_string_chunk_free(sim->task_names);
-	if (sim->tracks)
-		g_hash_table_destroy(sim->tracks);
+	gs_record_free(sim);
 	gs_results_clear(sim->rec);
 	g_free(sim->rec);
 	g_free(sim->violation);
