@@ -59,6 +59,8 @@ struct drr_task {
 	hal_u8 active;
 	hal_s64 deficit;         /* GERM's time_left */
 	hal_u64 quantum;         /* the policy's x weight / lowest weight */
+	hal_u8 seen;             /* has submitted: its weight counts in
+				  * the lowest weight */
 	hal_u64 coef[DRR_SLOTS]; /* running cost per unit (16.16 ns) */
 	hal_u16 known;           /* bit per slot: coef measured */
 	hal_u32 inflight;        /* forwarded, not yet seen complete */

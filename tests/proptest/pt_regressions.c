@@ -72,6 +72,13 @@ const struct pt_regression pt_regressions[] = {
 	  "the relation now rotates the list under drm-rr, which keeps "
 	  "the cycle (tests/proptest/pt_relations.c)" },
 	{ 20, "drm-rr", "volta", "reorder: as seed 20 on kepler" },
+	{ 364, "drr", "kepler",
+	  "idle-task: t0 0.50 vs 0.66; the sleeper's weight 1 was the "
+	  "lowest, so every quantum doubled against blocking tasks: the "
+	  "lowest weight is now over tasks that have submitted "
+	  "(policies/drr.c)" },
+	{ 483, "drr", "kepler", "idle-task: as seed 364 (t4 0.49 vs 0.65)" },
+	{ 483, "drr", "volta", "idle-task: as seed 364 (t4 0.49 vs 0.65)" },
 };
 
 const size_t pt_n_regressions = G_N_ELEMENTS(pt_regressions);
