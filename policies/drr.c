@@ -64,7 +64,10 @@
  *    the estimated outstanding work is below `window` (work-conserving);
  *    a probe that sees several tasks' completions splits the time in
  *    proportion to their estimates, and only single-task probes train the
- *    averages.
+ *    averages. So a command of a kind not measured yet (estimated at a
+ *    quantum) waits until nothing of ours is outstanding and goes out
+ *    alone, as an exclusive batch: beside other tasks' work it would
+ *    never be measured.
  *  - Measured time: GERM divides the wall time since the last probe that
  *    saw completions by the number of completed command groups (its ring
  *    never idles). Here the GPU idles between batches, so the time is read
