@@ -60,6 +60,9 @@
  *    again every `early_probe`, up to DRR_PROBE_RETRIES times, while the
  *    lagging fence has not shown it done); 0 leaves only the tick, as in
  *    GERM (R11 on Kepler: 83% GPU utilisation with it, 58% without).
+ *    Only when batches are timed by the busy counter: on the wall clock
+ *    a probe timed from the estimate measures the estimate plus the
+ *    delay, whatever the batch cost (see drr_dispatch).
  *    `exclusive: false` keeps forwarding visits while
  *    the estimated outstanding work is below `window` (work-conserving);
  *    a probe that sees several tasks' completions splits the time in

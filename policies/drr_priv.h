@@ -89,6 +89,7 @@ struct drr_gpu {
 	hal_u64 mark_time;       /* the last probe that measured, or the */
 	hal_u64 mark_busy;       /* forward that found the GPU empty */
 	hal_u8 has_busy;         /* the HAL's busy counter has moved */
+	hal_u8 probed;           /* a probe has measured (has_busy known) */
 };
 
 struct drr_state {

@@ -154,6 +154,15 @@ static hal_u64 drr_busy(struct hal_sched *s, hal_u32 gpu)
 	       hal_engine_busy_ns(s, gpu, HAL_ENGINE_COPY);
 }
 
+/* Whether the GPU's batches are timed by the wall clock: `busy_clock:
+ * false`, or a HAL whose busy counter had not moved by the first probe
+ * that measured (it has none). */
+static int drr_wall_clocked(const struct drr_state *st,
+			    const struct drr_gpu *g)
+{
+	return !st->busy_clock || (g->probed && !g->has_busy);
+}
+
 static void drr_mark(struct hal_sched *s, struct drr_gpu *g, hal_u32 gpu)
 {
 	g->mark_time = hal_now(s);
@@ -289,7 +298,15 @@ void drr_dispatch(struct hal_sched *s, hal_u32 gpu)
 		if (sent && (st->exclusive || alone)) {
 			g->owner = tt;
 			tt->batch_start = hal_now(s);
-			if (st->early_probe) {
+			/* Not on the wall clock: a probe timed from the
+			 * estimate would measure the estimate plus the
+			 * delay whenever the batch was done by then,
+			 * whatever it cost, and the estimate would creep
+			 * up by early_probe / 2^avg_shift a batch until a
+			 * tick came first; its phase against the ticks,
+			 * and so the tasks' order, then set every charge.
+			 * GERM's timing thread has only the tick. */
+			if (st->early_probe && !drr_wall_clocked(st, g)) {
 				st->probe_retry = 0;
 				st->probe_fresh = 1;
 				hal_timer_arm(s, DRR_TIMER_PROBE, hal_now(s) +
@@ -460,9 +477,10 @@ static void drr_probe_gpu(struct hal_sched *s, hal_u32 gpu)
 	busy = drr_busy(s, gpu);
 	if (busy)
 		g->has_busy = 1;
+	g->probed = 1;
 	/* 0 is a valid busy delta (the time was seen with earlier fences) */
-	elapsed = st->busy_clock && g->has_busy ? busy - g->mark_busy
-						 : now - g->mark_time;
+	elapsed = drr_wall_clocked(st, g) ? now - g->mark_time
+					  : busy - g->mark_busy;
 	g->mark_time = now;
 	g->mark_busy = busy;
 	g->inflight -= total_n;
