@@ -98,6 +98,13 @@ const struct pt_regression pt_regressions[] = {
 	{ 716, "drr", "kepler",
 	  "reorder: t6 0.35 vs 0.18, exclusive: false on the wall clock "
 	  "(PROPTEST_N=1000): passes with both fixes above" },
+	{ 293, "drr", "kepler",
+	  "reorder: t3 0.34 vs 0.48 on the wall clock, where each batch is "
+	  "charged its wait for the tick, not its GPU time, and the order "
+	  "decides whose batches start between ticks: reorder is not "
+	  "checked under drr with busy_clock: false "
+	  "(tests/proptest/pt_relations.c)" },
+	{ 293, "drr", "volta", "reorder: as seed 293 on kepler" },
 };
 
 const size_t pt_n_regressions = G_N_ELEMENTS(pt_regressions);

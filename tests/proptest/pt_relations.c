@@ -210,7 +210,23 @@ void pt_check_weight_scale(struct pt_case *c)
  * the whole run. Even the rotation above moves shares from 0.00 to 0.93
  * (seed 39), in 13 of 200 cases; charging every pop brings that to 2,
  * so it is that rule, not a tie-break at the start, and the order is
- * input there too (docs/decisions.md). */
+ * input there too (docs/decisions.md).
+ *
+ * Not under drr on the wall clock (`busy_clock: false`, GERM's rule): a
+ * batch is charged the wall time from its forward to the tick that sees
+ * it done, not the GPU time it used. With exclusive batches on a GPU
+ * that idles between them that is about a tick each, less for a batch
+ * forwarded between ticks from a submission, and which tasks' batches
+ * start between ticks is decided by who is next in the round when the
+ * GPU empties: the order. Seed 293: t3 0.34 vs 0.48 reversed; the same
+ * scenario with busy_clock: true gives 0.367 in both orders, and with
+ * the tick at 900 us (below t3's quantum, so it sends every visit
+ * whatever it is charged) 0.477 and 0.478 (docs/decisions.md). */
+static bool drr_on_wall_clock(const struct gs_gen_scenario *g)
+{
+	return !strcmp(g->policy, "drr") && !gs_gen_param(g, "busy_clock", 1);
+}
+
 void pt_check_reorder(struct pt_case *c)
 {
 	struct gs_gen_scenario *g = g_new(struct gs_gen_scenario, 1);
@@ -222,7 +238,7 @@ void pt_check_reorder(struct pt_case *c)
 	else
 		gs_gen_reverse_tasks(g);
 	if (!g->gpus && strcmp(g->policy, "drm-fair") &&
-	    run_pair(c, "reorder", g, &a, &b)) {
+	    !drr_on_wall_clock(g) && run_pair(c, "reorder", g, &a, &b)) {
 		compare_shares(c, "reorder", &a, &b, share_tol(g));
 		clear_pair(&a, &b);
 	}
