@@ -39,6 +39,8 @@
  * quanta, so a backlogged task of weight 2 gets about twice the GPU time
  * of one of weight 1. Only the ratio of weights matters (as in NEON 3.3
  * and Fleig 3.3): weights 3 and 9 give the same quanta as 1 and 3.
+ * w_min is over the tasks that have submitted: one that never does
+ * changes nobody's quantum.
  *
  * Choices where the thesis is silent or does not carry over, decided here:
  *
@@ -58,11 +60,17 @@
  *    again every `early_probe`, up to DRR_PROBE_RETRIES times, while the
  *    lagging fence has not shown it done); 0 leaves only the tick, as in
  *    GERM (R11 on Kepler: 83% GPU utilisation with it, 58% without).
+ *    Only when batches are timed by the busy counter: on the wall clock
+ *    a probe timed from the estimate measures the estimate plus the
+ *    delay, whatever the batch cost (see drr_dispatch).
  *    `exclusive: false` keeps forwarding visits while
  *    the estimated outstanding work is below `window` (work-conserving);
  *    a probe that sees several tasks' completions splits the time in
  *    proportion to their estimates, and only single-task probes train the
- *    averages.
+ *    averages. So a command of a kind not measured yet (estimated at a
+ *    quantum) waits until nothing of ours is outstanding and goes out
+ *    alone, as an exclusive batch: beside other tasks' work it would
+ *    never be measured.
  *  - Measured time: GERM divides the wall time since the last probe that
  *    saw completions by the number of completed command groups (its ring
  *    never idles). Here the GPU idles between batches, so the time is read
@@ -180,7 +188,14 @@ struct drr_gpu *drr_gpu_of(struct hal_sched *s,
 }
 
 /* Priority as a larger quantum (4.4): weight w gets w / w_min quanta,
- * w_min the lowest weight among the tasks now. */
+ * w_min the lowest weight among the tasks that have submitted. A task
+ * that never submits must change nobody's quantum: the quantum is an
+ * absolute amount of GPU time per visit, and against blocking tasks (one
+ * command a visit whatever the quantum) or commands near its size, a
+ * larger one moves shares, so a sleeper of low weight would double
+ * everyone's batches by being there (vtime.c's `seen` is the same rule).
+ * A task that has submitted keeps counting while it sleeps, or the
+ * others' quanta would change with its phases. */
 static void drr_set_quanta(struct hal_sched *s)
 {
 	struct drr_state *st = drr_state(s);
@@ -191,14 +206,16 @@ static void drr_set_quanta(struct hal_sched *s)
 		struct drr_task *tt = plist_entry(pos, struct drr_task, node);
 		hal_u32 w = hal_task_weight(tt->t);
 
-		if (!w_min || w < w_min)
+		if (tt->seen && (!w_min || w < w_min))
 			w_min = w;
 	}
 	plist_for_each(pos, &st->tasks) {
 		struct drr_task *tt = plist_entry(pos, struct drr_task, node);
+		hal_u32 w = hal_task_weight(tt->t);
 
-		tt->quantum = hal_mul_div64(st->quantum, hal_task_weight(tt->t),
-					    w_min);
+		/* one not counted yet gets what it will get when it is */
+		tt->quantum = hal_mul_div64(st->quantum, w,
+					    w_min && w_min < w ? w_min : w);
 	}
 }
 
@@ -329,6 +346,10 @@ static void drr_shadow_submit(struct hal_sched *s, struct hal_chan *c)
 
 	if (!tt || !hal_chan_data(c))
 		return;
+	if (!tt->seen) {
+		tt->seen = 1;
+		drr_set_quanta(s);
+	}
 	drr_activate(s, tt);
 	drr_dispatch(s, tt->gpu);
 	drr_start_ticking(s);

@@ -59,6 +59,8 @@ struct drr_task {
 	hal_u8 active;
 	hal_s64 deficit;         /* GERM's time_left */
 	hal_u64 quantum;         /* the policy's x weight / lowest weight */
+	hal_u8 seen;             /* has submitted: its weight counts in
+				  * the lowest weight */
 	hal_u64 coef[DRR_SLOTS]; /* running cost per unit (16.16 ns) */
 	hal_u16 known;           /* bit per slot: coef measured */
 	hal_u32 inflight;        /* forwarded, not yet seen complete */
@@ -87,6 +89,7 @@ struct drr_gpu {
 	hal_u64 mark_time;       /* the last probe that measured, or the */
 	hal_u64 mark_busy;       /* forward that found the GPU empty */
 	hal_u8 has_busy;         /* the HAL's busy counter has moved */
+	hal_u8 probed;           /* a probe has measured (has_busy known) */
 };
 
 struct drr_state {

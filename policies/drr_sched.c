@@ -14,6 +14,7 @@
 struct drr_basis {
 	hal_u32 slot, units;
 	hal_u8 measured; /* drr_estimate used a measured coefficient */
+	hal_u8 guess;    /* ... or had neither one nor a hint: a quantum */
 };
 
 static struct drr_basis drr_basis_of(struct hal_sched *s, struct hal_chan *c)
@@ -24,20 +25,21 @@ static struct drr_basis drr_basis_of(struct hal_sched *s, struct hal_chan *c)
 	if (drr_state(s)->heuristics && hal_shadow_peek_content(s, c, &ct)) {
 		if (ct.texture_bytes)
 			return (struct drr_basis){ DRR_SLOT_TEXTURE,
-						   ct.texture_bytes, 0 };
+						   ct.texture_bytes, 0, 0 };
 		if (ct.swaps)
-			return (struct drr_basis){ DRR_SLOT_SWAP, ct.swaps, 0 };
+			return (struct drr_basis){ DRR_SLOT_SWAP, ct.swaps,
+						   0, 0 };
 		if (ct.vertices)
 			return (struct drr_basis){ DRR_SLOT_VERTICES,
-						   ct.vertices, 0 };
+						   ct.vertices, 0, 0 };
 		if (ct.cmd_bytes)
 			return (struct drr_basis){ DRR_SLOT_BYTES,
-						   ct.cmd_bytes, 0 };
+						   ct.cmd_bytes, 0, 0 };
 	}
 	cls = hal_shadow_peek_class(s, c);
 	if (cls >= DRR_CLASSES)
 		cls = DRR_CLASSES - 1;
-	return (struct drr_basis){ cls, 1, 0 };
+	return (struct drr_basis){ cls, 1, 0, 0 };
 }
 
 static hal_u32 drr_estimate_kind(hal_u32 slot)
@@ -53,7 +55,8 @@ static hal_u32 drr_estimate_kind(hal_u32 slot)
 
 /* The coefficient times the size; a slot not measured yet costs one
  * quantum (the command goes out alone in a fresh visit and is measured).
- * b->measured says whether a measured coefficient made it. */
+ * b->measured says whether a measured coefficient made it, b->guess
+ * whether it is that quantum. */
 static hal_u64 drr_estimate(struct hal_sched *s, const struct drr_task *tt,
 			    struct hal_chan *c, struct drr_basis *b)
 {
@@ -66,8 +69,10 @@ static hal_u64 drr_estimate(struct hal_sched *s, const struct drr_task *tt,
 		if (hint)
 			return hint;
 	}
-	if (!(tt->known & (1u << b->slot)))
+	if (!(tt->known & (1u << b->slot))) {
+		b->guess = 1;
 		return st->quantum;
+	}
 	/* to the nearest ns: coefficients are truncated when learnt */
 	est = (hal_mul_div64(tt->coef[b->slot], b->units,
 			     1u << (DRR_COEF_SHIFT - 1)) + 1) >> 1;
@@ -149,17 +154,50 @@ static hal_u64 drr_busy(struct hal_sched *s, hal_u32 gpu)
 	       hal_engine_busy_ns(s, gpu, HAL_ENGINE_COPY);
 }
 
+/* Whether the GPU's batches are timed by the wall clock: `busy_clock:
+ * false`, or a HAL whose busy counter had not moved by the first probe
+ * that measured (it has none). */
+static int drr_wall_clocked(const struct drr_state *st,
+			    const struct drr_gpu *g)
+{
+	return !st->busy_clock || (g->probed && !g->has_busy);
+}
+
 static void drr_mark(struct hal_sched *s, struct drr_gpu *g, hal_u32 gpu)
 {
 	g->mark_time = hal_now(s);
 	g->mark_busy = drr_busy(s, gpu);
 }
 
+/* Whether the command the task would forward next is estimated by a
+ * guess (its kind not measured yet). */
+static int drr_next_is_guess(struct hal_sched *s, struct drr_task *tt)
+{
+	struct drr_chan *tc = drr_next_chan(s, tt);
+	struct drr_basis b;
+
+	if (!tc)
+		return 0;
+	b = drr_basis_of(s, tc->c);
+	drr_estimate(s, tt, tc->c, &b);
+	return b.guess;
+}
+
 /* Forward the task's queued commands while their estimates fit its
- * deficit. Returns how many went out. */
-static hal_u32 drr_forward(struct hal_sched *s, struct drr_task *tt)
+ * deficit. Returns how many went out.
+ *
+ * Without `exclusive`, a command estimated by a guess goes out only on a
+ * GPU with nothing of ours outstanding, and alone (*alone is then set:
+ * the GPU is the task's until the probe sees it done). Only probes that
+ * see one task's completions train, and beside other tasks' work a
+ * command estimated by a quantum would never be measured: its kind kept
+ * the guess for good and the task was charged by it, a quantum a
+ * command whatever the command cost. */
+static hal_u32 drr_forward(struct hal_sched *s, struct drr_task *tt,
+			   int *alone)
 {
 	struct drr_gpu *g = drr_gpu_of(s, tt);
+	int exclusive = drr_state(s)->exclusive;
 	hal_u32 sent = 0;
 
 	for (;;) {
@@ -174,6 +212,11 @@ static hal_u32 drr_forward(struct hal_sched *s, struct drr_task *tt)
 		est = drr_estimate(s, tt, tc->c, &b);
 		if ((hal_s64)est > tt->deficit)
 			break;
+		if (b.guess && !exclusive) {
+			if (g->inflight)
+				break;
+			*alone = 1;
+		}
 		/* the HAL may compare it with the truth (GERM 6.4) */
 		if (b.measured)
 			hal_note_estimate(s, tc->c, drr_estimate_kind(b.slot),
@@ -192,6 +235,8 @@ static hal_u32 drr_forward(struct hal_sched *s, struct drr_task *tt)
 		hal_shadow_forward(s, tc->c, 1);
 		tt->cursor = drr_chan_after(tt, tc);
 		sent++;
+		if (*alone)
+			break;
 	}
 	return sent;
 }
@@ -218,8 +263,11 @@ void drr_deactivate(struct drr_task *tt)
 }
 
 /* Fig. 12: visit the backlogged tasks round-robin while the GPU may take
- * more (exclusive: nothing of ours outstanding; else: the estimated
- * outstanding work below the window). */
+ * more (exclusive, or a batch out that must be alone: nothing of ours
+ * outstanding; else: the estimated outstanding work below the window).
+ * Without `exclusive`, a task whose next command is a guess waits at the
+ * head, the others with it, until the GPU has nothing of ours (see
+ * drr_forward). */
 void drr_dispatch(struct hal_sched *s, hal_u32 gpu)
 {
 	struct drr_state *st = drr_state(s);
@@ -231,22 +279,34 @@ void drr_dispatch(struct hal_sched *s, hal_u32 gpu)
 		struct drr_task *tt;
 		hal_u32 sent;
 
+		int alone = 0;
+
 		if (plist_empty(&g->active))
 			break;
-		if (st->exclusive ? g->inflight != 0
-				  : g->inflight_est >= st->window)
+		if (st->exclusive || g->owner ? g->inflight != 0
+					      : g->inflight_est >= st->window)
 			break;
 		tt = plist_entry(g->active.next, struct drr_task, ring);
+		if (!st->exclusive && g->inflight && drr_next_is_guess(s, tt))
+			break;
 		plist_del(&tt->ring);
 		plist_add_tail(&g->active, &tt->ring);
 		tt->deficit += (hal_s64)tt->quantum;
-		sent = drr_forward(s, tt);
+		sent = drr_forward(s, tt, &alone);
 		if (!drr_backlogged(s, tt))
 			drr_deactivate(tt);
-		if (sent && st->exclusive) {
+		if (sent && (st->exclusive || alone)) {
 			g->owner = tt;
 			tt->batch_start = hal_now(s);
-			if (st->early_probe) {
+			/* Not on the wall clock: a probe timed from the
+			 * estimate would measure the estimate plus the
+			 * delay whenever the batch was done by then,
+			 * whatever it cost, and the estimate would creep
+			 * up by early_probe / 2^avg_shift a batch until a
+			 * tick came first; its phase against the ticks,
+			 * and so the tasks' order, then set every charge.
+			 * GERM's timing thread has only the tick. */
+			if (st->early_probe && !drr_wall_clocked(st, g)) {
 				st->probe_retry = 0;
 				st->probe_fresh = 1;
 				hal_timer_arm(s, DRR_TIMER_PROBE, hal_now(s) +
@@ -417,9 +477,10 @@ static void drr_probe_gpu(struct hal_sched *s, hal_u32 gpu)
 	busy = drr_busy(s, gpu);
 	if (busy)
 		g->has_busy = 1;
+	g->probed = 1;
 	/* 0 is a valid busy delta (the time was seen with earlier fences) */
-	elapsed = st->busy_clock && g->has_busy ? busy - g->mark_busy
-						 : now - g->mark_time;
+	elapsed = drr_wall_clocked(st, g) ? now - g->mark_time
+					  : busy - g->mark_busy;
 	g->mark_time = now;
 	g->mark_busy = busy;
 	g->inflight -= total_n;

@@ -99,6 +99,39 @@ const struct pt_regression pt_regressions[] = {
 	  "(tests/proptest/pt_lone.c)" },
 	{ 581, "drm-rr", "volta", "lone-task: as seed 581 under drm-fifo" },
 	{ 581, "drm-fair", "kepler", "lone-task: as seed 581 under drm-fifo" },
+	{ 364, "drr", "kepler",
+	  "idle-task: t0 0.50 vs 0.66; the sleeper's weight 1 was the "
+	  "lowest, so every quantum doubled against blocking tasks: the "
+	  "lowest weight is now over tasks that have submitted "
+	  "(policies/drr.c)" },
+	{ 483, "drr", "kepler", "idle-task: as seed 364 (t4 0.49 vs 0.65)" },
+	{ 483, "drr", "volta", "idle-task: as seed 364 (t4 0.49 vs 0.65)" },
+	{ 176, "drr", "volta",
+	  "reorder: t4 0.44 vs 0.15 with exclusive: false; among 20 "
+	  "blocking tasks no probe saw one task alone, so no kind was ever "
+	  "measured and each command was charged as a quantum (t4: 6 ms "
+	  "for 74 ms used): a guess now goes out alone (policies/"
+	  "drr_sched.c)" },
+	{ 124, "drr", "kepler",
+	  "reorder and time-scale: t0 0.14 vs 0.26 and 0.21; busy_clock: "
+	  "false: the early probe, timed from the estimate, measured the "
+	  "estimate plus its delay, so estimates crept up to the tick's "
+	  "phase, which the order set: on the wall clock only ticks "
+	  "probe now (policies/drr_sched.c)" },
+	{ 124, "drr", "volta", "reorder: as seed 124 on kepler (t1 0.40 "
+	  "vs 0.33)" },
+	{ 701, "drr", "kepler", "reorder: as seed 124 (t2 0.64 vs 0.56)" },
+	{ 701, "drr", "volta", "reorder: as seed 124 (t2 0.68 vs 0.55)" },
+	{ 716, "drr", "kepler",
+	  "reorder: t6 0.35 vs 0.18, exclusive: false on the wall clock "
+	  "(PROPTEST_N=1000): passes with both fixes above" },
+	{ 293, "drr", "kepler",
+	  "reorder: t3 0.34 vs 0.48 on the wall clock, where each batch is "
+	  "charged its wait for the tick, not its GPU time, and the order "
+	  "decides whose batches start between ticks: reorder is not "
+	  "checked under drr with busy_clock: false "
+	  "(tests/proptest/pt_relations.c)" },
+	{ 293, "drr", "volta", "reorder: as seed 293 on kepler" },
 };
 
 const size_t pt_n_regressions = G_N_ELEMENTS(pt_regressions);

@@ -217,9 +217,26 @@ void pt_check_weight_scale(struct pt_case *c)
  * 0.764 vs 0.802; the reversed list with t2 starting 1 us later gives
  * every task the original's GPU time to the nanosecond). In a kernel
  * two ktime_get() stamps do not tie, so which client goes first is not
- * the scheduler's to decide, nor the list's. With distinct starts every reordering keeps
- * the join and submission order, and reversed lists gave the same
- * shares in every case tried, drm-fair included (docs/decisions.md). */
+ * the scheduler's to decide, nor the list's. With distinct starts every
+ * reordering keeps the join and submission order, and reversed lists
+ * gave the same shares in every case tried, drm-fair included
+ * (docs/decisions.md).
+ *
+ * Not under drr on the wall clock (`busy_clock: false`, GERM's rule): a
+ * batch is charged the wall time from its forward to the tick that sees
+ * it done, not the GPU time it used. With exclusive batches on a GPU
+ * that idles between them that is about a tick each, less for a batch
+ * forwarded between ticks from a submission, and which tasks' batches
+ * start between ticks is decided by who is next in the round when the
+ * GPU empties: the order. Seed 293: t3 0.34 vs 0.48 reversed; the same
+ * scenario with busy_clock: true gives 0.367 in both orders, and with
+ * the tick at 900 us (below t3's quantum, so it sends every visit
+ * whatever it is charged) 0.477 and 0.478 (docs/decisions.md). */
+static bool drr_on_wall_clock(const struct gs_gen_scenario *g)
+{
+	return !strcmp(g->policy, "drr") && !gs_gen_param(g, "busy_clock", 1);
+}
+
 static bool starts_tie_in_list_order(const char *policy)
 {
 	return g_str_has_prefix(policy, "drm-");
@@ -238,7 +255,8 @@ void pt_check_reorder(struct pt_case *c)
 			g0->tasks[i].start += i;
 	*g = *g0;
 	gs_gen_reverse_tasks(g);
-	if (!g->gpus && run_both(c, "reorder", g0, g, &a, &b)) {
+	if (!g->gpus && !drr_on_wall_clock(g) &&
+	    run_both(c, "reorder", g0, g, &a, &b)) {
 		compare_shares(c, "reorder", &a, &b, share_tol(g));
 		clear_pair(&a, &b);
 	}
