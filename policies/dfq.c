@@ -44,8 +44,10 @@
  * Which tasks are active (`active_at_barrier`, default): those with work
  * outstanding or held at the barrier, the paper's "knowledge of each
  * task's active/idle status" at each engagement; only they are sampled,
- * and an idle one keeps its last estimate, is not charged and is pulled
- * forward like any idle task. With `active_at_barrier: false`, a task is
+ * and an idle one keeps its last estimate, is charged only what it ran in
+ * the free run (vtime.h, rule 1: idle at every barrier, in step with the
+ * free runs, it was once never charged) and is pulled forward like any
+ * idle task. With `active_at_barrier: false`, a task is
  * active (and sampled) if it submitted anything in the free run, so a
  * mostly sleeping task holds the system vtime down, gets its co-runner
  * denied, and is sampled alone while the GPU idles through its sleeps.

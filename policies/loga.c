@@ -93,7 +93,10 @@
  *   the poll phase (a 10 ms kernel against a 2 ms phase), pull it forward
  *   to the hog's vtime every epoch, and never deny the hog. Pending work
  *   in channel RAM counts too; it costs one MMIO read per channel of a
- *   task that was not measured, once per decision.
+ *   task that was not measured, once per decision. It does not count for
+ *   a task never measured in any poll phase when the engine idled in
+ *   this one: its work is for another engine (copies), which LoGA does
+ *   not measure, and counted it would stop the system vtime for good.
  *
  * Timers: 0 = end of the sleep phase.
  *
@@ -186,8 +189,12 @@ static void close_segment(struct loga *l, hal_u64 end)
 	struct loga_chan *lc = l->seg;
 
 	l->seg = 0;
-	if (!lc || end <= l->seg_start)
+	if (end <= l->seg_start)
 		return;
+	if (!lc) {
+		l->idle_seen = 1;
+		return;
+	}
 	lc->lt->poll_ns += end - l->seg_start;
 	lc->lt->segments++;
 }
@@ -223,6 +230,20 @@ static int task_has_work(struct hal_sched *s, const struct loga_task *lt)
 	return 0;
 }
 
+/* Whether the task's work in channel RAM may be waiting for the polled
+ * engine. Channel RAM does not say for which engine: work of a task never
+ * seen on the polled engine, left waiting while that engine worked for
+ * nobody, is for another one (a copy-only task: LoGA polls compute). As
+ * active it would hold the system vtime where it is for ever, its vtime
+ * never charged, and every measured task would be denied for good (seed
+ * 696). */
+static int may_wait_for_polled_engine(struct hal_sched *s,
+				      const struct loga *l,
+				      const struct loga_task *lt)
+{
+	return (lt->measured || !l->idle_seen) && task_has_work(s, lt);
+}
+
 /* ---- the epoch ---------------------------------------------------------- */
 
 static void start_poll(struct hal_sched *s, struct loga *l)
@@ -249,6 +270,7 @@ static void start_poll(struct hal_sched *s, struct loga *l)
 	l->phase_start = now;
 	l->seg = 0;
 	l->seg_start = now;
+	l->idle_seen = 0;
 	hal_poll_start(s, LOGA_GPU, HAL_ENGINE_COMPUTE, now + len);
 }
 
@@ -285,8 +307,9 @@ static void decide(struct hal_sched *s, struct loga *l)
 		struct loga_task *lt = task_of(pos);
 
 		lt->vt.usage = epoch_usage(l, lt, total, sum_mean, epoch);
+		lt->measured |= lt->poll_ns != 0;
 		lt->vt.active = lt->poll_ns || task_waiting(s, lt) ||
-				task_has_work(s, lt);
+				may_wait_for_polled_engine(s, l, lt);
 		if (lt->poll_ns && t_poll && !lt->unreported)
 			hal_account(s, lt->t,
 				    hal_mul_div64(lt->poll_ns, epoch, t_poll));

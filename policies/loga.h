@@ -43,6 +43,7 @@ struct loga_task {
 			      * nested mode: a VM's own scheduler reports
 			      * on its tasks) */
 	struct plist chans;  /* struct loga_chan, by ac.link */
+	hal_u8 measured;     /* seen on the polled engine in some poll phase */
 	hal_u64 poll_ns;     /* measured in the current poll phase */
 	hal_u32 segments;    /* segments closed in it */
 };
@@ -56,6 +57,8 @@ struct loga {
 	/* the open segment: owner channel (0: nobody) since seg_start */
 	struct loga_chan *seg;
 	hal_u64 seg_start;
+	hal_u8 idle_seen;        /* the engine worked for nobody for a while
+				  * in this poll phase */
 	/* parameters */
 	hal_u64 event_t;
 	hal_u32 event_x;

@@ -65,7 +65,7 @@ static hal_u64 weighted(const struct vt_task *t, hal_u64 sum, hal_u64 n)
 hal_u32 vt_epoch_end(struct vt_sys *sys)
 {
 	struct plist *pos;
-	hal_u64 min = VT_NONE, sum = 0;
+	hal_u64 min = VT_NONE, min_charged = VT_NONE, sum = 0;
 	hal_u32 n_active = 0;
 
 	hal_u64 n_seen = 0;
@@ -82,8 +82,15 @@ hal_u32 vt_epoch_end(struct vt_sys *sys)
 	plist_for_each(pos, &sys->tasks) {
 		struct vt_task *t = plist_entry(pos, struct vt_task, link);
 
-		if (t->active) {
+		/* rule 1, idle tasks included (seed 732 under dfq: a task
+		 * idle at every barrier, in step with the free runs, was never
+		 * charged and took 0.70 of the GPU) */
+		if (t->usage) {
 			t->vtime += weighted(t, sum, n_seen);
+			if (t->vtime < min_charged)
+				min_charged = t->vtime;
+		}
+		if (t->active) {
 			if (t->vtime < min)
 				min = t->vtime;
 			n_active++;
@@ -93,7 +100,10 @@ hal_u32 vt_epoch_end(struct vt_sys *sys)
 	/* Idle tasks do not hold the system vtime back; it never goes back
 	 * either (an active task can only be behind it after being pulled
 	 * forward, which puts it exactly on it). */
-	if (n_active && min > sys->vtime)
+	if (!n_active)
+		min = min_charged; /* or a lone task idle at each decision
+				    * would lead for ever, and be denied */
+	if (min != VT_NONE && min > sys->vtime)
 		sys->vtime = min;
 	plist_for_each(pos, &sys->tasks) {
 		struct vt_task *t = plist_entry(pos, struct vt_task, link);

@@ -12,12 +12,16 @@
  *
  * then calls vt_epoch_end() and vt_decide(). The rules, in order:
  *
- *   1. every active task's vtime advances by usage / weight, its weight
+ *   1. every task's vtime advances by usage / weight, its weight
  *      relative to the mean weight of the tasks that have had work in
  *      some epoch (so that only the ratio of weights matters, not their
- *      scale, and a task that never submits changes nothing);
- *   2. the system vtime becomes the smallest vtime among active tasks (it
- *      never goes back; with no active task it stays where it was);
+ *      scale, and a task that never submits changes nothing); an idle
+ *      task's usage too (dfq: one idle at the barrier that ran in the
+ *      free run), or a task whose idle moments fall on every decision
+ *      would use the GPU for free;
+ *   2. the system vtime becomes the smallest vtime among active tasks,
+ *      or with none active among those that had usage (it never goes
+ *      back; with neither it stays where it was);
  *   3. a task behind the system vtime (only an idle one can be) is pulled
  *      forward to it, so idleness builds up no credit;
  *   4. a task whose vtime is ahead of the system vtime by at least

@@ -132,6 +132,23 @@ const struct pt_regression pt_regressions[] = {
 	  "checked under drr with busy_clock: false "
 	  "(tests/proptest/pt_relations.c)" },
 	{ 293, "drr", "volta", "reorder: as seed 293 on kepler" },
+	{ 600, "direct", "volta",
+	  "reorder: t6 0.28 vs 0.004; a 2-entry ring holds one command, so "
+	  "whether a copy-only throttle kept its group's turn depended on "
+	  "the copy engine being busy when the turn began (a TSG runs until "
+	  "it is out of work): set by the order; the relation now widens "
+	  "such a ring to 3 entries (tests/proptest/pt_relations.c)" },
+	{ 732, "dfq", "volta",
+	  "reorder: t4 0.19 vs 0.70: idle at every barrier, in step with "
+	  "the free runs, it was never charged for them: idle tasks' usage "
+	  "now advances their vtime (policies/vtime.c)" },
+	{ 696, "loga", "kepler",
+	  "idle-task: t6 0.20 vs 0.65: a copy-only task, never measured, "
+	  "counted active by its pending work and held the system vtime "
+	  "for good; such work no longer counts while the engine idled "
+	  "(policies/loga.c)" },
+	{ 595, "loga", "volta",
+	  "reorder: t1 0.55 vs 0.27, the cause of seed 696" },
 };
 
 const size_t pt_n_regressions = G_N_ELEMENTS(pt_regressions);
