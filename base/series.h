@@ -2,13 +2,22 @@
  *
  * A run samples every task at every sample time (up to two million rows,
  * sim/run/sim.c). Held as 40-byte structs they were the largest item of
- * a run's peak memory at 65,536 tasks (issue 20). Here a row is stored as
- * LEB128 varints of differences: the time from the previous row's (0
- * within a sample), the task from the previous row's (1 within a sample),
- * and each cumulative figure from the same task's previous row (what it
- * gained since the last sample; 0 for an idle task). A row of a sample
- * thus takes 5 to about 15 bytes. Differences wrap modulo 2^64 and are
- * zigzag-coded, so any sequence of rows, in any order, reads back exactly.
+ * a run's peak memory at 65,536 tasks (issue 20). Here a row is told from
+ * the previous row and its task's previous row: the time from the
+ * previous row's (0 within a sample), the task from the previous row's
+ * (1 within a sample), and each cumulative figure from the same task's
+ * previous row (what it gained since the last sample; 0 for an idle
+ * task). Differences wrap modulo 2^64 and are zigzag-coded LEB128
+ * varints, so any sequence of rows, in any order, reads back exactly.
+ *
+ * A row whose differences are all the usual ones (same time, next task,
+ * nothing gained: an idle task within a sample) is "plain"; consecutive
+ * plain rows are stored as one count, since in a run of many tasks on
+ * one GPU most tasks are idle in most samples (at 65,536 throttles 99%
+ * of the rows). Every other row is a header byte, saying which of its
+ * five differences are not the usual one, and those differences. A run
+ * of plain rows still being appended to is held as a count in the
+ * struct, so appending never rewrites bytes.
  *
  *   struct gs_series_iter it;
  *   struct gs_series_point p;
@@ -53,6 +62,7 @@ struct gs_series {
 	uint8_t *bytes;
 	size_t len, cap;
 	uint64_t rows;
+	uint64_t plain_tail; /* plain rows after the last byte */
 	struct gs_series_state w;
 };
 
@@ -81,6 +91,8 @@ void gs_series_move(struct gs_series **to, struct gs_series **from);
 struct gs_series_iter {
 	const struct gs_series *s;
 	size_t pos;
+	uint64_t plain_left; /* plain rows left of the run being read */
+	bool tail_read;      /* the series' plain_tail was taken */
 	struct gs_series_state r;
 };
 
