@@ -113,9 +113,36 @@ static uint8_t *put_field(uint8_t *p, uint64_t d, uint64_t plain,
 	return put_varint(p, zigzag(d));
 }
 
+void gs_series_end_appending(struct gs_series *s)
+{
+	g_free(s->w.base);
+	s->w.base = NULL;
+	s->w.n_base = 0;
+	s->w_dropped = true;
+}
+
+/* After gs_series_end_appending: a reader's state at the end of the rows
+ * is the writer's (the same rows told the same way). */
+static void rebuild_writer(struct gs_series *s)
+{
+	struct gs_series_iter it;
+	struct gs_series_point p;
+
+	gs_series_iter_init(&it, s);
+	while (gs_series_next(&it, &p))
+		;
+	state_clear(&s->w);
+	s->w = it.r;
+	s->w_dropped = false;
+}
+
 void gs_series_append(struct gs_series *s, const struct gs_series_point *pt)
 {
-	struct gs_series_base *b = base_of(&s->w, pt->task);
+	struct gs_series_base *b;
+
+	if (s->w_dropped)
+		rebuild_writer(s);
+	b = base_of(&s->w, pt->task);
 	uint8_t row[ROW_MAX_BYTES], *p = row;
 	uint64_t mask = 0;
 

@@ -287,6 +287,41 @@ static void test_move_keeps_plain_runs(void **state)
 	gs_series_free(from);
 }
 
+/* Appending after gs_series_end_appending rebuilds the writer's table
+ * from the rows: the bytes are those of a series never ended, and every
+ * row reads back. */
+static void test_append_after_end(void **state)
+{
+	enum { TASKS = 50, SAMPLES = 6 };
+	struct gs_series_point rows[TASKS * SAMPLES];
+	struct gs_series *ended = gs_series_new(), *whole = gs_series_new();
+	struct gs_series_point last;
+	size_t n = 0, i;
+	uint32_t j, k;
+
+	(void)state;
+	for (j = 0; j < SAMPLES; j++)
+		for (k = 0; k < TASKS; k++)
+			rows[n++] = (struct gs_series_point){
+				.t = 100ULL * j, .task = k,
+				.gpu_time_ns = (k % 3) ? 7ULL * j * k : 0,
+				.vtime_ns = 3ULL * j };
+	for (i = 0; i < n; i++) {
+		gs_series_append(whole, &rows[i]);
+		gs_series_append(ended, &rows[i]);
+		if (i % 97 == 0)
+			gs_series_end_appending(ended);
+	}
+	gs_series_end_appending(ended);
+	assert_true(gs_series_last(ended, &last));
+	assert_int_equal(last.task, TASKS - 1);
+	assert_int_equal(gs_series_bytes(ended), gs_series_bytes(whole));
+	assert_memory_equal(ended->bytes, whole->bytes, gs_series_bytes(whole));
+	assert_reads_back(ended, rows, n);
+	gs_series_free(ended);
+	gs_series_free(whole);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_samples_with_idle_tasks_read_back),
 		cmocka_unit_test(test_plain_from_the_first_row),
 		cmocka_unit_test(test_move_keeps_plain_runs),
+		cmocka_unit_test(test_append_after_end),
 		cmocka_unit_test_setup_teardown(test_series_csv, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_series_csv_long, setup,

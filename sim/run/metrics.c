@@ -20,10 +20,20 @@ static const char *vm_name(const struct gs_scenario *sc, int32_t vm)
 struct task_final {
 	gs_time_t gpu_time;       /* ground truth, the work running now in */
 	uint64_t accounted;
-	gs_time_t chan_open, chan_shadowed;
 	uint32_t monitored_pm;
 	bool has_monitored;
 	bool killed;
+};
+
+/* Channel time open and shadowed by the host's policy (VM figures). */
+struct chan_times {
+	gs_time_t open, shadowed;
+};
+
+struct finals {
+	struct task_final *task;  /* one per task */
+	struct chan_times *chan;  /* one per task with VMs, else NULL */
+	uint64_t n_log;           /* the latency log's length at the end */
 };
 
 /* Energy from the power model: active power while the compute cores are
@@ -127,7 +137,7 @@ static void collect_vm_schedulers(struct gs_sim *sim, struct gs_results *r)
  * how long the host's policy kept their channels shadowed (what a
  * scheduler inside it cannot see: its nested interference). */
 static void collect_vm_tasks(const struct gs_sim *sim, struct gs_results *r,
-			     const struct task_final *fin)
+			     const struct chan_times *chan)
 {
 	const struct gs_scenario *sc = sim->sc;
 	uint32_t v, i;
@@ -145,8 +155,8 @@ static void collect_vm_tasks(const struct gs_sim *sim, struct gs_results *r,
 			err += fabs((double)tr->accounted_gpu_time_ns -
 				    (double)tr->gpu_time_ns);
 			truth += (double)tr->gpu_time_ns;
-			open += (double)fin[i].chan_open;
-			shadowed += (double)fin[i].chan_shadowed;
+			open += (double)chan[i].open;
+			shadowed += (double)chan[i].shadowed;
 		}
 		vr->accounting_error = sim->policy_accounts && truth
 					       ? err / truth : NAN;
@@ -268,12 +278,52 @@ static void move_array(GArray **to, GArray **from)
 	g_array_set_size(*from, 0);
 }
 
-/* The figures that need the whole simulation: the run's own, the GPUs',
- * the VM schedulers', each task's in *fin, and the recorder's series and
- * timeline (moved into r before an exit hook could add to them). Returns
- * the length of the latency log at the end of the run. */
-static uint64_t collect_live(struct gs_sim *sim, struct gs_results *r,
-			     struct task_final *fin)
+/* The recorder's series, spans and tracks move into r (before an exit
+ * hook could add to them). */
+static void move_record(struct gs_sim *sim, struct gs_results *r)
+{
+	uint32_t i;
+
+	gs_series_move(&r->series, &sim->rec->series);
+	gs_series_end_appending(r->series);
+	g_array_append_vals(r->tracks, sim->rec->tracks->data,
+			    sim->rec->tracks->len);
+	g_array_set_size(sim->rec->tracks, 0); /* labels now owned by r */
+	move_array(&r->spans, &sim->rec->spans);
+	move_array(&r->cmd_marks, &sim->rec->cmd_marks);
+	for (i = 0; i < sim->rec->names->len; i++)
+		gs_results_intern(r, g_ptr_array_index(sim->rec->names, i));
+	r->timeline_truncated = sim->rec->timeline_truncated;
+}
+
+/* What of each task needs the whole simulation, into *f. */
+static void read_finals(const struct gs_sim *sim, struct finals *f)
+{
+	uint32_t i;
+
+	f->task = g_new0(struct task_final, MAX(sim->n_tasks, 1));
+	f->chan = sim->sc->n_vms ? g_new0(struct chan_times, sim->n_tasks)
+				 : NULL;
+	f->n_log = sim->latency.n;
+	for (i = 0; i < sim->n_tasks; i++) {
+		const struct gs_task *t = &sim->tasks[i];
+		struct task_final *tf = &f->task[i];
+
+		tf->gpu_time = gs_task_gpu_time_now(t);
+		tf->accounted = t->accounted;
+		tf->monitored_pm = t->monitored_pm;
+		tf->has_monitored = t->has_monitored;
+		tf->killed = t->killed;
+		if (f->chan)
+			gs_task_chan_times(t, &f->chan[i].open,
+					   &f->chan[i].shadowed);
+	}
+}
+
+/* The figures that need the whole simulation: the recorder's, the run's
+ * own, the GPUs', the VM schedulers', and each task's in *f. */
+static void collect_live(struct gs_sim *sim, struct gs_results *r,
+			 struct finals *f)
 {
 	const struct gs_scenario *sc = sim->sc;
 	gs_time_t elapsed = sim->q.now, busy = 0;
@@ -282,6 +332,7 @@ static uint64_t collect_live(struct gs_sim *sim, struct gs_results *r,
 
 	gs_hal_flush(sim);
 	gs_record_close(sim);
+	move_record(sim, r);
 	r->config = g_strdup(sc->file);
 	r->name = g_strdup(sc->name);
 	r->seed = sc->seed;
@@ -293,17 +344,7 @@ static uint64_t collect_live(struct gs_sim *sim, struct gs_results *r,
 	r->policy_warnings = sim->policy_warnings;
 	r->policy_warning = g_strdup(sim->policy_warning);
 	r->n_gpus = sim->n_gpus;
-
-	for (i = 0; i < sim->n_tasks; i++) {
-		const struct gs_task *t = &sim->tasks[i];
-
-		fin[i].gpu_time = gs_task_gpu_time_now(t);
-		fin[i].accounted = t->accounted;
-		gs_task_chan_times(t, &fin[i].chan_open, &fin[i].chan_shadowed);
-		fin[i].monitored_pm = t->monitored_pm;
-		fin[i].has_monitored = t->has_monitored;
-		fin[i].killed = t->killed;
-	}
+	read_finals(sim, f);
 	for (i = 0; i < sim->n_gpus; i++) {
 		/* the compute engine's time and the shared kernels' GPU
 		 * time, each with the work in progress at the end, as the
@@ -328,24 +369,12 @@ static uint64_t collect_live(struct gs_sim *sim, struct gs_results *r,
 	gs_node_collect(sim, r);
 	collect_vm_schedulers(sim, r);
 	collect_estimates(sim, r);
-
-	/* The recorder's series, spans and tracks move into r. */
-	gs_series_move(&r->series, &sim->rec->series);
-	g_array_append_vals(r->tracks, sim->rec->tracks->data,
-			    sim->rec->tracks->len);
-	g_array_set_size(sim->rec->tracks, 0); /* labels now owned by r */
-	move_array(&r->spans, &sim->rec->spans);
-	move_array(&r->cmd_marks, &sim->rec->cmd_marks);
-	for (i = 0; i < sim->rec->names->len; i++)
-		gs_results_intern(r, g_ptr_array_index(sim->rec->names, i));
-	r->timeline_truncated = sim->rec->timeline_truncated;
-	return sim->latency.n;
 }
 
-/* Each task's record, from *fin and the task's own fields (which the
+/* Each task's record, from *f and the task's own fields (which the
  * teardown leaves as they were), and the figures made of the records. */
 static void collect_tasks(const struct gs_sim *sim, struct gs_results *r,
-			  const struct task_final *fin, uint64_t n_log)
+			  const struct finals *f)
 {
 	const struct gs_scenario *sc = sim->sc;
 	gs_time_t total = 0;
@@ -356,11 +385,12 @@ static void collect_tasks(const struct gs_sim *sim, struct gs_results *r,
 	r->n_tasks = sim->n_tasks;
 	r->tasks = g_new0(struct gs_task_result, sim->n_tasks ? sim->n_tasks : 1);
 	for (i = 0; i < sim->n_tasks; i++)
-		total += fin[i].gpu_time;
+		total += f->task[i].gpu_time;
 	for (i = 0; i < sim->n_tasks; i++) {
 		const struct gs_task *t = &sim->tasks[i];
+		const struct task_final *tf = &f->task[i];
 		struct gs_task_result *tr = &r->tasks[i];
-		gs_time_t truth = fin[i].gpu_time;
+		gs_time_t truth = tf->gpu_time;
 
 		tr->name = g_strdup(t->name);
 		tr->vm = g_strdup(vm_name(sc, t->cfg->vm));
@@ -371,53 +401,58 @@ static void collect_tasks(const struct gs_sim *sim, struct gs_results *r,
 						(double)t->rounds : NAN;
 		tr->gpu_time_ns = truth;
 		tr->has_accounted = sim->policy_accounts;
-		tr->accounted_gpu_time_ns = fin[i].accounted;
+		tr->accounted_gpu_time_ns = tf->accounted;
 		tr->gpu_share = total ? (double)truth / (double)total : 0;
 		tr->slowdown = NAN;
 		tr->fair_share = NAN;
 		tr->fair_slowdown = NAN;
-		tr->killed = fin[i].killed;
+		tr->killed = tf->killed;
 		if (node) {
-			tr->has_monitored = fin[i].has_monitored;
-			tr->monitored_demand = fin[i].has_monitored
-						       ? fin[i].monitored_pm /
+			tr->has_monitored = tf->has_monitored;
+			tr->monitored_demand = tf->has_monitored
+						       ? tf->monitored_pm /
 								 1000.0
 						       : NAN;
 		}
 		if (tr->has_accounted) {
 			accounts = true;
-			acc_err += fin[i].accounted > truth
-					   ? fin[i].accounted - truth
-					   : truth - fin[i].accounted;
+			acc_err += tf->accounted > truth ? tf->accounted - truth
+							 : truth - tf->accounted;
 			acc_truth += truth;
 		}
 	}
 	r->metrics.accounting_error =
 		accounts && acc_truth ? (double)acc_err / (double)acc_truth
 				      : NAN;
-	collect_latencies(sim, r, n_log);
+	collect_latencies(sim, r, f->n_log);
 	gs_node_collect_tasks(sim, r);
-	collect_vm_tasks(sim, r, fin);
+	collect_vm_tasks(sim, r, f->chan);
 	tree_weights(sim, r);
 	collect_utime(r);
 }
 
+static void finals_free(struct finals *f)
+{
+	g_free(f->task);
+	g_free(f->chan);
+}
+
 void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 {
-	struct task_final *fin = g_new0(struct task_final, MAX(sim->n_tasks, 1));
-	uint64_t n_log = collect_live(sim, r, fin);
+	struct finals f;
 
-	collect_tasks(sim, r, fin, n_log);
-	g_free(fin);
+	collect_live(sim, r, &f);
+	collect_tasks(sim, r, &f);
+	finals_free(&f);
 }
 
 void gs_sim_collect_and_free(struct gs_sim *sim, struct gs_results *r)
 {
-	struct task_final *fin = g_new0(struct task_final, MAX(sim->n_tasks, 1));
-	uint64_t n_log = collect_live(sim, r, fin);
+	struct finals f;
 
+	collect_live(sim, r, &f);
 	gs_sim_teardown(sim);
-	collect_tasks(sim, r, fin, n_log);
-	g_free(fin);
+	collect_tasks(sim, r, &f);
+	finals_free(&f);
 	gs_sim_free(sim);
 }
