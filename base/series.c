@@ -4,8 +4,14 @@
 #include <glib.h>
 #include <string.h>
 
-/* A row's five fields, at most ten varint bytes each. */
-#define ROW_MAX_BYTES 50
+/* A row's header byte and five fields, at most ten varint bytes each,
+ * after the count of the plain rows before it (ten more). */
+#define ROW_MAX_BYTES 61
+
+/* A record is a varint: even, the count of plain rows (times two); odd,
+ * a row's header: bit FIELD_x + 1 set when difference x is not the
+ * plain one (0, or 1 for the task), which then follows. */
+enum { FIELD_T, FIELD_TASK, FIELD_GPU, FIELD_ACCOUNTED, FIELD_VTIME };
 
 struct gs_series *gs_series_new(void)
 {
@@ -96,28 +102,75 @@ static uint8_t *put_varint(uint8_t *p, uint64_t v)
 	return p;
 }
 
-/* The difference cur - prev, coded. */
-static uint8_t *put_diff(uint8_t *p, uint64_t cur, uint64_t prev)
+/* Appends a varint of difference d to the row when it is not the plain
+ * one, noting it in *mask. */
+static uint8_t *put_field(uint8_t *p, uint64_t d, uint64_t plain,
+			  unsigned field, uint64_t *mask)
 {
-	return put_varint(p, zigzag(cur - prev));
+	if (d == plain)
+		return p;
+	*mask |= 1u << field;
+	return put_varint(p, zigzag(d));
+}
+
+void gs_series_end_appending(struct gs_series *s)
+{
+	g_free(s->w.base);
+	s->w.base = NULL;
+	s->w.n_base = 0;
+	s->w_dropped = true;
+}
+
+/* After gs_series_end_appending: a reader's state at the end of the rows
+ * is the writer's (the same rows told the same way). */
+static void rebuild_writer(struct gs_series *s)
+{
+	struct gs_series_iter it;
+	struct gs_series_point p;
+
+	gs_series_iter_init(&it, s);
+	while (gs_series_next(&it, &p))
+		;
+	state_clear(&s->w);
+	s->w = it.r;
+	s->w_dropped = false;
 }
 
 void gs_series_append(struct gs_series *s, const struct gs_series_point *pt)
 {
-	struct gs_series_base *b = base_of(&s->w, pt->task);
-	uint8_t *p;
+	struct gs_series_base *b;
 
-	if (s->cap - s->len < ROW_MAX_BYTES) {
-		s->cap = MAX(s->cap * 2, (size_t)4096);
-		s->bytes = g_realloc(s->bytes, s->cap);
+	if (s->w_dropped)
+		rebuild_writer(s);
+	b = base_of(&s->w, pt->task);
+	uint8_t row[ROW_MAX_BYTES], *p = row;
+	uint64_t mask = 0;
+
+	p = put_field(p, pt->t - s->w.last.t, 0, FIELD_T, &mask);
+	p = put_field(p, (uint64_t)pt->task - s->w.last.task, 1, FIELD_TASK,
+		      &mask);
+	p = put_field(p, pt->gpu_time_ns - b->gpu_time_ns, 0, FIELD_GPU,
+		      &mask);
+	p = put_field(p, pt->accounted_gpu_time_ns - b->accounted_gpu_time_ns,
+		      0, FIELD_ACCOUNTED, &mask);
+	p = put_field(p, pt->vtime_ns - b->vtime_ns, 0, FIELD_VTIME, &mask);
+	if (!mask) {
+		s->plain_tail++;
+	} else {
+		uint8_t *out;
+
+		if (s->cap - s->len < ROW_MAX_BYTES) {
+			s->cap = MAX(s->cap * 2, (size_t)4096);
+			s->bytes = g_realloc(s->bytes, s->cap);
+		}
+		out = s->bytes + s->len;
+		if (s->plain_tail)
+			out = put_varint(out, s->plain_tail << 1);
+		s->plain_tail = 0;
+		out = put_varint(out, (mask << 1) | 1);
+		memcpy(out, row, (size_t)(p - row));
+		s->len = (size_t)(out + (p - row) - s->bytes);
 	}
-	p = s->bytes + s->len;
-	p = put_diff(p, pt->t, s->w.last.t);
-	p = put_diff(p, pt->task, s->w.last.task);
-	p = put_diff(p, pt->gpu_time_ns, b->gpu_time_ns);
-	p = put_diff(p, pt->accounted_gpu_time_ns, b->accounted_gpu_time_ns);
-	p = put_diff(p, pt->vtime_ns, b->vtime_ns);
-	s->len = (size_t)(p - s->bytes);
 	s->rows++;
 	remember(&s->w, b, pt);
 }
@@ -150,24 +203,57 @@ static uint64_t get_varint(const uint8_t *bytes, size_t *pos)
 	return v;
 }
 
-static uint64_t get_diff(struct gs_series_iter *it, uint64_t prev)
+/* Difference `field` of a row with header mask: read, or the plain one. */
+static uint64_t get_field(struct gs_series_iter *it, uint64_t mask,
+			  unsigned field, uint64_t plain)
 {
-	return prev + unzigzag(get_varint(it->s->bytes, &it->pos));
+	if (!(mask & (1u << field)))
+		return plain;
+	return unzigzag(get_varint(it->s->bytes, &it->pos));
+}
+
+/* Reads records up to the next row: true with *mask its header (0 for a
+ * plain row), false after the last row. */
+static bool next_row(struct gs_series_iter *it, uint64_t *mask)
+{
+	while (!it->plain_left) {
+		uint64_t v;
+
+		if (it->pos >= it->s->len) {
+			if (it->tail_read)
+				return false;
+			it->tail_read = true;
+			it->plain_left = it->s->plain_tail;
+			continue;
+		}
+		v = get_varint(it->s->bytes, &it->pos);
+		if (v & 1) {
+			*mask = v >> 1;
+			return true;
+		}
+		it->plain_left = v >> 1;
+	}
+	it->plain_left--;
+	*mask = 0;
+	return true;
 }
 
 bool gs_series_next(struct gs_series_iter *it, struct gs_series_point *out)
 {
 	struct gs_series_point p;
 	struct gs_series_base *b;
+	uint64_t mask;
 
-	if (it->pos >= it->s->len)
+	if (!next_row(it, &mask))
 		return false;
-	p.t = get_diff(it, it->r.last.t);
-	p.task = (uint32_t)get_diff(it, it->r.last.task);
+	p.t = it->r.last.t + get_field(it, mask, FIELD_T, 0);
+	p.task = (uint32_t)(it->r.last.task +
+			    get_field(it, mask, FIELD_TASK, 1));
 	b = base_of(&it->r, p.task);
-	p.gpu_time_ns = get_diff(it, b->gpu_time_ns);
-	p.accounted_gpu_time_ns = get_diff(it, b->accounted_gpu_time_ns);
-	p.vtime_ns = get_diff(it, b->vtime_ns);
+	p.gpu_time_ns = b->gpu_time_ns + get_field(it, mask, FIELD_GPU, 0);
+	p.accounted_gpu_time_ns = b->accounted_gpu_time_ns +
+				  get_field(it, mask, FIELD_ACCOUNTED, 0);
+	p.vtime_ns = b->vtime_ns + get_field(it, mask, FIELD_VTIME, 0);
 	remember(&it->r, b, &p);
 	*out = p;
 	return true;

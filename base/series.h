@@ -2,13 +2,22 @@
  *
  * A run samples every task at every sample time (up to two million rows,
  * sim/run/sim.c). Held as 40-byte structs they were the largest item of
- * a run's peak memory at 65,536 tasks (issue 20). Here a row is stored as
- * LEB128 varints of differences: the time from the previous row's (0
- * within a sample), the task from the previous row's (1 within a sample),
- * and each cumulative figure from the same task's previous row (what it
- * gained since the last sample; 0 for an idle task). A row of a sample
- * thus takes 5 to about 15 bytes. Differences wrap modulo 2^64 and are
- * zigzag-coded, so any sequence of rows, in any order, reads back exactly.
+ * a run's peak memory at 65,536 tasks (issue 20). Here a row is told from
+ * the previous row and its task's previous row: the time from the
+ * previous row's (0 within a sample), the task from the previous row's
+ * (1 within a sample), and each cumulative figure from the same task's
+ * previous row (what it gained since the last sample; 0 for an idle
+ * task). Differences wrap modulo 2^64 and are zigzag-coded LEB128
+ * varints, so any sequence of rows, in any order, reads back exactly.
+ *
+ * A row whose differences are all the usual ones (same time, next task,
+ * nothing gained: an idle task within a sample) is "plain"; consecutive
+ * plain rows are stored as one count, since in a run of many tasks on
+ * one GPU most tasks are idle in most samples (at 65,536 throttles 99%
+ * of the rows). Every other row is a header byte, saying which of its
+ * five differences are not the usual one, and those differences. A run
+ * of plain rows still being appended to is held as a count in the
+ * struct, so appending never rewrites bytes.
  *
  *   struct gs_series_iter it;
  *   struct gs_series_point p;
@@ -53,6 +62,8 @@ struct gs_series {
 	uint8_t *bytes;
 	size_t len, cap;
 	uint64_t rows;
+	uint64_t plain_tail; /* plain rows after the last byte */
+	bool w_dropped;      /* w's table freed (gs_series_end_appending) */
 	struct gs_series_state w;
 };
 
@@ -72,6 +83,11 @@ bool gs_series_last(const struct gs_series *s, struct gs_series_point *out);
 /* Bytes the rows take (a bench and test figure). */
 size_t gs_series_bytes(const struct gs_series *s);
 
+/* The rows are complete for now: the per-task table appending needs (24
+ * bytes a task, 1.5 MB at 65,536 tasks, at the run's peak) is freed. An
+ * append after it rebuilds the table by reading the rows once. */
+void gs_series_end_appending(struct gs_series *s);
+
 /* Appends the rows of *from to *to and leaves *from empty (by swapping
  * the two when *to has none). */
 void gs_series_move(struct gs_series **to, struct gs_series **from);
@@ -81,6 +97,8 @@ void gs_series_move(struct gs_series **to, struct gs_series **from);
 struct gs_series_iter {
 	const struct gs_series *s;
 	size_t pos;
+	uint64_t plain_left; /* plain rows left of the run being read */
+	bool tail_read;      /* the series' plain_tail was taken */
 	struct gs_series_state r;
 };
 

@@ -1,4 +1,5 @@
-/* The compact series of base/series.h: rows read back exactly, in the
+/* The compact series of base/series.h: rows read back exactly, plain
+ * runs (idle tasks within a sample) wherever they start and end, in the
  * size it promises; series.csv written from it. */
 #include "tests/support/results_fixture.h"
 
@@ -30,6 +31,8 @@ static void assert_reads_back(const struct gs_series *s,
 		assert_true(gs_series_next(&it, &p));
 		assert_point_equal(&p, &want[i]);
 	}
+	assert_false(gs_series_next(&it, &p));
+	/* a finished iterator stays finished */
 	assert_false(gs_series_next(&it, &p));
 	gs_series_iter_clear(&it);
 }
@@ -74,8 +77,8 @@ static void test_any_rows_read_back(void **state)
 	g_free(rows);
 }
 
-/* Samples as a run takes them: idle tasks cost five bytes a row (every
- * difference 0 but the task's), busy ones a few more. */
+/* Samples as a run takes them: idle tasks within a sample are plain rows,
+ * a count for each sample's run of them; busy ones a few bytes a row. */
 static void test_samples_are_compact(void **state)
 {
 	enum { TASKS = 1000, SAMPLES = 20 };
@@ -88,11 +91,11 @@ static void test_samples_are_compact(void **state)
 		for (k = 0; k < TASKS; k++)
 			gs_series_append(s, &(struct gs_series_point){
 				.t = 0, .task = k });
-	/* the first row's task difference is 0; each later row of a
-	 * sample +1; the first row of a later sample -(TASKS - 1), two
-	 * bytes */
-	assert_int_equal(gs_series_bytes(s), 5 * TASKS * SAMPLES +
-						     (SAMPLES - 1));
+	/* the first row: a header and its task difference 0; each later
+	 * sample: the count of the plain rows before it (2 bytes), a
+	 * header and the task difference -(TASKS - 1) (2 bytes); the last
+	 * sample's plain rows are still a count in the struct */
+	assert_int_equal(gs_series_bytes(s), 2 + 5 * (SAMPLES - 1));
 	gs_series_free(s);
 
 	s = gs_series_new();
@@ -190,12 +193,145 @@ static void test_series_csv_long(void **state)
 	assert_string_equal(buf, want->str);
 }
 
+static struct gs_series *series_of(const struct gs_series_point *rows,
+				   size_t n)
+{
+	struct gs_series *s = gs_series_new();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		gs_series_append(s, &rows[i]);
+	return s;
+}
+
+/* Samples of tasks that are busy or idle at random, each sample's rows in
+ * task order as a run takes them, so plain runs start and end anywhere:
+ * at the first row, before and after busy rows, at the last row. */
+static void test_samples_with_idle_tasks_read_back(void **state)
+{
+	enum { TASKS = 300, SAMPLES = 40 };
+	struct gs_series_point *rows = g_new0(struct gs_series_point,
+					      TASKS * SAMPLES);
+	uint64_t gpu[TASKS] = { 0 }, vtime[TASKS] = { 0 };
+	struct gs_rng rng;
+	struct gs_series *s;
+	size_t n = 0;
+	uint32_t j, k;
+
+	(void)state;
+	gs_rng_seed(&rng, 7, "series");
+	for (j = 0; j < SAMPLES; j++) {
+		for (k = 0; k < TASKS; k++) {
+			/* mostly idle; sample 0 and the last all idle */
+			if (j && j + 1 < SAMPLES &&
+			    gs_rng_next(&rng) % 8 == 0) {
+				gpu[k] += gs_rng_next(&rng) % 100000;
+				vtime[k] += gs_rng_next(&rng) % 3;
+			}
+			rows[n++] = (struct gs_series_point){
+				.t = 1000ULL * j, .task = k,
+				.gpu_time_ns = gpu[k],
+				.accounted_gpu_time_ns = gpu[k] / 2,
+				.vtime_ns = vtime[k] };
+		}
+	}
+	s = series_of(rows, n);
+	assert_reads_back(s, rows, n);
+	gs_series_free(s);
+	g_free(rows);
+}
+
+/* The very first row may be plain too (task 1 at time 0, nothing yet),
+ * and a series of plain rows only reads back as such. */
+static void test_plain_from_the_first_row(void **state)
+{
+	const struct gs_series_point rows[] = {
+		{ .t = 0, .task = 1 }, { .t = 0, .task = 2 },
+		{ .t = 0, .task = 3 },
+	};
+	struct gs_series *s = series_of(rows, G_N_ELEMENTS(rows));
+
+	(void)state;
+	assert_int_equal(gs_series_bytes(s), 0);
+	assert_reads_back(s, rows, G_N_ELEMENTS(rows));
+	gs_series_free(s);
+}
+
+/* Moving into a series that has rows re-appends them, plain runs of
+ * both sides included, and keeps them in order. */
+static void test_move_keeps_plain_runs(void **state)
+{
+	const struct gs_series_point a[] = {
+		{ .t = 0, .task = 0, .gpu_time_ns = 5 },
+		{ .t = 0, .task = 1 }, { .t = 0, .task = 2 },
+	};
+	const struct gs_series_point b[] = {
+		{ .t = 9, .task = 0, .gpu_time_ns = 5 },
+		{ .t = 9, .task = 1 }, { .t = 9, .task = 2, .vtime_ns = 4 },
+		{ .t = 9, .task = 3 },
+	};
+	struct gs_series_point ab[G_N_ELEMENTS(a) + G_N_ELEMENTS(b)];
+	struct gs_series *to = series_of(a, G_N_ELEMENTS(a));
+	struct gs_series *from = series_of(b, G_N_ELEMENTS(b));
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < G_N_ELEMENTS(a); i++)
+		ab[i] = a[i];
+	for (i = 0; i < G_N_ELEMENTS(b); i++)
+		ab[G_N_ELEMENTS(a) + i] = b[i];
+	gs_series_move(&to, &from);
+	assert_int_equal(gs_series_rows(from), 0);
+	assert_reads_back(to, ab, G_N_ELEMENTS(ab));
+	gs_series_free(to);
+	gs_series_free(from);
+}
+
+/* Appending after gs_series_end_appending rebuilds the writer's table
+ * from the rows: the bytes are those of a series never ended, and every
+ * row reads back. */
+static void test_append_after_end(void **state)
+{
+	enum { TASKS = 50, SAMPLES = 6 };
+	struct gs_series_point rows[TASKS * SAMPLES];
+	struct gs_series *ended = gs_series_new(), *whole = gs_series_new();
+	struct gs_series_point last;
+	size_t n = 0, i;
+	uint32_t j, k;
+
+	(void)state;
+	for (j = 0; j < SAMPLES; j++)
+		for (k = 0; k < TASKS; k++)
+			rows[n++] = (struct gs_series_point){
+				.t = 100ULL * j, .task = k,
+				.gpu_time_ns = (k % 3) ? 7ULL * j * k : 0,
+				.vtime_ns = 3ULL * j };
+	for (i = 0; i < n; i++) {
+		gs_series_append(whole, &rows[i]);
+		gs_series_append(ended, &rows[i]);
+		if (i % 97 == 0)
+			gs_series_end_appending(ended);
+	}
+	gs_series_end_appending(ended);
+	assert_true(gs_series_last(ended, &last));
+	assert_int_equal(last.task, TASKS - 1);
+	assert_int_equal(gs_series_bytes(ended), gs_series_bytes(whole));
+	assert_memory_equal(ended->bytes, whole->bytes, gs_series_bytes(whole));
+	assert_reads_back(ended, rows, n);
+	gs_series_free(ended);
+	gs_series_free(whole);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_any_rows_read_back),
 		cmocka_unit_test(test_samples_are_compact),
 		cmocka_unit_test(test_move),
+		cmocka_unit_test(test_samples_with_idle_tasks_read_back),
+		cmocka_unit_test(test_plain_from_the_first_row),
+		cmocka_unit_test(test_move_keeps_plain_runs),
+		cmocka_unit_test(test_append_after_end),
 		cmocka_unit_test_setup_teardown(test_series_csv, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_series_csv_long, setup,

@@ -198,6 +198,8 @@ static double gpu_energy(const struct gs_node_power *p,
 
 /* DCUDA's monitor against the demands the jobs declare: each task's
  * last estimate, and the accuracy over the jobs it estimated. */
+/* The records' monitored demands were filled from what the policy noted
+ * (sim/run/metrics.c); beside them, the declared ones. */
 static void collect_monitor(const struct gs_sim *sim, struct gs_results *r)
 {
 	double err = 0;
@@ -209,11 +211,7 @@ static void collect_monitor(const struct gs_sim *sim, struct gs_results *r)
 		double d = t->cfg->demand_pm / 1000.0;
 
 		tr->declared_demand = t->cfg->demand_pm ? d : NAN;
-		tr->has_monitored = t->has_monitored;
-		tr->monitored_demand = t->has_monitored
-					       ? t->monitored_pm / 1000.0
-					       : NAN;
-		if (!t->has_monitored || !t->cfg->demand_pm)
+		if (!tr->has_monitored || !t->cfg->demand_pm)
 			continue;
 		err += fabs(tr->monitored_demand - d) / d;
 		n++;
@@ -263,6 +261,14 @@ void gs_node_collect(struct gs_sim *sim, struct gs_results *r)
 					       (double)elapsed
 					     : 0;
 	r->metrics.migrations = sim->node.migrations;
+}
+
+void gs_node_collect_tasks(const struct gs_sim *sim, struct gs_results *r)
+{
+	uint32_t i;
+
+	if (!gs_node_reported(sim->sc))
+		return;
 	for (i = 0; i < sim->n_tasks; i++) {
 		r->tasks[i].migrations = sim->tasks[i].migrations;
 		r->tasks[i].migration_stall_ns =

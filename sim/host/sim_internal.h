@@ -243,6 +243,7 @@ struct gs_sim {
 	struct gs_event sample_ev;
 	gs_time_t sample_interval;
 	bool stopped;
+	bool torn_down;             /* gs_sim_teardown() ran */
 
 	/* invariants (invariants.c), checked every invariant_period events
 	 * and at the end: the time of the last check, how many ran, and the
@@ -323,8 +324,12 @@ gs_time_t gs_node_first_touch(struct gs_task *t, int engine);
 /* Whether the scenario gets node results: several GPUs, jobs or a power
  * model. */
 bool gs_node_reported(const struct gs_scenario *sc);
-/* Node results: bands, energy, migrations (only for node scenarios). */
+/* Node results (only for node scenarios): bands, energy and migrations,
+ * read while the GPUs exist; then, into the tasks' records (made after
+ * the teardown, with their monitored demand filled), each task's
+ * migrations and the monitor's accuracy. */
 void gs_node_collect(struct gs_sim *sim, struct gs_results *r);
+void gs_node_collect_tasks(const struct gs_sim *sim, struct gs_results *r);
 
 /* Commands leave level hc->owner->level's shadow queue: they pass the
  * outer levels (their traps see them, a shadow queues them) to the GPU. */

@@ -11,6 +11,31 @@ static const char *vm_name(const struct gs_scenario *sc, int32_t vm)
 	return vm >= 0 ? sc->vms[vm].name : NULL;
 }
 
+/* What of a task is read while the simulation is whole: what needs its
+ * GPU or channel handles, and what a policy's exit hook could still
+ * change through the HAL (the teardown that calls them may come between
+ * this and the making of the task's record: gs_sim_collect_and_free).
+ * The rest of the record is read from the task's own fields, which only
+ * events change. */
+struct task_final {
+	gs_time_t gpu_time;       /* ground truth, the work running now in */
+	uint64_t accounted;
+	uint32_t monitored_pm;
+	bool has_monitored;
+	bool killed;
+};
+
+/* Channel time open and shadowed by the host's policy (VM figures). */
+struct chan_times {
+	gs_time_t open, shadowed;
+};
+
+struct finals {
+	struct task_final *task;  /* one per task */
+	struct chan_times *chan;  /* one per task with VMs, else NULL */
+	uint64_t n_log;           /* the latency log's length at the end */
+};
+
 /* Energy from the power model: active power while the compute cores are
  * in use (a command running at the end included), idle power otherwise.
  * mW x ns = 1e-12 J. */
@@ -87,40 +112,51 @@ static bool in_subtree(const struct gs_scenario *sc, int32_t vm,
 	return false;
 }
 
-/* Per VM: its subtree's share and accounting error, its own scheduler's
- * CPU time, and how long the host's policy kept its channels shadowed
- * (what a scheduler inside it cannot see: its nested interference). */
-static void collect_vms(struct gs_sim *sim, struct gs_results *r)
+/* Per VM, what its own scheduler did: its name and CPU time (read while
+ * the schedulers are alive: gs_hal_stop frees them). */
+static void collect_vm_schedulers(struct gs_sim *sim, struct gs_results *r)
 {
 	const struct gs_scenario *sc = sim->sc;
 	gs_time_t elapsed = sim->q.now;
-	uint32_t v, i;
+	uint32_t v;
 
 	r->n_vms = sc->n_vms;
 	r->vms = g_new0(struct gs_vm_result, sc->n_vms ? sc->n_vms : 1);
 	for (v = 0; v < sc->n_vms; v++) {
 		struct gs_vm_result *vr = &r->vms[v];
 		const struct hal_sched *g = sim->vm_sched[v];
-		double err = 0, truth = 0, open = 0, shadowed = 0;
 
 		vr->name = g_strdup(sc->vms[v].name);
 		vr->scheduler = g ? g_strdup(g->ops->name) : NULL;
 		vr->scheduler_cpu = g && elapsed ? (double)g->cpu /
 						   (double)elapsed : 0;
-		for (i = 0; i < sim->n_tasks; i++) {
-			const struct gs_task *t = &sim->tasks[i];
-			const struct gs_task_result *tr = &r->tasks[i];
-			gs_time_t o, sh;
+	}
+}
 
-			if (!in_subtree(sc, t->cfg->vm, (int32_t)v))
+/* Per VM, of its subtree's tasks: their share and accounting error, and
+ * how long the host's policy kept their channels shadowed (what a
+ * scheduler inside it cannot see: its nested interference). */
+static void collect_vm_tasks(const struct gs_sim *sim, struct gs_results *r,
+			     const struct chan_times *chan)
+{
+	const struct gs_scenario *sc = sim->sc;
+	uint32_t v, i;
+
+	for (v = 0; v < sc->n_vms; v++) {
+		struct gs_vm_result *vr = &r->vms[v];
+		double err = 0, truth = 0, open = 0, shadowed = 0;
+
+		for (i = 0; i < sim->n_tasks; i++) {
+			const struct gs_task_result *tr = &r->tasks[i];
+
+			if (!in_subtree(sc, sim->tasks[i].cfg->vm, (int32_t)v))
 				continue;
 			vr->gpu_share += tr->gpu_share;
 			err += fabs((double)tr->accounted_gpu_time_ns -
 				    (double)tr->gpu_time_ns);
 			truth += (double)tr->gpu_time_ns;
-			gs_task_chan_times(t, &o, &sh);
-			open += (double)o;
-			shadowed += (double)sh;
+			open += (double)chan[i].open;
+			shadowed += (double)chan[i].shadowed;
 		}
 		vr->accounting_error = sim->policy_accounts && truth
 					       ? err / truth : NAN;
@@ -136,10 +172,8 @@ _Static_assert(GS_ESTIMATE_KINDS == HAL_EST_KINDS, "one name per kind");
 /* GERM's figures (Dwarakinath 2008): Utime (6.2), over the tasks' ground
  * truth GPU times, each divided by its fair weight so that a weighted
  * task's larger share is not counted as unfairness (with equal weights it
- * is the thesis's formula); and the accuracy of the policy's estimates per
- * heuristic (6.4). */
-static void collect_germ_metrics(const struct gs_sim *sim,
-				 struct gs_results *r)
+ * is the thesis's formula). */
+static void collect_utime(struct gs_results *r)
 {
 	double tmax = 0, tmin = 0, sum = 0;
 	uint32_t i;
@@ -158,6 +192,13 @@ static void collect_germ_metrics(const struct gs_sim *sim,
 	}
 	r->metrics.utime = r->n_tasks >= 2 && sum > 0 ? (tmax - tmin) / sum
 						       : NAN;
+}
+
+/* GERM 6.4: the accuracy of the policy's estimates per heuristic. */
+static void collect_estimates(const struct gs_sim *sim, struct gs_results *r)
+{
+	uint32_t i;
+
 	for (i = 0; i < GS_ESTIMATE_KINDS; i++) {
 		const struct gs_estimate_stats *st = &sim->estimates[i];
 		struct gs_estimate_result *er = &r->metrics.estimates[i];
@@ -173,8 +214,10 @@ static void collect_germ_metrics(const struct gs_sim *sim,
  * where a struct gs_latency and a block of its own per slot (what
  * gs_latency_log_split gives) cost 48 bytes of headers and two small
  * allocations per task at the run's peak (about 5 MB at 65,536 tasks).
- * Within a slot the samples keep the log's order, as the split does. */
-static void collect_latencies(const struct gs_sim *sim, struct gs_results *r)
+ * Within a slot the samples keep the log's order, as the split does.
+ * Only the log's first n_log entries count: the run's, not its teardown's. */
+static void collect_latencies(const struct gs_sim *sim, struct gs_results *r,
+			      uint64_t n_log)
 {
 	const struct gs_latency_log *log = &sim->latency;
 	uint64_t slots = (uint64_t)sim->n_tasks * GS_LATENCY_KINDS, i;
@@ -184,7 +227,7 @@ static void collect_latencies(const struct gs_sim *sim, struct gs_results *r)
 	uint64_t *at = g_new0(uint64_t, slots + 2);
 	uint64_t *v;
 
-	for (i = 0; i < log->n; i++) {
+	for (i = 0; i < n_log; i++) {
 		const struct gs_latency_entry *e = &log->e[i];
 
 		if (e->owner < sim->n_tasks && e->kind < GS_LATENCY_KINDS)
@@ -194,7 +237,7 @@ static void collect_latencies(const struct gs_sim *sim, struct gs_results *r)
 	for (i = 2; i < slots + 2; i++)
 		at[i] += at[i - 1];
 	v = g_new(uint64_t, at[slots + 1] ? at[slots + 1] : 1);
-	for (i = 0; i < log->n; i++) {
+	for (i = 0; i < n_log; i++) {
 		const struct gs_latency_entry *e = &log->e[i];
 
 		if (e->owner < sim->n_tasks && e->kind < GS_LATENCY_KINDS)
@@ -235,17 +278,61 @@ static void move_array(GArray **to, GArray **from)
 	g_array_set_size(*from, 0);
 }
 
-void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
+/* The recorder's series, spans and tracks move into r (before an exit
+ * hook could add to them). */
+static void move_record(struct gs_sim *sim, struct gs_results *r)
+{
+	uint32_t i;
+
+	gs_series_move(&r->series, &sim->rec->series);
+	gs_series_end_appending(r->series);
+	g_array_append_vals(r->tracks, sim->rec->tracks->data,
+			    sim->rec->tracks->len);
+	g_array_set_size(sim->rec->tracks, 0); /* labels now owned by r */
+	move_array(&r->spans, &sim->rec->spans);
+	move_array(&r->cmd_marks, &sim->rec->cmd_marks);
+	for (i = 0; i < sim->rec->names->len; i++)
+		gs_results_intern(r, g_ptr_array_index(sim->rec->names, i));
+	r->timeline_truncated = sim->rec->timeline_truncated;
+}
+
+/* What of each task needs the whole simulation, into *f. */
+static void read_finals(const struct gs_sim *sim, struct finals *f)
+{
+	uint32_t i;
+
+	f->task = g_new0(struct task_final, MAX(sim->n_tasks, 1));
+	f->chan = sim->sc->n_vms ? g_new0(struct chan_times, sim->n_tasks)
+				 : NULL;
+	f->n_log = sim->latency.n;
+	for (i = 0; i < sim->n_tasks; i++) {
+		const struct gs_task *t = &sim->tasks[i];
+		struct task_final *tf = &f->task[i];
+
+		tf->gpu_time = gs_task_gpu_time_now(t);
+		tf->accounted = t->accounted;
+		tf->monitored_pm = t->monitored_pm;
+		tf->has_monitored = t->has_monitored;
+		tf->killed = t->killed;
+		if (f->chan)
+			gs_task_chan_times(t, &f->chan[i].open,
+					   &f->chan[i].shadowed);
+	}
+}
+
+/* The figures that need the whole simulation: the recorder's, the run's
+ * own, the GPUs', the VM schedulers', and each task's in *f. */
+static void collect_live(struct gs_sim *sim, struct gs_results *r,
+			 struct finals *f)
 {
 	const struct gs_scenario *sc = sim->sc;
-	gs_time_t elapsed = sim->q.now, busy = 0, total = 0;
-	uint64_t acc_err = 0, acc_truth = 0;
-	bool accounts = false;
+	gs_time_t elapsed = sim->q.now, busy = 0;
 	uint32_t i;
 	uint8_t k;
 
 	gs_hal_flush(sim);
 	gs_record_close(sim);
+	move_record(sim, r);
 	r->config = g_strdup(sc->file);
 	r->name = g_strdup(sc->name);
 	r->seed = sc->seed;
@@ -257,39 +344,7 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 	r->policy_warnings = sim->policy_warnings;
 	r->policy_warning = g_strdup(sim->policy_warning);
 	r->n_gpus = sim->n_gpus;
-	r->n_tasks = sim->n_tasks;
-	r->tasks = g_new0(struct gs_task_result, sim->n_tasks ? sim->n_tasks : 1);
-
-	for (i = 0; i < sim->n_tasks; i++)
-		total += gs_task_gpu_time_now(&sim->tasks[i]);
-	for (i = 0; i < sim->n_tasks; i++) {
-		const struct gs_task *t = &sim->tasks[i];
-		struct gs_task_result *tr = &r->tasks[i];
-		gs_time_t truth = gs_task_gpu_time_now(t);
-
-		tr->name = g_strdup(t->name);
-		tr->vm = g_strdup(vm_name(sc, t->cfg->vm));
-		tr->weight = t->cfg->weight;
-		tr->gpu = t->gpu;
-		tr->rounds = t->rounds;
-		tr->round_mean_ns = t->rounds ? (double)t->round_total /
-						(double)t->rounds : NAN;
-		tr->gpu_time_ns = truth;
-		tr->has_accounted = sim->policy_accounts;
-		tr->accounted_gpu_time_ns = t->accounted;
-		tr->gpu_share = total ? (double)truth / (double)total : 0;
-		tr->slowdown = NAN;
-		tr->fair_share = NAN;
-		tr->fair_slowdown = NAN;
-		tr->killed = t->killed;
-		if (tr->has_accounted) {
-			accounts = true;
-			acc_err += t->accounted > truth ? t->accounted - truth
-							: truth - t->accounted;
-			acc_truth += truth;
-		}
-	}
-
+	read_finals(sim, f);
 	for (i = 0; i < sim->n_gpus; i++) {
 		/* the compute engine's time and the shared kernels' GPU
 		 * time, each with the work in progress at the end, as the
@@ -305,29 +360,99 @@ void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 		elapsed ? (double)busy / ((double)elapsed * sim->n_gpus) : 0;
 	r->metrics.policy_cpu_overhead =
 		elapsed ? (double)sim->policy_cpu / (double)elapsed : 0;
-	r->metrics.accounting_error =
-		accounts && acc_truth ? (double)acc_err / (double)acc_truth
-				      : NAN;
 	r->metrics.energy_j = energy_joules(sim, elapsed);
 	r->metrics.jain_index = NAN;
 	r->metrics.concurrency_efficiency = NAN;
 	r->metrics.mean_normalized_time = NAN;
 	r->metrics.qos = NAN;
-	collect_latencies(sim, r);
 	r->metrics.monitor_accuracy = NAN;
 	gs_node_collect(sim, r);
-	collect_vms(sim, r);
-	tree_weights(sim, r);
-	collect_germ_metrics(sim, r);
+	collect_vm_schedulers(sim, r);
+	collect_estimates(sim, r);
+}
 
-	/* The recorder's series, spans and tracks move into r. */
-	gs_series_move(&r->series, &sim->rec->series);
-	g_array_append_vals(r->tracks, sim->rec->tracks->data,
-			    sim->rec->tracks->len);
-	g_array_set_size(sim->rec->tracks, 0); /* labels now owned by r */
-	move_array(&r->spans, &sim->rec->spans);
-	move_array(&r->cmd_marks, &sim->rec->cmd_marks);
-	for (i = 0; i < sim->rec->names->len; i++)
-		gs_results_intern(r, g_ptr_array_index(sim->rec->names, i));
-	r->timeline_truncated = sim->rec->timeline_truncated;
+/* Each task's record, from *f and the task's own fields (which the
+ * teardown leaves as they were), and the figures made of the records. */
+static void collect_tasks(const struct gs_sim *sim, struct gs_results *r,
+			  const struct finals *f)
+{
+	const struct gs_scenario *sc = sim->sc;
+	gs_time_t total = 0;
+	uint64_t acc_err = 0, acc_truth = 0;
+	bool accounts = false, node = gs_node_reported(sc);
+	uint32_t i;
+
+	r->n_tasks = sim->n_tasks;
+	r->tasks = g_new0(struct gs_task_result, sim->n_tasks ? sim->n_tasks : 1);
+	for (i = 0; i < sim->n_tasks; i++)
+		total += f->task[i].gpu_time;
+	for (i = 0; i < sim->n_tasks; i++) {
+		const struct gs_task *t = &sim->tasks[i];
+		const struct task_final *tf = &f->task[i];
+		struct gs_task_result *tr = &r->tasks[i];
+		gs_time_t truth = tf->gpu_time;
+
+		tr->name = g_strdup(t->name);
+		tr->vm = g_strdup(vm_name(sc, t->cfg->vm));
+		tr->weight = t->cfg->weight;
+		tr->gpu = t->gpu;
+		tr->rounds = t->rounds;
+		tr->round_mean_ns = t->rounds ? (double)t->round_total /
+						(double)t->rounds : NAN;
+		tr->gpu_time_ns = truth;
+		tr->has_accounted = sim->policy_accounts;
+		tr->accounted_gpu_time_ns = tf->accounted;
+		tr->gpu_share = total ? (double)truth / (double)total : 0;
+		tr->slowdown = NAN;
+		tr->fair_share = NAN;
+		tr->fair_slowdown = NAN;
+		tr->killed = tf->killed;
+		if (node) {
+			tr->has_monitored = tf->has_monitored;
+			tr->monitored_demand = tf->has_monitored
+						       ? tf->monitored_pm /
+								 1000.0
+						       : NAN;
+		}
+		if (tr->has_accounted) {
+			accounts = true;
+			acc_err += tf->accounted > truth ? tf->accounted - truth
+							 : truth - tf->accounted;
+			acc_truth += truth;
+		}
+	}
+	r->metrics.accounting_error =
+		accounts && acc_truth ? (double)acc_err / (double)acc_truth
+				      : NAN;
+	collect_latencies(sim, r, f->n_log);
+	gs_node_collect_tasks(sim, r);
+	collect_vm_tasks(sim, r, f->chan);
+	tree_weights(sim, r);
+	collect_utime(r);
+}
+
+static void finals_free(struct finals *f)
+{
+	g_free(f->task);
+	g_free(f->chan);
+}
+
+void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
+{
+	struct finals f;
+
+	collect_live(sim, r, &f);
+	collect_tasks(sim, r, &f);
+	finals_free(&f);
+}
+
+void gs_sim_collect_and_free(struct gs_sim *sim, struct gs_results *r)
+{
+	struct finals f;
+
+	collect_live(sim, r, &f);
+	gs_sim_teardown(sim);
+	collect_tasks(sim, r, &f);
+	finals_free(&f);
+	gs_sim_free(sim);
 }

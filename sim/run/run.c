@@ -40,9 +40,8 @@ static bool run_one(const struct gs_scenario *sc,
 		gs_sim_free(sim);
 		return false;
 	}
-	gs_sim_collect(sim, out);
+	gs_sim_collect_and_free(sim, out);
 	out->event_capped = capped;
-	gs_sim_free(sim);
 	return true;
 }
 

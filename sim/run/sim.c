@@ -136,12 +136,13 @@ struct gs_sim *gs_sim_new(const struct gs_scenario *sc,
 	return sim;
 }
 
-void gs_sim_free(struct gs_sim *sim)
+void gs_sim_teardown(struct gs_sim *sim)
 {
 	uint32_t i;
 
-	if (!sim)
+	if (sim->torn_down)
 		return;
+	sim->torn_down = true;
 	for (i = 0; sim->sched.ops && i < sim->n_tasks; i++)
 		gs_task_teardown(&sim->tasks[i]);
 	gs_hal_stop(sim);
@@ -149,12 +150,22 @@ void gs_sim_free(struct gs_sim *sim)
 		gs_task_destroy(&sim->tasks[i]);
 	for (i = 0; i < sim->n_gpus; i++)
 		gs_gpu_free(sim->gpus[i]);
-	gs_node_free(sim);
-	gs_evq_destroy(&sim->q);
-	gs_latency_log_free(&sim->latency);
 	g_free(sim->gpus);
-	g_free(sim->tasks);
+	sim->gpus = NULL;
+	sim->n_gpus = 0;
+	gs_evq_destroy(&sim->q);
 	g_free(sim->task_chans);
+	sim->task_chans = NULL;
+}
+
+void gs_sim_free(struct gs_sim *sim)
+{
+	if (!sim)
+		return;
+	gs_sim_teardown(sim);
+	gs_node_free(sim);
+	gs_latency_log_free(&sim->latency);
+	g_free(sim->tasks);
 	if (sim->task_names)
 		g_string_chunk_free(sim->task_names);
 	gs_record_free(sim);

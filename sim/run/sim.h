@@ -28,6 +28,16 @@ void gs_sim_run(struct gs_sim *sim, bool *capped);
 /* Fill r with this run's figures; slowdown and the metrics that need the
  * standalone runs are left NAN. */
 void gs_sim_collect(struct gs_sim *sim, struct gs_results *r);
+/* The same figures, and sim freed: the policies' exit hooks are called and
+ * the GPUs, channel handles and event queue freed (gs_sim_teardown) once
+ * what needs them is read and before the tasks' records are made, so that
+ * the two are never held at once (issue 20: the peak of a large run). */
+void gs_sim_collect_and_free(struct gs_sim *sim, struct gs_results *r);
+/* The policies' exit hooks (tasks, then instances), then the GPUs,
+ * channel handles and event queue freed; the tasks' own figures, the
+ * latency log and the recorder stay until gs_sim_free(). Once only;
+ * gs_sim_free() calls it if nobody did. */
+void gs_sim_teardown(struct gs_sim *sim);
 /* The first invariant violation of the run so far (checked every so many
  * events and when gs_sim_run returns), NULL while they hold; and how
  * many checks ran. */
