@@ -15,17 +15,73 @@ void gs_latency_add(struct gs_latency *l, uint64_t ns)
 	l->v[l->n++] = ns;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+/* Below this many values a comparison sort is faster than clearing and
+ * filling the radix sort's 16 KiB of counts (a run of thousands of tasks
+ * sorts thousands of short logs). */
+#define RADIX_SORT_MIN 1024
+/* Partitions this small are left to insertion sort. */
+#define INSERTION_SORT_MAX 16
 
-	return x < y ? -1 : x > y;
+static void insertion_sort(uint64_t *v, uint64_t n)
+{
+	uint64_t i, j;
+
+	for (i = 1; i < n; i++) {
+		uint64_t x = v[i];
+
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
 }
 
-/* Below this many values qsort is faster than clearing and filling the
- * radix sort's 16 KiB of counts (a run of thousands of tasks sorts
- * thousands of short logs). */
-#define RADIX_SORT_MIN 1024
+static void swap_u64(uint64_t *a, uint64_t *b)
+{
+	uint64_t t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* Quicksort with the median of three as pivot (Hoare's partition), the
+ * smaller side recursed into (depth at most log2 n) and the larger one
+ * looped on; small partitions by insertion sort. The short logs of a run
+ * of 65,536 tasks went through qsort, whose comparison calls through a
+ * pointer were most of their sorting time. Sorting integers has one
+ * result, so any correct sort gives the same bytes out. */
+static void quick_sort(uint64_t *v, uint64_t n)
+{
+	while (n > INSERTION_SORT_MAX) {
+		uint64_t mid = n / 2, i = 0, j = n - 1, pivot;
+
+		if (v[mid] < v[0])
+			swap_u64(&v[mid], &v[0]);
+		if (v[n - 1] < v[0])
+			swap_u64(&v[n - 1], &v[0]);
+		if (v[n - 1] < v[mid])
+			swap_u64(&v[n - 1], &v[mid]);
+		pivot = v[mid]; /* v[0] <= pivot <= v[n - 1]: sentinels */
+		for (;;) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i >= j)
+				break;
+			swap_u64(&v[i++], &v[j--]);
+		}
+		/* [0, j] <= pivot <= [j + 1, n) */
+		if (j + 1 < n - j - 1) {
+			quick_sort(v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			quick_sort(v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	insertion_sort(v, n);
+}
 
 /* Counts of each byte value at each of the 8 byte positions. */
 static void byte_counts(const uint64_t *v, uint64_t n,
@@ -52,7 +108,7 @@ void gs_sort_u64(uint64_t *v, uint64_t n)
 	uint64_t i;
 
 	if (n < RADIX_SORT_MIN) {
-		qsort(v, n, sizeof(*v), cmp_u64);
+		quick_sort(v, n);
 		return;
 	}
 	count = g_malloc(8 * sizeof(*count));

@@ -9,6 +9,7 @@
 
 #include "sim/cli/bench.h"
 #include "sim/results/interrupt.h"
+#include "sim/results/pftrace_stream.h"
 #include "sim/results/results_write.h"
 #include "sim/run/sim.h"
 #include "workloads/config_load.h"
@@ -37,12 +38,18 @@ static bool timed_run(const struct gs_scenario *sc, const char *dir,
 	struct gs_sim_options opt = { .timeline = dir != NULL };
 	double c0 = cpu_seconds();
 	gint64 t0 = g_get_monotonic_time();
-	struct gs_sim *sim = gs_sim_new(sc, &opt, error);
+	/* as `gpusim run` writes timeline.pftrace */
+	struct gs_pftrace_stream *spans = dir ? gs_pftrace_stream_new() : NULL;
+	struct gs_sim *sim;
 	struct gs_results r;
 	bool ok = true;
 
-	if (!sim)
+	opt.span_sink = spans ? gs_pftrace_stream_sink(spans) : NULL;
+	sim = gs_sim_new(sc, &opt, error);
+	if (!sim) {
+		gs_pftrace_stream_free(spans);
 		return false;
+	}
 	gs_sim_run(sim, NULL);
 	if (dir) {
 		gs_results_init(&r);
@@ -51,6 +58,7 @@ static bool timed_run(const struct gs_scenario *sc, const char *dir,
 		gs_results_clear(&r);
 	}
 	gs_sim_free(sim);
+	gs_pftrace_stream_free(spans);
 	*wall = seconds_since(t0);
 	*cpu = cpu_seconds() - c0;
 	return ok;

@@ -8,8 +8,9 @@
 
 #include "sim/cli/cli.h"
 #include "sim/host/record_hal.h"
-#include "sim/run/sim.h"
+#include "sim/results/pftrace_stream.h"
 #include "sim/results/results_write.h"
+#include "sim/run/sim.h"
 #include "workloads/config_load.h"
 #include "workloads/sweep.h"
 
@@ -171,6 +172,7 @@ static int run_loaded(const char *file, const struct gs_scenario *sc,
 	int status = GS_EXIT_OK;
 	g_autoptr(gs_hal_record) hal_record =
 		a->record_hal ? gs_hal_record_new() : NULL;
+	struct gs_pftrace_stream *spans = NULL;
 
 	if (sc->sweep.line)
 		fprintf(stderr, "gpusim: note: %s has a sweep block; running "
@@ -183,6 +185,10 @@ static int run_loaded(const char *file, const struct gs_scenario *sc,
 		opt.progress_ctx = &prog;
 	}
 	opt.hal_record = hal_record;
+	/* timeline.pftrace's spans are encoded while the run goes on */
+	if (opt.timeline && a->format == GS_TIMELINE_PFTRACE)
+		spans = gs_pftrace_stream_new();
+	opt.span_sink = spans ? gs_pftrace_stream_sink(spans) : NULL;
 	gs_results_init(&r);
 	if (!gs_run_scenario(sc, &opt, &r, &err)) {
 		fprintf(stderr, "gpusim: %s\n", err->message);
@@ -222,6 +228,7 @@ static int run_loaded(const char *file, const struct gs_scenario *sc,
 		}
 	}
 	gs_results_clear(&r);
+	gs_pftrace_stream_free(spans);
 	return status;
 }
 

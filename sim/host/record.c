@@ -87,15 +87,26 @@ static uint32_t task_name_id(struct gs_sim *sim, const struct gs_task *t)
 	return sim->task_name_ids[i] - 1;
 }
 
+/* Capped at timeline_max_spans, counting those a sink took. A full
+ * chunk goes to the sink, except while the run is closed: those spans are
+ * marked open in the array afterwards. */
 static void add_span(struct gs_sim *sim, const struct gs_span *sp)
 {
 	struct gs_results *r = sim->rec;
+	struct gs_span_sink *sink = sim->opt.span_sink;
 
-	if (r->spans->len >= sim->sc->output.timeline_max_spans) {
+	if ((uint64_t)r->spans->len + (sink ? sink->taken : 0) >=
+	    sim->sc->output.timeline_max_spans) {
 		r->timeline_truncated = true;
 		return;
 	}
 	g_array_append_vals(r->spans, sp, 1);
+	if (sink && !sim->rec_closing && r->spans->len >= GS_SPAN_CHUNK) {
+		sink->take(sink, r->spans, r->names);
+		r->spans = g_array_sized_new(FALSE, TRUE,
+					     sizeof(struct gs_span),
+					     GS_SPAN_CHUNK);
+	}
 }
 
 /* A command entering its channel's ring, or completing: the timeline's
@@ -286,6 +297,7 @@ void gs_record_close(struct gs_sim *sim)
 
 	if (!sim->opt.timeline)
 		return;
+	sim->rec_closing = true;
 	for (g = 0; g < sim->n_gpus; g++)
 		close_engines(sim, sim->gpus[g], sim->q.now);
 	if (s->ops)

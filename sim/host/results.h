@@ -140,6 +140,20 @@ struct gs_cmd_mark {
 	uint8_t kind;         /* enum gs_cmd_mark_kind */
 };
 
+/* Takes a run's spans while it goes on, a full chunk at a time, so that
+ * timeline.pftrace's writer encodes them on a thread of its own
+ * (sim/results/pftrace_stream.h) rather than all at the end. The
+ * recorder hands it each GS_SPAN_CHUNK spans of its spans array, in order,
+ * with its names so far; the spans of the last, partial chunk stay in the
+ * results' spans array. */
+#define GS_SPAN_CHUNK 8192u
+struct gs_span_sink {
+	/* takes spans (and frees it); names: the interned names so far */
+	void (*take)(struct gs_span_sink *sink, GArray *spans,
+		     const GPtrArray *names);
+	guint taken; /* spans taken so far */
+};
+
 struct gs_track {
 	uint32_t gpu;
 	uint8_t track_kind;
@@ -171,6 +185,8 @@ struct gs_results {
 	struct gs_metrics metrics;
 	struct gs_series *series; /* series.csv's rows, in time order */
 	GArray *spans;         /* struct gs_span, in end-time order */
+	/* not owned; if set, it took the spans before those in spans */
+	struct gs_span_sink *span_sink;
 	GArray *tracks;        /* struct gs_track */
 	GArray *cmd_marks;     /* struct gs_cmd_mark, in time order */
 	GPtrArray *names;      /* interned strings for spans */

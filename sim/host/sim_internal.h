@@ -265,6 +265,7 @@ struct gs_sim {
 	size_t track_seen_bytes;
 	uint32_t *task_name_ids;
 	uint32_t cat_run, cat_switch, cat_save, name_switch, name_save;
+	bool rec_closing; /* gs_record_close: no chunk to opt.span_sink */
 };
 
 /* host.c: the task state machine */

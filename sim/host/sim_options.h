@@ -12,6 +12,7 @@
 #include "policies/policy.h"
 
 struct gs_hal_record;
+struct gs_span_sink;
 
 /* Called every few thousand events so a front end can draw progress. */
 typedef void (*gs_progress_fn)(void *ctx, gs_time_t now, gs_time_t end,
@@ -19,6 +20,10 @@ typedef void (*gs_progress_fn)(void *ctx, gs_time_t now, gs_time_t end,
 
 struct gs_sim_options {
 	bool timeline;            /* record spans for timeline.json */
+	/* With timeline: the recorded spans go here in chunks during the
+	 * run (results.h), for timeline.pftrace only; NULL: all stay in
+	 * the results. */
+	struct gs_span_sink *span_sink;
 	bool standalone_runs;     /* run each task alone for slowdowns */
 	gs_progress_fn progress;  /* may be NULL */
 	void *progress_ctx;

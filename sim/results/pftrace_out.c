@@ -39,10 +39,22 @@ static size_t put_varint(uint8_t *p, uint64_t v)
  * timestamp, sequence id, flags and track_event's tag and length. */
 #define PF_HEAD_MAX 40
 
+/* Without a stream, the buffer itself becomes the next block (no copy)
+ * and reserve() takes a new one. */
 static void flush(struct pf_out *o)
 {
-	if (o->len)
+	if (o->len && o->f) {
 		fwrite(o->buf, 1, o->len, o->f);
+	} else if (o->len) {
+		if (!o->blocks)
+			o->blocks = g_ptr_array_new_with_free_func(
+				(GDestroyNotify)g_bytes_unref);
+		g_ptr_array_add(o->blocks,
+				g_bytes_new_take(g_realloc(o->buf, o->len),
+						 o->len));
+		o->buf = NULL;
+		o->cap = 0;
+	}
 	o->len = 0;
 }
 
@@ -63,6 +75,20 @@ void pf_finish(struct pf_out *o)
 	flush(o);
 	g_clear_pointer(&o->buf, g_free);
 	o->cap = 0;
+}
+
+void pf_put_blocks(struct pf_out *o, const GPtrArray *blocks)
+{
+	guint i;
+
+	flush(o);
+	for (i = 0; blocks && i < blocks->len; i++) {
+		gsize n;
+		const void *data = g_bytes_get_data(
+			g_ptr_array_index(blocks, i), &n);
+
+		fwrite(data, 1, n, o->f);
+	}
 }
 
 void pf_put_packet(struct pf_out *o, pf_packet *p)

@@ -17,8 +17,9 @@ typedef Perfetto__Protos__TrackDescriptor pf_track;
 typedef Perfetto__Protos__DebugAnnotation pf_arg;
 
 struct pf_out {
-	FILE *f;
-	uint8_t *buf;  /* packets not yet handed to f */
+	FILE *f;         /* NULL: the packets are kept in blocks */
+	GPtrArray *blocks; /* without f: GBytes of the packets, in order */
+	uint8_t *buf;  /* packets not yet handed to f or blocks */
 	size_t cap;
 	size_t len;
 };
@@ -87,8 +88,12 @@ size_t pf_ev_pack(const struct pf_ev *e, uint8_t *out);
 size_t pf_ev_bound(const struct pf_ev *e);
 /* pf_put_event() of the TrackEvent e describes. */
 void pf_put_ev(struct pf_out *o, uint64_t t, const struct pf_ev *e);
-/* Hands the packets still held to the stream and frees the buffer. */
+/* Hands the packets still held to the stream (or blocks) and frees the
+ * buffer. */
 void pf_finish(struct pf_out *o);
+/* Writes blocks (of a pf_out without f) to o's stream after the packets
+ * o already has. */
+void pf_put_blocks(struct pf_out *o, const GPtrArray *blocks);
 
 void pf_arg_uint(pf_arg *a, enum pf_arg_name name, uint64_t v);
 void pf_arg_string(pf_arg *a, enum pf_arg_name name, const char *v);

@@ -24,23 +24,17 @@
  * Event names and categories are interned (pftrace_out.c). Perfetto
  * sorts packets by timestamp when it reads them; spans are written in the
  * order they ended. Bytes depend on nothing but the results. */
+#include <inttypes.h>
 #include <string.h>
 
 #include "sim/results/pftrace_chans.h"
 #include "sim/results/pftrace_out.h"
+#include "sim/results/pftrace_spans.h"
+#include "sim/results/pftrace_stream.h"
 #include "sim/results/results_priv.h"
 
 /* Tasks whose share and virtual time get counter tracks. */
 #define GS_PFTRACE_MAX_TASK_COUNTERS 256u
-
-/* A command's flow id, unique for up to 256 GPUs, 2^20 channels a GPU and
- * 2^36 commands a channel. */
-static uint64_t pf_flow(uint32_t gpu, uint32_t channel, uint64_t serial)
-{
-	return ((uint64_t)(gpu & 0xff) << 56) |
-	       ((uint64_t)(channel & 0xfffff) << 36) |
-	       (serial & 0xfffffffffULL);
-}
 
 /* Same order as timeline.json's tids. */
 static int32_t sort_rank(uint8_t kind, uint32_t track)
@@ -94,69 +88,15 @@ static void put_gpu_track(struct pf_out *o, uint32_t gpu)
 	pf_put_track(o, &t);
 }
 
-/* The interned event names: the results' names as valid UTF-8
- * (protobuf strings must be), iid = index + 1, then "submit". */
-static GPtrArray *interned_names(const struct gs_results *r,
-				 uint64_t *submit_iid)
-{
-	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
-	guint i;
-
-	for (i = 0; r->names && i < r->names->len; i++) {
-		const char *s = g_ptr_array_index(r->names, i);
-
-		g_ptr_array_add(out, g_utf8_make_valid(s, -1));
-	}
-	g_ptr_array_add(out, g_strdup("submit"));
-	*submit_iid = out->len;
-	return out;
-}
-
-/* A span as a slice. The arguments of a command go on its engine slice
- * only (its channel slice is the same command at the same time), and so
- * does the arrow from its submission. */
-static void put_span(struct pf_out *o, const struct gs_span *s,
-		     GPtrArray *names)
-{
-	struct pf_ev e = {
-		.track_uuid = pf_uuid(PF_SPANS + s->track_kind, s->gpu,
-				      s->track),
-		.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN,
-		.name_iid = (uint64_t)s->name + 1,
-		.category_iid = (uint64_t)s->category + 1,
-	};
-
-	if (s->cmd && s->track_kind == GS_TRACK_ENGINE) {
-		e.args[e.n_args++] = (struct pf_ev_arg){
-			.name = PF_ARG_CMD, .kind = PF_VALUE_UINT, .u = s->cmd };
-		e.args[e.n_args++] = (struct pf_ev_arg){
-			.name = PF_ARG_TASK, .kind = PF_VALUE_STRING,
-			.s = g_ptr_array_index(names, s->name) };
-		e.args[e.n_args++] = (struct pf_ev_arg){
-			.name = PF_ARG_LENGTH, .kind = PF_VALUE_UINT,
-			.u = s->cmd_len };
-		e.has_flow = true;
-		e.flow = pf_flow(s->gpu, s->channel, s->cmd);
-	}
-	if (s->open) /* cut at the run's end */
-		e.args[e.n_args++] = (struct pf_ev_arg){
-			.name = PF_ARG_OPEN, .kind = PF_VALUE_BOOL };
-	pf_put_ev(o, s->start, &e);
-	pf_put_ev(o, s->end, &(struct pf_ev){
-		.track_uuid = e.track_uuid,
-		.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END });
-}
-
 /* GPUs named by n_gpus, and any GPU a track, span or mark mentions. */
-static uint32_t pf_gpu_count(const struct gs_results *r)
+static uint32_t pf_gpu_count(const struct gs_results *r,
+			     uint32_t span_gpus)
 {
-	uint32_t n = MAX(r->n_gpus, 1);
+	uint32_t n = MAX(MAX(r->n_gpus, 1), span_gpus);
 	guint i;
 
 	for (i = 0; r->tracks && i < r->tracks->len; i++)
 		n = MAX(n, g_array_index(r->tracks, struct gs_track, i).gpu + 1);
-	for (i = 0; r->spans && i < r->spans->len; i++)
-		n = MAX(n, g_array_index(r->spans, struct gs_span, i).gpu + 1);
 	for (i = 0; r->cmd_marks && i < r->cmd_marks->len; i++)
 		n = MAX(n, g_array_index(r->cmd_marks, struct gs_cmd_mark,
 					 i).gpu + 1);
@@ -172,13 +112,13 @@ static const char queue_written[] = "";
  * command, its span track if it has none (it never ran) and its queue
  * counter, in order of first submission. */
 static void put_tracks(struct pf_out *o, const struct gs_results *r,
-		       const struct pf_chans *chans)
+		       const struct pf_chans *chans, uint32_t n_gpus)
 {
 	Perfetto__Protos__CounterDescriptor count =
 		PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
 	g_autofree const char **labels =
 		g_new0(const char *, MAX(chans->n_slots, 1));
-	uint32_t gpu, n_gpus = pf_gpu_count(r);
+	uint32_t gpu;
 	guint i;
 
 	count.has_unit = true;
@@ -365,17 +305,14 @@ static void put_task_counters(struct pf_out *o, const struct gs_results *r)
 	gs_series_iter_clear(&it);
 }
 
-/* As timeline.json does: an instant saying where the record stops. */
-static void put_truncated(struct pf_out *o, const struct gs_results *r)
+/* As timeline.json does: an instant saying where the record stops, at
+ * the last end of the n spans kept. */
+static void put_truncated(struct pf_out *o, guint n, gs_time_t last)
 {
 	pf_event e = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-	guint n = r->spans ? r->spans->len : 0, i;
 	g_autofree char *name = g_strdup_printf("timeline truncated at %u "
 						"spans", n);
-	gs_time_t last = 0;
 
-	for (i = 0; i < n; i++)
-		last = MAX(last, g_array_index(r->spans, struct gs_span, i).end);
 	put_child_track(o, pf_uuid(PF_NOTE, 0, 0), 0, "gpusim", 0, NULL);
 	e.has_track_uuid = true;
 	e.track_uuid = pf_uuid(PF_NOTE, 0, 0);
@@ -386,34 +323,84 @@ static void put_truncated(struct pf_out *o, const struct gs_results *r)
 	pf_put_event(o, last, &e);
 }
 
+/* The spans a stream took (NULL: none), then those in r->spans, the tail:
+ * the tail's facts join the stream's, and a span naming a string out of
+ * range is an error, the first one in the order of the spans. The tail
+ * gets the results' names as valid UTF-8. */
+static gboolean note_spans(const struct gs_results *r,
+			   const struct pf_spans *streamed,
+			   struct pf_spans *tail, GError **error)
+{
+	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+	const struct pf_spans *bad;
+	guint i;
+
+	for (i = 0; r->names && i < r->names->len; i++)
+		g_ptr_array_add(names, g_utf8_make_valid(
+			g_ptr_array_index(r->names, i), -1));
+	pf_spans_add_names(tail, names);
+	tail->n = streamed ? streamed->n : 0;
+	if (r->spans)
+		pf_spans_note(tail, (const struct gs_span *)r->spans->data,
+			      r->spans->len);
+	bad = streamed && streamed->bad ? streamed : tail;
+	if (bad->bad) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+			    "span %u names string %" PRIu32 "/%" PRIu32
+			    " of %u", bad->bad_i, bad->bad_name,
+			    bad->bad_cat, tail->names->len);
+		return FALSE;
+	}
+	if (!streamed)
+		return TRUE;
+	for (i = 0; i < MIN(streamed->cats->len, tail->cats->len); i++)
+		tail->cats->data[i] |= streamed->cats->data[i];
+	tail->n_gpus = MAX(tail->n_gpus, streamed->n_gpus);
+	tail->last_end = MAX(tail->last_end, streamed->last_end);
+	return TRUE;
+}
+
 gboolean gs_results_fill_pftrace(const struct gs_results *r, FILE *f,
 				 GError **error)
 {
 	struct pf_out o = { .f = f };
 	struct pf_chans chans;
-	g_autoptr(GPtrArray) names = NULL;
+	struct pf_spans tail;
+	const struct pf_spans *streamed = NULL;
+	const GPtrArray *blocks = NULL;
 	g_autofree bool *used = NULL;
 	uint64_t submit_iid;
 	guint i;
 
-	if (!gs_results_check_spans(r, error))
+	if (r->span_sink)
+		streamed = gs_pftrace_stream_finish(r->span_sink, &blocks);
+	pf_spans_init(&tail);
+	if (!note_spans(r, streamed, &tail, error)) {
+		pf_spans_clear(&tail);
 		return FALSE;
-	names = interned_names(r, &submit_iid);
-	/* only the names spans use as categories are interned as such */
-	used = g_new0(bool, names->len);
-	for (i = 0; r->spans && i < r->spans->len; i++)
-		used[g_array_index(r->spans, struct gs_span, i).category] = true;
+	}
+	/* the interned names: the results' names (iid = index + 1), then
+	 * "submit"; only those spans use as categories are interned as
+	 * categories */
+	g_ptr_array_add(tail.names, g_strdup("submit"));
+	submit_iid = tail.names->len;
+	used = g_new0(bool, tail.names->len);
+	for (i = 0; i < tail.cats->len; i++)
+		used[i] = tail.cats->data[i];
 	used[submit_iid - 1] = true;
-	pf_put_interned(&o, names, used);
+	pf_put_interned(&o, tail.names, used);
 	pf_chans_init(&chans, r);
-	put_tracks(&o, r, &chans);
+	put_tracks(&o, r, &chans, pf_gpu_count(r, tail.n_gpus));
 	put_task_counters(&o, r);
 	put_marks(&o, r, &chans, submit_iid);
 	pf_chans_clear(&chans);
-	for (i = 0; r->spans && i < r->spans->len; i++)
-		put_span(&o, &g_array_index(r->spans, struct gs_span, i), names);
+	pf_put_blocks(&o, blocks);
+	if (r->spans)
+		pf_spans_put(&o, (const struct gs_span *)r->spans->data,
+			     r->spans->len, tail.names);
 	if (r->timeline_truncated)
-		put_truncated(&o, r);
+		put_truncated(&o, tail.n, tail.last_end);
 	pf_finish(&o);
+	pf_spans_clear(&tail);
 	return TRUE;
 }

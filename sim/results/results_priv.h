@@ -35,6 +35,10 @@ ssize_t gs_write_fd(int fd, const void *buf, size_t len);
  * once. */
 bool gs_write_seam_set(void);
 
+/* A thread that blocks every asynchronous signal (results_write.c);
+ * NULL if none could be started. */
+GThread *gs_thread_new_quiet(const char *name, GThreadFunc fn, gpointer data);
+
 /* The files of a run's folder, NULL-terminated. */
 extern const char *const gs_results_files[];
 /* Writes them (the timeline in the given format, none for

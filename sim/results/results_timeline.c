@@ -185,6 +185,11 @@ gboolean gs_results_fill_timeline(const struct gs_results *r, FILE *f,
 	gs_time_t last_end = 0;
 	guint i;
 
+	if (r->span_sink && r->span_sink->taken) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+			    "the spans went to timeline.pftrace's stream");
+		return FALSE;
+	}
 	if (!gs_results_check_spans(r, error))
 		return FALSE;
 	/* Quote each interned name once, not once per span. */

@@ -69,17 +69,17 @@ static gpointer write_job(gpointer data)
 	return NULL;
 }
 
-/* The job on a thread that takes no asynchronous signal: a SIGINT's
- * handler (interrupt.c) runs on the main thread, which then creates no
- * more files while the handler removes the temporary folder. */
-static GThread *start_quiet_thread(struct file_job *job)
+/* A thread that takes no asynchronous signal: a SIGINT's handler
+ * (interrupt.c) runs on the main thread, which then creates no more files
+ * while the handler removes the temporary folder. */
+GThread *gs_thread_new_quiet(const char *name, GThreadFunc fn, gpointer data)
 {
 	sigset_t all, old;
 	GThread *thread;
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	thread = g_thread_try_new("gpusim-timeline", write_job, job, NULL);
+	thread = g_thread_try_new(name, fn, data, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return thread;
 }
@@ -105,7 +105,8 @@ gboolean gs_results_write_files(const struct gs_results *r, const char *dir,
 	tl.fill = timeline_fill(timeline, &tl.name);
 	tl.ok = TRUE;
 	if (tl.fill && !gs_write_seam_set())
-		thread = start_quiet_thread(&tl);
+		thread = gs_thread_new_quiet("gpusim-timeline", write_job,
+					     &tl);
 	ok = gs_results_write_file(r, dir, "tasks.csv",
 				   gs_results_fill_tasks_csv, error) &&
 	     gs_results_write_file(r, dir, "series.csv",

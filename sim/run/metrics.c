@@ -290,6 +290,7 @@ static void move_record(struct gs_sim *sim, struct gs_results *r)
 			    sim->rec->tracks->len);
 	g_array_set_size(sim->rec->tracks, 0); /* labels now owned by r */
 	move_array(&r->spans, &sim->rec->spans);
+	r->span_sink = sim->opt.span_sink;
 	move_array(&r->cmd_marks, &sim->rec->cmd_marks);
 	for (i = 0; i < sim->rec->names->len; i++)
 		gs_results_intern(r, g_ptr_array_index(sim->rec->names, i));
