@@ -64,7 +64,8 @@ void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
 	t->chans = chans;
 	gs_hal_levels(sim, t);
 	t->state = GS_TASK_NOT_STARTED;
-	t->migrate_to = GS_GPU_AUTO;
+	if (gs_task_node(t))
+		gs_task_node(t)->migrate_to = GS_GPU_AUTO;
 	gs_event_init(&t->ev, GS_EVC_TASK, task_wake, t);
 }
 
@@ -80,9 +81,7 @@ void gs_task_destroy(struct gs_task *t)
 	for (i = 0; t->channels_open && i < t->cfg->channels; i++)
 		if (t->chans[i].ch)
 			gs_fence_signal_cancel(t, i);
-	g_free(t->levels);
-	g_free(t->guest_hal);
-	g_free(t->guest_chans);
+	g_free(t->guest_levels);
 }
 
 /* The policies are told of a task and its channels from the host's
@@ -92,9 +91,9 @@ static void levels_task_create(struct gs_task *t)
 	uint32_t k;
 
 	for (k = t->n_levels; k-- > 0;) {
-		struct hal_sched *s = t->levels[k].s;
+		struct hal_sched *s = gs_task_level_of(t, k).s;
 
-		gs_policy_task_create(s, t->levels[k].hal);
+		gs_policy_task_create(s, gs_task_level_of(t, k).hal);
 	}
 }
 
@@ -103,9 +102,9 @@ static void levels_task_exit(struct gs_task *t)
 	uint32_t k;
 
 	for (k = 0; k < t->n_levels; k++) {
-		struct hal_sched *s = t->levels[k].s;
+		struct hal_sched *s = gs_task_level_of(t, k).s;
 
-		gs_policy_task_exit(s, t->levels[k].hal);
+		gs_policy_task_exit(s, gs_task_level_of(t, k).hal);
 	}
 }
 
@@ -136,9 +135,9 @@ static void close_channels(struct gs_task *t)
 			continue;
 		gs_fence_signal_cancel(t, i);
 		for (k = 0; k < t->n_levels; k++) {
-			struct hal_sched *s = t->levels[k].s;
+			struct hal_sched *s = gs_task_level_of(t, k).s;
 
-			gs_policy_channel_destroy(s, &t->levels[k].chans[i]);
+			gs_policy_channel_destroy(s, &gs_task_level_of(t, k).chans[i]);
 		}
 		gs_gpu_channel_close(t->chans[i].ch);
 	}
@@ -188,11 +187,11 @@ static bool open_channels(struct gs_task *t)
 							    &t->chans[i]);
 
 		for (k = 0; k < t->n_levels; k++) {
-			struct hal_chan *hc = &t->levels[k].chans[i];
+			struct hal_chan *hc = &gs_task_level_of(t, k).chans[i];
 
 			memset(hc, 0, sizeof(*hc));
 			hc->task = t;
-			hc->owner = t->levels[k].hal;
+			hc->owner = gs_task_level_of(t, k).hal;
 			hc->ch = ch;
 			gs_fence_signal_init(hc);
 		}
@@ -206,9 +205,9 @@ static bool open_channels(struct gs_task *t)
 			ch->entries = t->cfg->ring_entries;
 		ch->credit_limit = t->cfg->max_inflight;
 		for (k = t->n_levels; k-- > 0;) {
-			struct hal_sched *s = t->levels[k].s;
+			struct hal_sched *s = gs_task_level_of(t, k).s;
 
-			gs_policy_channel_create(s, &t->levels[k].chans[i]);
+			gs_policy_channel_create(s, &gs_task_level_of(t, k).chans[i]);
 		}
 	}
 	t->channels_open = true;
@@ -279,18 +278,18 @@ static enum write_end write_through(struct gs_task *t)
 	int verdict;
 
 	while (t->write_level < t->n_levels) {
-		struct gs_task_level *l = &t->levels[t->write_level];
-		struct hal_chan *hc = &l->chans[chan];
+		struct gs_task_level l = gs_task_level_of(t, t->write_level);
+		struct hal_chan *hc = &l.chans[chan];
 
 		if (hc->shadow) {
 			t->write_trapped = false;
 			hc->queued++;
-			gs_policy_shadow_submit(l->s, hc);
+			gs_policy_shadow_submit(l.s, hc);
 			return WRITE_QUEUED;
 		}
 		/* a trap the policy has no submit op for stops nothing */
 		verdict = !t->write_trapped && hc->trap_armed
-				  ? gs_policy_submit(l->s, hc)
+				  ? gs_policy_submit(l.s, hc)
 				  : GS_SUBMIT_NO_OP;
 		if (verdict != GS_SUBMIT_NO_OP) {
 			t->write_trapped = true;
@@ -316,7 +315,7 @@ void gs_task_forward(struct hal_chan *hc, uint32_t n)
 {
 	struct gs_task *t = hc->task;
 	uint32_t k = hc->owner->level;
-	uint32_t chan = (uint32_t)(hc - t->levels[k].chans), i;
+	uint32_t chan = (uint32_t)(hc - gs_task_level_of(t, k).chans), i;
 
 	if (n > hc->queued)
 		n = hc->queued;
@@ -324,8 +323,8 @@ void gs_task_forward(struct hal_chan *hc, uint32_t n)
 		return;
 	hc->queued -= n;
 	for (k++; k < t->n_levels; k++) {
-		struct hal_sched *s = t->levels[k].s;
-		struct hal_chan *o = &t->levels[k].chans[chan];
+		struct hal_sched *s = gs_task_level_of(t, k).s;
+		struct hal_chan *o = &gs_task_level_of(t, k).chans[chan];
 
 		if (o->shadow) {
 			o->queued += n;
@@ -357,7 +356,7 @@ static void ring_doorbell(struct gs_task *t)
 	if (end == WRITE_STOPPED)
 		return;
 	kernel_trap = end == WRITE_QUEUED &&
-		      !t->levels[t->write_level].s->ops->node_level;
+		      !gs_task_level_of(t, t->write_level).s->ops->node_level;
 	t->pc++;
 	t->state = GS_TASK_READY;
 	wake_at(t, t->sim->q.now + (kernel_trap ? trap_cost(t)
@@ -384,8 +383,8 @@ static void write_command(struct gs_task *t)
 	}
 	gs_record_submit(t->sim, ch, serial);
 	gs_chan_set_content(ch, &s->content);
-	if (s->engine == GS_ENGINE_COMPUTE)
-		t->launched_ns += t->launch_len;
+	if (s->engine == GS_ENGINE_COMPUTE && gs_task_node(t))
+		gs_task_node(t)->launched_ns += t->launch_len;
 	ring_doorbell(t);
 }
 
@@ -414,7 +413,8 @@ static void run_steps(struct gs_task *t)
 		case GS_OP_LAUNCH:
 			/* a move the policy asked for happens between launches,
 			 * once nothing is outstanding */
-			if (t->migrate_to != GS_GPU_AUTO &&
+			if (gs_task_node(t) &&
+			    gs_task_node(t)->migrate_to != GS_GPU_AUTO &&
 			    !task_outstanding(t, GS_ALL_CHANNELS)) {
 				gs_task_migrate_now(t);
 				return;
@@ -584,10 +584,11 @@ static gs_time_t migration_cost(const struct gs_task *t)
 void gs_task_migrate_now(struct gs_task *t)
 {
 	struct gs_sim *sim = t->sim;
-	uint32_t from = t->gpu, to = t->migrate_to;
+	struct gs_task_node *tn = gs_task_node(t);
+	uint32_t from = t->gpu, to = tn->migrate_to;
 	gs_time_t stall;
 
-	t->migrate_to = GS_GPU_AUTO;
+	tn->migrate_to = GS_GPU_AUTO;
 	/* The channels are torn down on the source and recreated on the
 	 * target (the policy sees channel_destroy / channel_create). */
 	gs_node_leave(t);
@@ -604,10 +605,10 @@ void gs_task_migrate_now(struct gs_task *t)
 		return;
 	}
 	gs_node_join(t);
-	t->migrations++;
+	tn->migrations++;
 	sim->node.migrations++;
 	t->state = GS_TASK_READY;
 	stall = migration_cost(t);
-	t->migration_stall_ns += stall;
+	tn->migration_stall_ns += stall;
 	gs_evq_schedule(&sim->q, &t->ev, sim->q.now + stall);
 }
