@@ -146,7 +146,13 @@ void gs_hal_levels(struct gs_sim *sim, struct gs_task *t)
 
 	for (vm = t->cfg->vm; vm >= 0; vm = sc->vms[vm].parent)
 		n += sim->vm_sched[vm] != NULL;
-	t->n_levels = n + 1;
+	/* A byte: the loader nests YAML at most 64 levels deep
+	 * (CFG_MAX_DEPTH), and each VM of a `vms` list inside another
+	 * takes two of them, so no task is under more than 32 VMs. */
+	if (n + 1 > UINT8_MAX)
+		g_error("task %s: under %u VM schedulers, more than %u",
+			t->name, n, UINT8_MAX - 1);
+	t->n_levels = (uint8_t)(n + 1);
 	t->guest_levels = n ? guest_block(n, t->cfg->channels) : NULL;
 	for (vm = t->cfg->vm; vm >= 0; vm = sc->vms[vm].parent) {
 		if (!sim->vm_sched[vm])

@@ -50,7 +50,7 @@ static hal_u64 chan_query(const struct hal_chan *c, const char *name,
 
 hal_u32 hal_task_id(const struct hal_task *t)
 {
-	return (hal_u32)task_query(t, "hal_task_id", 'u', t->task->index);
+	return (hal_u32)task_query(t, "hal_task_id", 'u', gs_task_index(t->task));
 }
 
 const char *hal_task_name(const struct hal_task *t)
@@ -134,7 +134,7 @@ hal_u32 hal_chan_guest_id(const struct hal_chan *c)
 
 	/* a VM's own scheduler knows its processes: no hints needed */
 	hal_u32 id = vm == c->owner->s->vm || !c->task->sim->sc->vms[vm].hints
-			     ? HAL_GUEST_NONE : c->task->index + 1;
+			     ? HAL_GUEST_NONE : gs_task_index(c->task) + 1;
 
 	return (hal_u32)chan_query(c, "hal_chan_guest_id", 'u', id);
 }

@@ -40,8 +40,11 @@ static void wake_at(struct gs_task *t, gs_time_t when)
 	gs_evq_schedule(&t->sim->q, &t->ev, when);
 }
 
-void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
-		  uint32_t def, uint32_t replica, struct hal_chan *chans)
+/* a task's loop depth is a byte (struct gs_task) */
+G_STATIC_ASSERT(GS_MAX_LOOP_DEPTH <= UINT8_MAX);
+
+void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t def,
+		  uint32_t replica, struct hal_chan *chans)
 {
 	const struct gs_task_config *cfg = &sim->sc->tasks[def];
 	char *stream, *name;
@@ -49,8 +52,6 @@ void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
 	memset(t, 0, sizeof(*t));
 	t->sim = sim;
 	t->hal.task = t;
-	t->index = index;
-	t->def = def;
 	t->cfg = cfg;
 	name = cfg->count > 1 ? g_strdup_printf("%s#%u", cfg->name, replica)
 			      : g_strdup(cfg->name);
@@ -183,7 +184,7 @@ static bool open_channels(struct gs_task *t)
 
 	for (i = 0; i < t->cfg->channels; i++) {
 		struct gs_channel *ch = gs_gpu_channel_open(task_gpu(t),
-							    t->index,
+							    gs_task_index(t),
 							    &t->chans[i]);
 
 		for (k = 0; k < t->n_levels; k++) {
@@ -256,7 +257,7 @@ static bool end_round(struct gs_task *t)
 
 	t->rounds++;
 	t->round_total += now - t->round_start;
-	gs_latency_log_add(&t->sim->latency, t->index, GS_LATENCY_ROUND,
+	gs_latency_log_add(&t->sim->latency, gs_task_index(t), GS_LATENCY_ROUND,
 			   now - t->round_start);
 	t->round_start = now;
 	return !(t->cfg->rounds && t->rounds >= t->cfg->rounds);
@@ -522,7 +523,7 @@ void gs_host_cmd_start(void *ctx, struct gs_channel *ch,
 	(void)ctx;
 
 	if (hc)
-		gs_latency_log_add(&hc->task->sim->latency, hc->task->index,
+		gs_latency_log_add(&hc->task->sim->latency, gs_task_index(hc->task),
 				   GS_LATENCY_WAIT,
 				   ch->gpu->q->now - cmd->written_at);
 }

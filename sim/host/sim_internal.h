@@ -119,6 +119,9 @@ struct gs_task {
 	 * otherwise: most tasks have none). */
 	struct gs_task_level *guest_levels;
 	struct gs_event ev;
+	/* its loop stack, as deep as its program's loops nest (sim.c: most
+	 * programs nest one or none, not GS_MAX_LOOP_DEPTH) */
+	uint32_t *loop_left;
 	struct gs_event *kill_ev;   /* a kill the policy asked for; NULL
 				     * until one is (vm_kill.c makes it,
 				     * gs_task_destroy frees it) */
@@ -141,21 +144,18 @@ struct gs_task {
 	/* time blocked in waits or on a full ring */
 	gs_time_t sync_ns, wait_since;
 
-	uint32_t index;
-	uint32_t def;               /* index of its gs_task_config */
 	uint32_t gpu;
-	uint32_t n_levels;
-	uint32_t write_level, held_level;
-
-	/* program counter and loop stack */
-	uint32_t pc;
-	uint32_t depth;
-	uint32_t loop_left[GS_MAX_LOOP_DEPTH];
-
+	uint32_t pc;                /* program counter */
 	/* the last estimate of a policy that estimated its demand
 	 * (hal_note_demand) */
 	uint32_t monitored_pm;
 
+	/* its levels (the loader's YAML depth limit keeps them under 33,
+	 * hal_sim.c) and its loops (at most GS_MAX_LOOP_DEPTH) fit in a
+	 * byte */
+	uint8_t n_levels;
+	uint8_t write_level, held_level;
+	uint8_t depth;              /* loops open, in loop_left */
 	uint8_t state;
 	bool write_trapped;
 	bool killed;
@@ -238,6 +238,7 @@ struct gs_sim {
 	/* by task index; NULL where the node is not reported (see
 	 * struct gs_task_node) */
 	struct gs_task_node *task_nodes;
+	uint32_t *loop_stacks;      /* the tasks' loop stacks, in one block */
 	GStringChunk *task_names;
 	uint32_t live_tasks;        /* started or waiting to start */
 	/* every round time and job wait, by task index and enum
@@ -282,10 +283,11 @@ struct gs_sim {
 };
 
 /* host.c: the task state machine */
-/* chans: its cfg->channels host-level handles, zeroed, which it keeps
+/* t: an element of sim->tasks (its index is its place there); chans: its
+ * cfg->channels host-level handles, zeroed, which it keeps
  * (sim->task_chans owns them, sim->task_names its name). */
-void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
-		  uint32_t def, uint32_t replica, struct hal_chan *chans);
+void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t def,
+		  uint32_t replica, struct hal_chan *chans);
 void gs_task_destroy(struct gs_task *t);
 void gs_host_cmd_start(void *ctx, struct gs_channel *ch,
 		       const struct gs_cmd *cmd);
@@ -398,10 +400,18 @@ static inline struct gs_task_level gs_task_level_of(const struct gs_task *t,
 	return k + 1 < t->n_levels ? t->guest_levels[k] : host;
 }
 
+/* t's index in sim->tasks (the order of the scenario's tasks and their
+ * replicas), from its place rather than a field of every task. */
+static inline uint32_t gs_task_index(const struct gs_task *t)
+{
+	return (uint32_t)(t - t->sim->tasks);
+}
+
 /* t's node figures, NULL where the run does not report the node. */
 static inline struct gs_task_node *gs_task_node(const struct gs_task *t)
 {
-	return t->sim->task_nodes ? &t->sim->task_nodes[t->index] : NULL;
+	return t->sim->task_nodes ? &t->sim->task_nodes[gs_task_index(t)]
+				  : NULL;
 }
 
 #endif
