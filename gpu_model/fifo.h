@@ -12,17 +12,29 @@
 #include <stdint.h>
 #include <string.h>
 
+/* 16 bytes: three of them in every channel slot (65,536 in `gpusim
+ * bench`'s memory point), so the capacity is kept as its log2 beside the
+ * length. */
+#define GS_FIFO_MAX_LOG2 26 /* 2^26 elements: 64 times the largest ring */
+
 struct gs_fifo {
 	uint8_t *buf;
-	uint32_t cap;    /* power of two, or 0 */
-	uint32_t head;   /* index of the oldest element */
-	uint32_t len;
+	uint32_t head;           /* index of the oldest element */
+	uint32_t len : 27;
+	uint32_t cap_log2 : 5;   /* the capacity, a power of two, when buf */
 };
 
 static inline void gs_fifo_init(struct gs_fifo *f)
 {
 	f->buf = NULL;
-	f->cap = f->head = f->len = 0;
+	f->head = 0;
+	f->len = 0;
+	f->cap_log2 = 0;
+}
+
+static inline uint32_t gs_fifo_cap(const struct gs_fifo *f)
+{
+	return f->buf ? 1u << f->cap_log2 : 0;
 }
 
 static inline void gs_fifo_free(struct gs_fifo *f)
@@ -36,7 +48,7 @@ static inline void gs_fifo_free(struct gs_fifo *f)
 static inline void *gs_fifo_at(const struct gs_fifo *f, size_t elem,
 			       uint32_t i)
 {
-	return f->buf + (size_t)((f->head + i) & (f->cap - 1)) * elem;
+	return f->buf + (size_t)((f->head + i) & (gs_fifo_cap(f) - 1)) * elem;
 }
 
 /* The first allocation holds one element: a channel that waits for each
@@ -46,16 +58,24 @@ static inline void *gs_fifo_at(const struct gs_fifo *f, size_t elem,
  * doubles it, a few times at most: rings hold at most ring_entries. */
 static inline void gs_fifo_grow(struct gs_fifo *f, size_t elem)
 {
-	if (f->len == f->cap) {
-		uint32_t ncap = f->cap ? f->cap * 2 : 1, i;
-		uint8_t *nbuf = g_malloc((size_t)ncap * elem);
+	uint32_t cap = gs_fifo_cap(f);
 
+	if (f->len == cap) {
+		uint32_t log2 = cap ? f->cap_log2 + 1u : 0, i;
+		uint8_t *nbuf;
+
+		/* no ring holds so many (gpu.ring_entries is at most 2^20):
+		 * only a model error could get here */
+		if (log2 > GS_FIFO_MAX_LOG2)
+			g_error("a channel FIFO of more than 2^%u elements",
+				GS_FIFO_MAX_LOG2);
+		nbuf = g_malloc(((size_t)1 << log2) * elem);
 		for (i = 0; i < f->len; i++)
 			memcpy(nbuf + (size_t)i * elem, gs_fifo_at(f, elem, i),
 			       elem);
 		g_free(f->buf);
 		f->buf = nbuf;
-		f->cap = ncap;
+		f->cap_log2 = log2 & 31u;
 		f->head = 0;
 	}
 }
@@ -72,7 +92,7 @@ static inline void gs_fifo_push_front(struct gs_fifo *f, size_t elem,
 				      const void *e)
 {
 	gs_fifo_grow(f, elem);
-	f->head = (f->head + f->cap - 1) & (f->cap - 1);
+	f->head = (f->head + gs_fifo_cap(f) - 1) & (gs_fifo_cap(f) - 1);
 	f->len++;
 	memcpy(gs_fifo_at(f, elem, 0), e, elem);
 }
@@ -81,7 +101,7 @@ static inline void gs_fifo_pop(struct gs_fifo *f, size_t elem, void *out)
 {
 	if (out)
 		memcpy(out, gs_fifo_at(f, elem, 0), elem);
-	f->head = (f->head + 1) & (f->cap - 1);
+	f->head = (f->head + 1) & (gs_fifo_cap(f) - 1);
 	f->len--;
 }
 

@@ -30,10 +30,10 @@ static void test_first_block_holds_one(void **state)
 
 	gs_fifo_init(&f);
 	push_u32(&f, 7);
-	assert_int_equal(f.cap, 1);
+	assert_int_equal(gs_fifo_cap(&f), 1);
 	assert_int_equal(f.len, 1);
 	push_u32(&f, 8);
-	assert_int_equal(f.cap, 2);
+	assert_int_equal(gs_fifo_cap(&f), 2);
 	assert_int_equal(pop_u32(&f), 7);
 	assert_int_equal(pop_u32(&f), 8);
 	assert_int_equal(f.len, 0);
@@ -75,7 +75,7 @@ static void test_push_front_grows(void **state)
 
 	gs_fifo_init(&f);
 	gs_fifo_push_front(&f, sizeof(v), &v);
-	assert_int_equal(f.cap, 1);
+	assert_int_equal(gs_fifo_cap(&f), 1);
 	v = 2;
 	push_u32(&f, 3);
 	gs_fifo_push_front(&f, sizeof(v), &v);
@@ -86,12 +86,41 @@ static void test_push_front_grows(void **state)
 	gs_fifo_free(&f);
 }
 
+/* A FIFO that grew past 2^16 elements (a long fence lag: one entry per
+ * completion not yet visible) keeps its capacity and order: the capacity
+ * is held as a 5-bit log2 beside a 27-bit length. */
+static void test_large_fifo_keeps_capacity(void **state)
+{
+	struct gs_fifo f;
+	uint32_t i;
+	(void)state;
+
+	gs_fifo_init(&f);
+	for (i = 0; i < (1u << 17) + 1; i++)
+		push_u32(&f, i);
+	assert_int_equal(gs_fifo_cap(&f), 1u << 18);
+	assert_int_equal(f.len, (1u << 17) + 1);
+	for (i = 0; i < (1u << 17) + 1; i++)
+		assert_int_equal(pop_u32(&f), i);
+	gs_fifo_free(&f);
+}
+
+/* Three FIFOs sit in each of 65,536 channel slots (README, Performance,
+ * "Memory per channel and task"): 16 bytes each. */
+static void test_fifo_is_16_bytes(void **state)
+{
+	(void)state;
+	assert_int_equal(sizeof(struct gs_fifo), 16);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_first_block_holds_one),
 		cmocka_unit_test(test_order_kept_across_wrap_and_growth),
 		cmocka_unit_test(test_push_front_grows),
+		cmocka_unit_test(test_large_fifo_keeps_capacity),
+		cmocka_unit_test(test_fifo_is_16_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,7 +29,7 @@ void gs_fence_signal_cancel(struct gs_task *t, uint32_t chan)
 	uint32_t k;
 
 	for (k = 0; k < t->n_levels; k++) {
-		struct hal_chan *hc = &t->levels[k].chans[chan];
+		struct hal_chan *hc = &gs_task_level_of(t, k).chans[chan];
 
 		if (hc->fence_ev) {
 			gs_evq_cancel(&t->sim->q, hc->fence_ev);
@@ -46,9 +46,9 @@ void gs_fence_signal_due(struct gs_task *t, uint32_t chan,
 	uint32_t k;
 
 	for (k = 0; k < t->n_levels; k++) {
-		struct hal_chan *hc = &t->levels[k].chans[chan];
+		struct hal_chan *hc = &gs_task_level_of(t, k).chans[chan];
 
-		if (!t->levels[k].s->ops->fence_signal)
+		if (!gs_task_level_of(t, k).s->ops->fence_signal)
 			continue;
 		hc->fence_unsignalled++;
 		if (!hc->fence_ev) {

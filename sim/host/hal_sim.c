@@ -115,6 +115,29 @@ void gs_hal_prepare(struct gs_sim *sim)
 	}
 }
 
+/* n guest levels of a task of `chans` channels in one block (one malloc
+ * header, freed by one g_free of the levels): the levels, then their task
+ * handles, then their channel handles, level by level; all three are
+ * multiples of 8 bytes, so each part stays aligned. */
+static struct gs_task_level *guest_block(uint32_t n, uint32_t chans)
+{
+	gsize levels = sizeof(struct gs_task_level) * n;
+	gsize hals = sizeof(struct hal_task) * n;
+	struct gs_task_level *l =
+		g_malloc0(levels + hals + sizeof(struct hal_chan) * n * chans);
+	struct hal_task *hal = (struct hal_task *)(void *)((char *)l + levels);
+	struct hal_chan *hc = (struct hal_chan *)(void *)((char *)hal + hals);
+	uint32_t k;
+
+	G_STATIC_ASSERT(sizeof(struct gs_task_level) % 8 == 0 &&
+			sizeof(struct hal_task) % 8 == 0);
+	for (k = 0; k < n; k++) {
+		l[k].hal = &hal[k];
+		l[k].chans = &hc[(gsize)k * chans];
+	}
+	return l;
+}
+
 void gs_hal_levels(struct gs_sim *sim, struct gs_task *t)
 {
 	const struct gs_scenario *sc = sim->sc;
@@ -123,26 +146,26 @@ void gs_hal_levels(struct gs_sim *sim, struct gs_task *t)
 
 	for (vm = t->cfg->vm; vm >= 0; vm = sc->vms[vm].parent)
 		n += sim->vm_sched[vm] != NULL;
-	t->n_levels = n + 1;
-	t->levels = g_new0(struct gs_task_level, n + 1);
-	t->guest_hal = n ? g_new0(struct hal_task, n) : NULL;
-	t->guest_chans = n ? g_new0(struct hal_chan, n * t->cfg->channels)
-			   : NULL;
+	/* A byte: the loader nests YAML at most 64 levels deep
+	 * (CFG_MAX_DEPTH), and each VM of a `vms` list inside another
+	 * takes two of them, so no task is under more than 32 VMs. */
+	if (n + 1 > UINT8_MAX)
+		g_error("task %s: under %u VM schedulers, more than %u",
+			t->name, n, UINT8_MAX - 1);
+	t->n_levels = (uint8_t)(n + 1);
+	t->guest_levels = n ? guest_block(n, t->cfg->channels) : NULL;
 	for (vm = t->cfg->vm; vm >= 0; vm = sc->vms[vm].parent) {
 		if (!sim->vm_sched[vm])
 			continue;
-		t->levels[k].s = sim->vm_sched[vm];
-		t->levels[k].hal = &t->guest_hal[k];
-		t->levels[k].chans = &t->guest_chans[k * t->cfg->channels];
+		t->guest_levels[k].s = sim->vm_sched[vm];
 		k++;
 	}
-	t->levels[k].s = &sim->sched;
-	t->levels[k].hal = &t->hal;
-	t->levels[k].chans = t->chans;
 	for (i = 0; i <= k; i++) {
-		t->levels[i].hal->task = t;
-		t->levels[i].hal->s = t->levels[i].s;
-		t->levels[i].hal->level = i;
+		struct gs_task_level l = gs_task_level_of(t, i);
+
+		l.hal->task = t;
+		l.hal->s = l.s;
+		l.hal->level = i;
 	}
 }
 

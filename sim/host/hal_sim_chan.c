@@ -23,8 +23,8 @@ static struct hal_chan *gs_hal_chan_at(struct hal_sched *s,
 	t = hc->task;
 	chan = (uint32_t)(hc - t->chans);
 	for (k = 0; k < t->n_levels; k++)
-		if (t->levels[k].s == s)
-			return &t->levels[k].chans[chan];
+		if (gs_task_level_of(t, k).s == s)
+			return &gs_task_level_of(t, k).chans[chan];
 	return NULL;
 }
 
@@ -50,7 +50,7 @@ static hal_u64 chan_query(const struct hal_chan *c, const char *name,
 
 hal_u32 hal_task_id(const struct hal_task *t)
 {
-	return (hal_u32)task_query(t, "hal_task_id", 'u', t->task->index);
+	return (hal_u32)task_query(t, "hal_task_id", 'u', gs_task_index(t->task));
 }
 
 const char *hal_task_name(const struct hal_task *t)
@@ -134,7 +134,7 @@ hal_u32 hal_chan_guest_id(const struct hal_chan *c)
 
 	/* a VM's own scheduler knows its processes: no hints needed */
 	hal_u32 id = vm == c->owner->s->vm || !c->task->sim->sc->vms[vm].hints
-			     ? HAL_GUEST_NONE : c->task->index + 1;
+			     ? HAL_GUEST_NONE : gs_task_index(c->task) + 1;
 
 	return (hal_u32)chan_query(c, "hal_chan_guest_id", 'u', id);
 }
@@ -265,9 +265,9 @@ static const struct gs_cmd *shadow_head(const struct hal_chan *c)
 
 	if (!c->queued)
 		return NULL;
-	chan = (uint32_t)(c - t->levels[c->owner->level].chans);
+	chan = (uint32_t)(c - gs_task_level_of(t, c->owner->level).chans);
 	for (k = c->owner->level + 1; k < t->n_levels; k++)
-		before += t->levels[k].chans[chan].queued;
+		before += gs_task_level_of(t, k).chans[chan].queued;
 	return gs_chan_unpublished_at(c->ch, before);
 }
 
@@ -420,7 +420,8 @@ static int task_migrate(struct hal_sched *s, struct hal_task *t, hal_u32 gpu)
 		return 0;
 	}
 	/* host.c moves it at its next launch with nothing outstanding */
-	task->migrate_to = gpu == task->gpu ? GS_GPU_AUTO : gpu;
+	/* several GPUs: the node is reported, gs_task_node is there */
+	gs_task_node(task)->migrate_to = gpu == task->gpu ? GS_GPU_AUTO : gpu;
 	return 0;
 }
 

@@ -40,8 +40,11 @@ static void wake_at(struct gs_task *t, gs_time_t when)
 	gs_evq_schedule(&t->sim->q, &t->ev, when);
 }
 
-void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
-		  uint32_t def, uint32_t replica, struct hal_chan *chans)
+/* a task's loop depth is a byte (struct gs_task) */
+G_STATIC_ASSERT(GS_MAX_LOOP_DEPTH <= UINT8_MAX);
+
+void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t def,
+		  uint32_t replica, struct hal_chan *chans)
 {
 	const struct gs_task_config *cfg = &sim->sc->tasks[def];
 	char *stream, *name;
@@ -49,8 +52,6 @@ void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
 	memset(t, 0, sizeof(*t));
 	t->sim = sim;
 	t->hal.task = t;
-	t->index = index;
-	t->def = def;
 	t->cfg = cfg;
 	name = cfg->count > 1 ? g_strdup_printf("%s#%u", cfg->name, replica)
 			      : g_strdup(cfg->name);
@@ -64,7 +65,8 @@ void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
 	t->chans = chans;
 	gs_hal_levels(sim, t);
 	t->state = GS_TASK_NOT_STARTED;
-	t->migrate_to = GS_GPU_AUTO;
+	if (gs_task_node(t))
+		gs_task_node(t)->migrate_to = GS_GPU_AUTO;
 	gs_event_init(&t->ev, GS_EVC_TASK, task_wake, t);
 }
 
@@ -80,9 +82,7 @@ void gs_task_destroy(struct gs_task *t)
 	for (i = 0; t->channels_open && i < t->cfg->channels; i++)
 		if (t->chans[i].ch)
 			gs_fence_signal_cancel(t, i);
-	g_free(t->levels);
-	g_free(t->guest_hal);
-	g_free(t->guest_chans);
+	g_free(t->guest_levels);
 }
 
 /* The policies are told of a task and its channels from the host's
@@ -92,9 +92,9 @@ static void levels_task_create(struct gs_task *t)
 	uint32_t k;
 
 	for (k = t->n_levels; k-- > 0;) {
-		struct hal_sched *s = t->levels[k].s;
+		struct hal_sched *s = gs_task_level_of(t, k).s;
 
-		gs_policy_task_create(s, t->levels[k].hal);
+		gs_policy_task_create(s, gs_task_level_of(t, k).hal);
 	}
 }
 
@@ -103,9 +103,9 @@ static void levels_task_exit(struct gs_task *t)
 	uint32_t k;
 
 	for (k = 0; k < t->n_levels; k++) {
-		struct hal_sched *s = t->levels[k].s;
+		struct hal_sched *s = gs_task_level_of(t, k).s;
 
-		gs_policy_task_exit(s, t->levels[k].hal);
+		gs_policy_task_exit(s, gs_task_level_of(t, k).hal);
 	}
 }
 
@@ -136,9 +136,9 @@ static void close_channels(struct gs_task *t)
 			continue;
 		gs_fence_signal_cancel(t, i);
 		for (k = 0; k < t->n_levels; k++) {
-			struct hal_sched *s = t->levels[k].s;
+			struct hal_sched *s = gs_task_level_of(t, k).s;
 
-			gs_policy_channel_destroy(s, &t->levels[k].chans[i]);
+			gs_policy_channel_destroy(s, &gs_task_level_of(t, k).chans[i]);
 		}
 		gs_gpu_channel_close(t->chans[i].ch);
 	}
@@ -184,15 +184,15 @@ static bool open_channels(struct gs_task *t)
 
 	for (i = 0; i < t->cfg->channels; i++) {
 		struct gs_channel *ch = gs_gpu_channel_open(task_gpu(t),
-							    t->index,
+							    gs_task_index(t),
 							    &t->chans[i]);
 
 		for (k = 0; k < t->n_levels; k++) {
-			struct hal_chan *hc = &t->levels[k].chans[i];
+			struct hal_chan *hc = &gs_task_level_of(t, k).chans[i];
 
 			memset(hc, 0, sizeof(*hc));
 			hc->task = t;
-			hc->owner = t->levels[k].hal;
+			hc->owner = gs_task_level_of(t, k).hal;
 			hc->ch = ch;
 			gs_fence_signal_init(hc);
 		}
@@ -206,9 +206,9 @@ static bool open_channels(struct gs_task *t)
 			ch->entries = t->cfg->ring_entries;
 		ch->credit_limit = t->cfg->max_inflight;
 		for (k = t->n_levels; k-- > 0;) {
-			struct hal_sched *s = t->levels[k].s;
+			struct hal_sched *s = gs_task_level_of(t, k).s;
 
-			gs_policy_channel_create(s, &t->levels[k].chans[i]);
+			gs_policy_channel_create(s, &gs_task_level_of(t, k).chans[i]);
 		}
 	}
 	t->channels_open = true;
@@ -257,7 +257,7 @@ static bool end_round(struct gs_task *t)
 
 	t->rounds++;
 	t->round_total += now - t->round_start;
-	gs_latency_log_add(&t->sim->latency, t->index, GS_LATENCY_ROUND,
+	gs_latency_log_add(&t->sim->latency, gs_task_index(t), GS_LATENCY_ROUND,
 			   now - t->round_start);
 	t->round_start = now;
 	return !(t->cfg->rounds && t->rounds >= t->cfg->rounds);
@@ -279,18 +279,18 @@ static enum write_end write_through(struct gs_task *t)
 	int verdict;
 
 	while (t->write_level < t->n_levels) {
-		struct gs_task_level *l = &t->levels[t->write_level];
-		struct hal_chan *hc = &l->chans[chan];
+		struct gs_task_level l = gs_task_level_of(t, t->write_level);
+		struct hal_chan *hc = &l.chans[chan];
 
 		if (hc->shadow) {
 			t->write_trapped = false;
 			hc->queued++;
-			gs_policy_shadow_submit(l->s, hc);
+			gs_policy_shadow_submit(l.s, hc);
 			return WRITE_QUEUED;
 		}
 		/* a trap the policy has no submit op for stops nothing */
 		verdict = !t->write_trapped && hc->trap_armed
-				  ? gs_policy_submit(l->s, hc)
+				  ? gs_policy_submit(l.s, hc)
 				  : GS_SUBMIT_NO_OP;
 		if (verdict != GS_SUBMIT_NO_OP) {
 			t->write_trapped = true;
@@ -316,7 +316,7 @@ void gs_task_forward(struct hal_chan *hc, uint32_t n)
 {
 	struct gs_task *t = hc->task;
 	uint32_t k = hc->owner->level;
-	uint32_t chan = (uint32_t)(hc - t->levels[k].chans), i;
+	uint32_t chan = (uint32_t)(hc - gs_task_level_of(t, k).chans), i;
 
 	if (n > hc->queued)
 		n = hc->queued;
@@ -324,8 +324,8 @@ void gs_task_forward(struct hal_chan *hc, uint32_t n)
 		return;
 	hc->queued -= n;
 	for (k++; k < t->n_levels; k++) {
-		struct hal_sched *s = t->levels[k].s;
-		struct hal_chan *o = &t->levels[k].chans[chan];
+		struct hal_sched *s = gs_task_level_of(t, k).s;
+		struct hal_chan *o = &gs_task_level_of(t, k).chans[chan];
 
 		if (o->shadow) {
 			o->queued += n;
@@ -357,7 +357,7 @@ static void ring_doorbell(struct gs_task *t)
 	if (end == WRITE_STOPPED)
 		return;
 	kernel_trap = end == WRITE_QUEUED &&
-		      !t->levels[t->write_level].s->ops->node_level;
+		      !gs_task_level_of(t, t->write_level).s->ops->node_level;
 	t->pc++;
 	t->state = GS_TASK_READY;
 	wake_at(t, t->sim->q.now + (kernel_trap ? trap_cost(t)
@@ -384,8 +384,8 @@ static void write_command(struct gs_task *t)
 	}
 	gs_record_submit(t->sim, ch, serial);
 	gs_chan_set_content(ch, &s->content);
-	if (s->engine == GS_ENGINE_COMPUTE)
-		t->launched_ns += t->launch_len;
+	if (s->engine == GS_ENGINE_COMPUTE && gs_task_node(t))
+		gs_task_node(t)->launched_ns += t->launch_len;
 	ring_doorbell(t);
 }
 
@@ -414,7 +414,8 @@ static void run_steps(struct gs_task *t)
 		case GS_OP_LAUNCH:
 			/* a move the policy asked for happens between launches,
 			 * once nothing is outstanding */
-			if (t->migrate_to != GS_GPU_AUTO &&
+			if (gs_task_node(t) &&
+			    gs_task_node(t)->migrate_to != GS_GPU_AUTO &&
 			    !task_outstanding(t, GS_ALL_CHANNELS)) {
 				gs_task_migrate_now(t);
 				return;
@@ -522,7 +523,7 @@ void gs_host_cmd_start(void *ctx, struct gs_channel *ch,
 	(void)ctx;
 
 	if (hc)
-		gs_latency_log_add(&hc->task->sim->latency, hc->task->index,
+		gs_latency_log_add(&hc->task->sim->latency, gs_task_index(hc->task),
 				   GS_LATENCY_WAIT,
 				   ch->gpu->q->now - cmd->written_at);
 }
@@ -584,10 +585,11 @@ static gs_time_t migration_cost(const struct gs_task *t)
 void gs_task_migrate_now(struct gs_task *t)
 {
 	struct gs_sim *sim = t->sim;
-	uint32_t from = t->gpu, to = t->migrate_to;
+	struct gs_task_node *tn = gs_task_node(t);
+	uint32_t from = t->gpu, to = tn->migrate_to;
 	gs_time_t stall;
 
-	t->migrate_to = GS_GPU_AUTO;
+	tn->migrate_to = GS_GPU_AUTO;
 	/* The channels are torn down on the source and recreated on the
 	 * target (the policy sees channel_destroy / channel_create). */
 	gs_node_leave(t);
@@ -604,10 +606,10 @@ void gs_task_migrate_now(struct gs_task *t)
 		return;
 	}
 	gs_node_join(t);
-	t->migrations++;
+	tn->migrations++;
 	sim->node.migrations++;
 	t->state = GS_TASK_READY;
 	stall = migration_cost(t);
-	t->migration_stall_ns += stall;
+	tn->migration_stall_ns += stall;
 	gs_evq_schedule(&sim->q, &t->ev, sim->q.now + stall);
 }

@@ -34,7 +34,11 @@ static bool measured(const struct gs_task *t)
 
 static uint32_t demand_of(const struct gs_task *t)
 {
-	return measured(t) ? t->measured_pm : t->cfg->demand_pm;
+	const struct gs_task_node *tn = gs_task_node(t);
+
+	if (!measured(t))
+		return t->cfg->demand_pm;
+	return tn ? tn->measured_pm : 0;
 }
 
 bool gs_node_reported(const struct gs_scenario *sc)
@@ -53,23 +57,24 @@ bool gs_node_reported(const struct gs_scenario *sc)
 static void measure(struct gs_task *t)
 {
 	struct gs_node_gpu *g = &t->sim->node.gpu[t->gpu];
+	struct gs_task_node *tn = gs_task_node(t);
 	gs_time_t now = t->sim->q.now, sync = gs_task_sync_now(t);
-	gs_time_t launched = t->launched_ns - t->win_launched;
-	gs_time_t blocked = sync - t->win_sync, wall = now - t->win_at;
+	gs_time_t launched = tn->launched_ns - tn->win_launched;
+	gs_time_t blocked = sync - tn->win_sync, wall = now - tn->win_at;
 	gs_time_t free_ns = wall > blocked ? wall - blocked : 0;
 	uint64_t pm;
 
-	t->win_at = now;
-	t->win_launched = t->launched_ns;
-	t->win_sync = sync;
+	tn->win_at = now;
+	tn->win_launched = tn->launched_ns;
+	tn->win_sync = sync;
 	if (!launched && !free_ns)
 		return;
 	pm = (uint64_t)((unsigned __int128)launched * 1000 /
 			(launched + free_ns));
 	if (pm > 1000)
 		pm = 1000;
-	g->demand_pm += (uint32_t)pm - t->measured_pm;
-	t->measured_pm = (uint32_t)pm;
+	g->demand_pm += (uint32_t)pm - tn->measured_pm;
+	tn->measured_pm = (uint32_t)pm;
 }
 
 static void on_window(void *ctx, struct gs_event *ev)
@@ -89,8 +94,14 @@ void gs_node_init(struct gs_sim *sim)
 	const struct gs_scenario *sc = sim->sc;
 	bool any = false;
 	uint32_t i;
+	gsize tasks = 0;
 
 	sim->node.gpu = g_new0(struct gs_node_gpu, sim->n_gpus);
+	/* before the tasks are made (sim.c): they look it up */
+	for (i = 0; i < sc->n_tasks; i++)
+		tasks += sc->tasks[i].count;
+	sim->task_nodes = gs_node_reported(sc)
+		? g_new0(struct gs_task_node, tasks ? tasks : 1) : NULL;
 	sim->node.last = 0;
 	sim->node.imbalanced_ns = 0;
 	for (i = 0; i < sc->n_tasks; i++)
@@ -106,6 +117,8 @@ void gs_node_free(struct gs_sim *sim)
 {
 	g_free(sim->node.gpu);
 	sim->node.gpu = NULL;
+	g_free(sim->task_nodes);
+	sim->task_nodes = NULL;
 }
 
 static enum gs_band band_of(uint32_t demand_pm)
@@ -157,6 +170,7 @@ void gs_node_advance(struct gs_sim *sim)
 void gs_node_join(struct gs_task *t)
 {
 	struct gs_node_gpu *g = &t->sim->node.gpu[t->gpu];
+	struct gs_task_node *tn = gs_task_node(t);
 
 	gs_node_advance(t->sim);
 	if (g->residents++ == 0)
@@ -164,9 +178,11 @@ void gs_node_join(struct gs_task *t)
 	g->demand_pm += demand_of(t);
 	t->resident = true;
 	/* a measurement window starts (again, after a migration) */
-	t->win_at = t->sim->q.now;
-	t->win_launched = t->launched_ns;
-	t->win_sync = gs_task_sync_now(t);
+	if (tn) {
+		tn->win_at = t->sim->q.now;
+		tn->win_launched = tn->launched_ns;
+		tn->win_sync = gs_task_sync_now(t);
+	}
 }
 
 void gs_node_leave(struct gs_task *t)
@@ -270,9 +286,9 @@ void gs_node_collect_tasks(const struct gs_sim *sim, struct gs_results *r)
 	if (!gs_node_reported(sim->sc))
 		return;
 	for (i = 0; i < sim->n_tasks; i++) {
-		r->tasks[i].migrations = sim->tasks[i].migrations;
+		r->tasks[i].migrations = sim->task_nodes[i].migrations;
 		r->tasks[i].migration_stall_ns =
-			sim->tasks[i].migration_stall_ns;
+			sim->task_nodes[i].migration_stall_ns;
 	}
 	collect_monitor(sim, r);
 }

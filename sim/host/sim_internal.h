@@ -50,7 +50,7 @@ struct hal_task {
 	struct gs_task *task;
 	struct hal_sched *s;  /* the instance this handle belongs to */
 	void *data;           /* the policy's per-task state */
-	uint32_t level;       /* index in gs_task.levels */
+	uint32_t level;       /* its level (gs_task_level_of) */
 	uint32_t rec_ref;     /* its number in a HAL record (record_hal.c) */
 };
 
@@ -109,14 +109,19 @@ struct gs_task {
 	char *name;
 	const struct gs_task_config *cfg;
 	struct hal_chan *chans;     /* cfg->channels of them */
-	/* scheduling levels (hal_sim.c builds them) and the write in
-	 * progress: the level it is at, the one holding it, and whether that
-	 * level's trap has decided (the write is repeated against the
-	 * level's current mapping: it may have been shadowed meanwhile) */
-	struct gs_task_level *levels;
-	struct hal_task *guest_hal; /* handles of the guest levels */
-	struct hal_chan *guest_chans;
+	/* scheduling levels (hal_sim.c builds them; gs_task_level_of reads
+	 * them) and the write in progress: the level it is at, the one
+	 * holding it, and whether that level's trap has decided (the write
+	 * is repeated against the level's current mapping: it may have been
+	 * shadowed meanwhile). The host's level is the task's own handles;
+	 * only a task under VM schedulers has guest levels, n_levels - 1 of
+	 * them, in one block with their task and channel handles (NULL
+	 * otherwise: most tasks have none). */
+	struct gs_task_level *guest_levels;
 	struct gs_event ev;
+	/* its loop stack, as deep as its program's loops nest (sim.c: most
+	 * programs nest one or none, not GS_MAX_LOOP_DEPTH) */
+	uint32_t *loop_left;
 	struct gs_event *kill_ev;   /* a kill the policy asked for; NULL
 				     * until one is (vm_kill.c makes it,
 				     * gs_task_destroy frees it) */
@@ -136,34 +141,21 @@ struct gs_task {
 	uint64_t accounted;         /* the policy's estimate */
 	uint64_t vtime;
 
-	/* node: stalled in its migrations (DCUDA Fig. 9: clone plus
-	 * faults); time blocked in waits or on a full ring */
-	gs_time_t migration_stall_ns;
+	/* time blocked in waits or on a full ring */
 	gs_time_t sync_ns, wait_since;
-	/* node bands of a task without a declared demand (not a job): its
-	 * demand measured over the last window, from what it launched */
-	gs_time_t launched_ns;      /* compute commands written, their length */
-	gs_time_t win_at, win_launched, win_sync;
 
-	uint32_t index;
-	uint32_t def;               /* index of its gs_task_config */
 	uint32_t gpu;
-	uint32_t n_levels;
-	uint32_t write_level, held_level;
-
-	/* program counter and loop stack */
-	uint32_t pc;
-	uint32_t depth;
-	uint32_t loop_left[GS_MAX_LOOP_DEPTH];
-
-	/* node: a move the policy asked for (GS_GPU_AUTO: none), the moves
-	 * made, the last estimate of a policy that estimated its demand
-	 * (hal_note_demand), the demand measured over the last window */
-	uint32_t migrate_to;
-	uint32_t migrations;
+	uint32_t pc;                /* program counter */
+	/* the last estimate of a policy that estimated its demand
+	 * (hal_note_demand) */
 	uint32_t monitored_pm;
-	uint32_t measured_pm;
 
+	/* its levels (the loader's YAML depth limit keeps them under 33,
+	 * hal_sim.c) and its loops (at most GS_MAX_LOOP_DEPTH) fit in a
+	 * byte */
+	uint8_t n_levels;
+	uint8_t write_level, held_level;
+	uint8_t depth;              /* loops open, in loop_left */
 	uint8_t state;
 	bool write_trapped;
 	bool killed;
@@ -172,6 +164,25 @@ struct gs_task {
 	bool resident;              /* counted in the node's GPU loads */
 	bool touched;               /* its footprint is faulted in */
 	bool has_monitored;         /* a policy estimated its demand */
+};
+
+/* A task's part in the node's figures (node.c), kept only where they are
+ * reported (gs_node_reported: several GPUs, power or a declared demand),
+ * the only runs where a task can move or its measured demand is read:
+ * gs_task_node gives NULL elsewhere, and a run of 65,536 tasks on one GPU
+ * saves the 56 bytes a task. */
+struct gs_task_node {
+	/* stalled in its migrations (DCUDA Fig. 9: clone plus faults) */
+	gs_time_t migration_stall_ns;
+	/* node bands of a task without a declared demand (not a job): its
+	 * demand measured over the last window, from what it launched */
+	gs_time_t launched_ns;      /* compute commands written, their length */
+	gs_time_t win_at, win_launched, win_sync;
+	/* a move the policy asked for (GS_GPU_AUTO: none), the moves made,
+	 * the demand measured over the last window */
+	uint32_t migrate_to;
+	uint32_t migrations;
+	uint32_t measured_pm;
 };
 
 /* Per-GPU load and power state of the node (node.c): the declared demand
@@ -224,6 +235,10 @@ struct gs_sim {
 	 * one block for all tasks (sim.c): a block per task cost a malloc
 	 * header and its rounding, about 2.5 MB at 65,536 tasks. */
 	struct hal_chan *task_chans;
+	/* by task index; NULL where the node is not reported (see
+	 * struct gs_task_node) */
+	struct gs_task_node *task_nodes;
+	uint32_t *loop_stacks;      /* the tasks' loop stacks, in one block */
 	GStringChunk *task_names;
 	uint32_t live_tasks;        /* started or waiting to start */
 	/* every round time and job wait, by task index and enum
@@ -269,10 +284,11 @@ struct gs_sim {
 };
 
 /* host.c: the task state machine */
-/* chans: its cfg->channels host-level handles, zeroed, which it keeps
+/* t: an element of sim->tasks (its index is its place there); chans: its
+ * cfg->channels host-level handles, zeroed, which it keeps
  * (sim->task_chans owns them, sim->task_names its name). */
-void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t index,
-		  uint32_t def, uint32_t replica, struct hal_chan *chans);
+void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t def,
+		  uint32_t replica, struct hal_chan *chans);
 void gs_task_destroy(struct gs_task *t);
 void gs_host_cmd_start(void *ctx, struct gs_channel *ch,
 		       const struct gs_cmd *cmd);
@@ -370,5 +386,33 @@ void gs_record_submit(struct gs_sim *sim, const struct gs_channel *ch,
 		      uint64_t serial);
 void gs_record_complete(struct gs_sim *sim, const struct gs_channel *ch,
 			uint64_t serial);
+
+/* Level k of t's scheduling, innermost first: a guest level, or the
+ * host's policy with the task's own handles (the last). */
+static inline struct gs_task_level gs_task_level_of(const struct gs_task *t,
+						    uint32_t k)
+{
+	struct gs_task_level host = {
+		.s = &t->sim->sched,
+		.hal = (struct hal_task *)&t->hal,
+		.chans = t->chans,
+	};
+
+	return k + 1 < t->n_levels ? t->guest_levels[k] : host;
+}
+
+/* t's index in sim->tasks (the order of the scenario's tasks and their
+ * replicas), from its place rather than a field of every task. */
+static inline uint32_t gs_task_index(const struct gs_task *t)
+{
+	return (uint32_t)(t - t->sim->tasks);
+}
+
+/* t's node figures, NULL where the run does not report the node. */
+static inline struct gs_task_node *gs_task_node(const struct gs_task *t)
+{
+	return t->sim->task_nodes ? &t->sim->task_nodes[gs_task_index(t)]
+				  : NULL;
+}
 
 #endif

@@ -50,27 +50,52 @@ static void make_gpus(struct gs_sim *sim)
 		sim->gpus[i] = gs_gpu_new(&sim->sc->gpu, i, &sim->q, &hooks);
 }
 
+/* How deep p's loops nest: the loop stack its tasks need. The program
+ * is structured (each END_LOOP closes the innermost LOOP, and a repeat
+ * jumps back inside its LOOP), so a task's stack is never deeper when it
+ * runs than the loops nest here. */
+static uint32_t loop_nesting(const struct gs_program *p)
+{
+	uint32_t i, depth = 0, most = 0;
+
+	for (i = 0; i < p->n_steps; i++) {
+		if (p->steps[i].op == GS_OP_LOOP)
+			most = MAX(most, ++depth);
+		else if (p->steps[i].op == GS_OP_END_LOOP && depth)
+			depth--;
+	}
+	return most;
+}
+
 static void make_tasks(struct gs_sim *sim)
 {
 	const struct gs_scenario *sc = sim->sc;
 	uint32_t d, r, n = 0, next_gpu = 0;
-	gsize chans = 0;
+	gsize chans = 0, loops = 0;
 
 	for (d = 0; d < sc->n_tasks; d++) {
 		n += sc->tasks[d].count;
 		chans += (gsize)sc->tasks[d].count * sc->tasks[d].channels;
+		loops += (gsize)sc->tasks[d].count *
+			 loop_nesting(&sc->tasks[d].program);
 	}
 	sim->n_tasks = n;
 	sim->tasks = g_new0(struct gs_task, n ? n : 1);
 	sim->task_chans = g_new0(struct hal_chan, chans ? chans : 1);
+	sim->loop_stacks = g_new0(uint32_t, loops ? loops : 1);
 	sim->task_names = g_string_chunk_new(4096);
 	n = 0;
 	chans = 0;
+	loops = 0;
 	for (d = 0; d < sc->n_tasks; d++) {
+		uint32_t nesting = loop_nesting(&sc->tasks[d].program);
+
 		for (r = 0; r < sc->tasks[d].count; r++, n++) {
 			struct gs_task *t = &sim->tasks[n];
 
-			gs_task_init(sim, t, n, d, r, &sim->task_chans[chans]);
+			gs_task_init(sim, t, d, r, &sim->task_chans[chans]);
+			t->loop_left = &sim->loop_stacks[loops];
+			loops += nesting;
 			chans += sc->tasks[d].channels;
 			/* Placement: as configured, else round-robin. */
 			if (sc->tasks[d].gpu != GS_GPU_AUTO)
@@ -166,6 +191,7 @@ void gs_sim_free(struct gs_sim *sim)
 	gs_node_free(sim);
 	gs_latency_log_free(&sim->latency);
 	g_free(sim->tasks);
+	g_free(sim->loop_stacks);
 	if (sim->task_names)
 		g_string_chunk_free(sim->task_names);
 	gs_record_free(sim);
