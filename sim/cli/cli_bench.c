@@ -154,9 +154,11 @@ static void print_goals(const GArray *points)
 					       "%u ch (%u queued, %.1f/%.1f ns)",
 					       p->channels, p->queue_len,
 					       p->wall_s * 1e9, p->sim_s * 1e9);
-		/* the memory goal is in KB, the others are ratios */
-		printf("%-46s %7.1f%s %9.2f%s  %s", what, p->goal,
-		       strcmp(p->scenario, "rss") ? "x" : "K", p->ratio,
+		/* the memory goal is in KB, to the byte (a figure near the
+		 * goal must not round onto it), the others are ratios */
+		printf("%-46s %7.1f%s %9.*f%s  %s", what, p->goal,
+		       strcmp(p->scenario, "rss") ? "x" : "K",
+		       strcmp(p->scenario, "rss") ? 2 : 3, p->ratio,
 		       strcmp(p->scenario, "rss") ? "x" : "K",
 		       p->ratio <= p->goal ? "pass" : "miss");
 		if (p->sim_cpu_s > 0) /* a `process` point: also on CPU */
