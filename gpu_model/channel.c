@@ -37,6 +37,8 @@ struct gs_channel *gs_gpu_channel_open(struct gs_gpu *gpu, uint32_t group,
 		gs_fifo_init(&ch->fence_lag);
 		gs_fifo_init(&ch->saved);
 		gpu->next_free_hint = (id + 1) % n;
+		if (id >= gpu->slots_touched)
+			gpu->slots_touched = id + 1;
 		gpu->n_open++;
 		return ch;
 	}

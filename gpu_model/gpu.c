@@ -45,7 +45,7 @@ void gs_gpu_free(struct gs_gpu *gpu)
 	}
 	gs_evq_cancel(gpu->q, &gpu->disp.ev);
 	gs_shared_free(gpu);
-	for (i = 0; i < gpu->cfg.max_channels; i++) {
+	for (i = 0; i < gpu->slots_touched; i++) {
 		gs_fifo_free(&gpu->channels[i].cmds);
 		gs_fifo_free(&gpu->channels[i].fence_lag);
 		if (gpu->channels[i].fence_ahead)

@@ -204,7 +204,7 @@ static char *check_gpu(const struct gs_sim *sim, const struct gs_gpu *gpu,
 	uint8_t k;
 	char *err;
 
-	for (i = 0; i < gpu->cfg.max_channels; i++) {
+	for (i = 0; i < gpu->slots_touched; i++) {
 		const struct gs_channel *ch = &gpu->channels[i];
 
 		if (!ch->open && !ch->in_flight)
