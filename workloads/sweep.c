@@ -4,6 +4,7 @@
 
 #include "workloads/config_internal.h"
 #include "workloads/config_load.h"
+#include "workloads/scenario_cost.h"
 #include "workloads/sweep.h"
 
 #define SWEEP_ID_PART_MAX 32  /* characters of one value in an id */
@@ -177,7 +178,7 @@ gboolean gs_sweep_validate(const char *name, const char *data, size_t len,
 				       &sc->sweep.axes[a], error))
 			return FALSE;
 	for (i = 0; i < points->len; i++) {
-		const struct gs_sweep_point *p = points->pdata[i];
+		struct gs_sweep_point *p = points->pdata[i];
 		g_autoptr(GError) err = NULL;
 		struct gs_scenario *one;
 
@@ -190,6 +191,7 @@ gboolean gs_sweep_validate(const char *name, const char *data, size_t len,
 				     "sweep point %s: %s", p->id, err->message);
 			return FALSE;
 		}
+		p->cost = gs_scenario_cost(one);
 		gs_scenario_free(one);
 	}
 	return TRUE;

@@ -17,6 +17,8 @@ struct gs_sweep_point {
 	uint64_t seed;
 	char **values;   /* one per axis, NULL-terminated */
 	char **sets;     /* "key=value" per axis, then "seed=N"; NULL-term. */
+	uint64_t cost;   /* gs_scenario_cost of the point (set by
+			  * gs_sweep_validate): the order points start in */
 };
 
 /* The points of sc->sweep (one point, the base scenario with its seed,

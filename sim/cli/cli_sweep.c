@@ -402,6 +402,8 @@ static int run_all(const struct gs_sweep_job *job, int jobs, bool quiet)
 		else
 			g_ptr_array_add(todo, p);
 	}
+	gs_sweep_order_longest_first((const struct gs_sweep_point **)
+				     todo->pdata, todo->len);
 	failed = gs_sweep_run_pool(job,
 				   (const struct gs_sweep_point *const *)
 				   todo->pdata, todo->len,

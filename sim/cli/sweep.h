@@ -62,6 +62,13 @@ struct gs_point_record *gs_sweep_read_point(const struct gs_sweep_job *job,
 gboolean gs_sweep_run_point(const struct gs_sweep_job *job,
 			    const struct gs_sweep_point *p, GError **error);
 
+/* Puts todo[0..n) in the order a pool starts them: the costliest first
+ * (struct gs_sweep_point.cost), ties in grid order, so the last points to
+ * start are the shortest and the workers finish close together. Only the
+ * order of execution changes: every output is written in grid order. */
+void gs_sweep_order_longest_first(const struct gs_sweep_point **todo,
+				  unsigned n);
+
 /* Runs points todo[0..n) in up to `jobs` worker processes (one forked
  * process per point); draws progress on stderr when `progress`. Returns
  * the number of points that failed (their errors went to stderr). */

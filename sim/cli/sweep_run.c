@@ -5,6 +5,7 @@
  * point also keeps one point's crash or memory from touching another. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -126,6 +127,23 @@ static void draw(const struct sweep_progress *pr)
 }
 
 /* --- the worker pool --- */
+
+static int by_cost_then_index(const void *pa, const void *pb)
+{
+	const struct gs_sweep_point *a = *(const struct gs_sweep_point *const *)pa;
+	const struct gs_sweep_point *b = *(const struct gs_sweep_point *const *)pb;
+
+	if (a->cost != b->cost)
+		return a->cost > b->cost ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+void gs_sweep_order_longest_first(const struct gs_sweep_point **todo,
+				  unsigned n)
+{
+	/* a total order (indexes differ), so qsort's instability is moot */
+	qsort(todo, n, sizeof(*todo), by_cost_then_index);
+}
 
 static pid_t start_worker(const struct gs_sweep_job *job,
 			  const struct gs_sweep_point *p)
