@@ -30,6 +30,12 @@ struct gs_sweep_job {
 	char *config_hash;           /* hex SHA-256 of file and base_sets */
 	bool no_timeline;
 	enum gs_timeline_format timeline; /* when there is one */
+	/* Called by a point's run when its files are written and only their
+	 * durable commit is left (NULL: nothing to tell): a pool worker then
+	 * tells the pool, which starts the next point while this one waits
+	 * for the disk. */
+	void (*before_commit)(void *ctx);
+	void *before_commit_ctx;
 };
 
 /* Fills job->config_hash. */
@@ -70,7 +76,9 @@ void gs_sweep_order_longest_first(const struct gs_sweep_point **todo,
 				  unsigned n);
 
 /* Runs points todo[0..n) in up to `jobs` worker processes (one forked
- * process per point); draws progress on stderr when `progress`. Returns
+ * process per point) that simulate at once; a worker whose point only
+ * waits for its durable commit no longer counts, so up to `jobs` more
+ * may be committing. Draws progress on stderr when `progress`. Returns
  * the number of points that failed (their errors went to stderr). */
 unsigned gs_sweep_run_pool(const struct gs_sweep_job *job,
 			   const struct gs_sweep_point *const *todo,

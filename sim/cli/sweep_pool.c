@@ -1,0 +1,244 @@
+/* The worker pool of a sweep: one forked process per point. A point is a
+ * pure function of its configuration, and each worker writes only its own
+ * point's folder, so results cannot depend on how many run at once or in
+ * which order they finish. One process per point also keeps one point's
+ * crash or memory from touching another.
+ *
+ * Each worker has a pipe to the pool. It writes one byte when its files
+ * are written and only their durable commit (fdatasync, the rename, the
+ * folder's fsync: sim/results/results_dir.h) is left; the pool then
+ * starts the next point, so that the disk wait overlaps a simulation
+ * instead of leaving a core idle. The pipe's end of file is the worker's
+ * exit. A point still counts as finished only when its worker has exited
+ * with success, after its commit, and sweep.csv and manifest.json are
+ * written after every worker has exited, so a crash loses at most the
+ * points in flight, committing ones included. */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sim/cli/sweep.h"
+
+/* --- progress --- */
+
+struct sweep_progress {
+	bool on;
+	unsigned done, failed, total;
+	gint64 started;
+};
+
+static void format_eta(char *buf, size_t size, double seconds)
+{
+	unsigned s = (unsigned)(seconds + 0.5);
+
+	if (s >= 3600)
+		g_snprintf(buf, size, "%uh%02um", s / 3600, s / 60 % 60);
+	else if (s >= 60)
+		g_snprintf(buf, size, "%um%02us", s / 60, s % 60);
+	else
+		g_snprintf(buf, size, "%us", s);
+}
+
+static void draw(const struct sweep_progress *pr)
+{
+	enum { WIDTH = 30 };
+	char bar[WIDTH + 1], eta[32] = "-";
+	double elapsed = (double)(g_get_monotonic_time() - pr->started) / 1e6;
+	unsigned fill = pr->total ? pr->done * WIDTH / pr->total : WIDTH, i;
+
+	if (!pr->on)
+		return;
+	for (i = 0; i < WIDTH; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[WIDTH] = '\0';
+	if (pr->done)
+		format_eta(eta, sizeof(eta), elapsed / pr->done *
+			   (pr->total - pr->done));
+	fprintf(stderr, "\r  [%s] %u/%u points, ETA %s%s ", bar, pr->done,
+		pr->total, eta, pr->failed ? ", some failed" : "");
+	fflush(stderr);
+}
+
+/* --- the order points start in --- */
+
+static int by_cost_then_index(const void *pa, const void *pb)
+{
+	const struct gs_sweep_point *a = *(const struct gs_sweep_point *const *)pa;
+	const struct gs_sweep_point *b = *(const struct gs_sweep_point *const *)pb;
+
+	if (a->cost != b->cost)
+		return a->cost > b->cost ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+void gs_sweep_order_longest_first(const struct gs_sweep_point **todo,
+				  unsigned n)
+{
+	/* a total order (indexes differ), so qsort's instability is moot */
+	qsort(todo, n, sizeof(*todo), by_cost_then_index);
+}
+
+/* --- the workers --- */
+
+struct worker {
+	pid_t pid;
+	int fd;          /* read end of its pipe; -1 once at end of file */
+	const struct gs_sweep_point *p;
+	bool committing; /* said its point waits only for the disk */
+};
+
+static void tell_pool(void *ctx)
+{
+	const char ready = 'c';
+	int fd = *(int *)ctx;
+
+	/* Nothing to do if it fails: the pool then learns of the point at
+	 * its exit, as it would of one that crashed before saying. */
+	while (write(fd, &ready, 1) < 0 && errno == EINTR)
+		;
+	/* Test seam (tests/sweep_overlap_test.sh): stop here, the point
+	 * written but not committed, so a test can see the pool go on. */
+	if (getenv("GPUSIM_PAUSE_SWEEP_COMMIT"))
+		raise(SIGSTOP);
+}
+
+/* Forks a worker for p; false (after saying why) if it cannot. */
+static bool start_worker(const struct gs_sweep_job *job,
+			 const struct gs_sweep_point *p, struct worker *w)
+{
+	pid_t parent = getpid();
+	int fds[2];
+
+	if (pipe(fds) != 0) {
+		fprintf(stderr, "\ngpusim: point %s: cannot make a pipe: %s\n",
+			p->id, g_strerror(errno));
+		return false;
+	}
+	fflush(NULL); /* no buffered output duplicated into the child */
+	w->pid = fork();
+	if (w->pid == 0) {
+		struct gs_sweep_job mine = *job;
+		g_autoptr(GError) err = NULL;
+		int rc = 0;
+
+		/* A sweep stopped by a signal to its main process alone (kill
+		 * PID, scancel) stops its workers too: each then removes its
+		 * temporary folder (sim/results/interrupt.h). */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(1);
+		signal(SIGPIPE, SIG_IGN); /* a pool gone: told by the write */
+		close(fds[0]);
+		mine.before_commit = tell_pool;
+		mine.before_commit_ctx = &fds[1];
+		if (!gs_sweep_run_point(&mine, p, &err)) {
+			fprintf(stderr, "\ngpusim: %s\n",
+				err ? err->message : "failed");
+			rc = 1;
+		}
+		fflush(NULL);
+		_exit(rc);
+	}
+	close(fds[1]);
+	if (w->pid < 0) {
+		fprintf(stderr, "\ngpusim: point %s: cannot fork: %s\n", p->id,
+			g_strerror(errno));
+		close(fds[0]);
+		return false;
+	}
+	w->fd = fds[0];
+	w->p = p;
+	w->committing = false;
+	return true;
+}
+
+/* Reaps w, whose pipe is at end of file; true if its point is done. */
+static bool reap(struct worker *w)
+{
+	int status = 0;
+
+	while (waitpid(w->pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return false;
+	if (WIFSIGNALED(status))
+		fprintf(stderr, "\ngpusim: point %s: killed by signal %d\n",
+			w->p->id, WTERMSIG(status));
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+unsigned gs_sweep_run_pool(const struct gs_sweep_job *job,
+			   const struct gs_sweep_point *const *todo,
+			   unsigned n, unsigned jobs, bool progress)
+{
+	struct sweep_progress pr = {
+		.on = progress, .total = n,
+		.started = g_get_monotonic_time(),
+	};
+	unsigned next = 0, live = 0, simulating = 0, i;
+	struct worker *w;
+	struct pollfd *pfd;
+
+	if (!jobs)
+		jobs = 1;
+	w = g_new0(struct worker, 2 * jobs);
+	pfd = g_new0(struct pollfd, 2 * jobs);
+	draw(&pr);
+	while (next < n || live) {
+		while (simulating < jobs && live < 2 * jobs && next < n) {
+			if (!start_worker(job, todo[next++], &w[live])) {
+				pr.failed++;
+				pr.done++;
+				continue;
+			}
+			live++;
+			simulating++;
+		}
+		if (!live)
+			break;
+		for (i = 0; i < live; i++)
+			pfd[i] = (struct pollfd){ .fd = w[i].fd, .events = POLLIN };
+		if (poll(pfd, live, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "\ngpusim: poll: %s\n", g_strerror(errno));
+			break;
+		}
+		for (i = live; i-- > 0;) {
+			char byte;
+			ssize_t got;
+
+			if (!pfd[i].revents)
+				continue;
+			got = read(w[i].fd, &byte, 1);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got > 0) {
+				if (!w[i].committing)
+					simulating--;
+				w[i].committing = true;
+				continue;
+			}
+			/* end of file (or an error): the worker is gone */
+			close(w[i].fd);
+			if (!w[i].committing)
+				simulating--;
+			if (!reap(&w[i]))
+				pr.failed++;
+			pr.done++;
+			w[i] = w[--live];
+			draw(&pr);
+		}
+	}
+	if (pr.on)
+		fprintf(stderr, "\r%78s\r", "");
+	g_free(pfd);
+	g_free(w);
+	return pr.failed;
+}
