@@ -68,7 +68,9 @@ uint64_t gs_task_cost(const struct gs_scenario *sc,
 		n = p.launches * (double)run / p.ns;
 	if (!p.forever && n > p.launches)
 		n = p.launches;
-	return (uint64_t)(n * (t->count ? t->count : 1));
+	n *= t->count ? t->count : 1;
+	/* converting a double beyond the range is undefined */
+	return n < 1.8e19 ? (uint64_t)n : UINT64_MAX;
 }
 
 uint64_t gs_scenario_cost(const struct gs_scenario *sc)
@@ -76,7 +78,10 @@ uint64_t gs_scenario_cost(const struct gs_scenario *sc)
 	uint64_t sum = 0;
 	uint32_t i;
 
-	for (i = 0; i < sc->n_tasks; i++)
-		sum += gs_task_cost(sc, &sc->tasks[i]);
+	for (i = 0; i < sc->n_tasks; i++) {
+		uint64_t c = gs_task_cost(sc, &sc->tasks[i]);
+
+		sum = c > UINT64_MAX - sum ? UINT64_MAX : sum + c;
+	}
 	return sum;
 }
