@@ -324,7 +324,7 @@ static void test_open_spans_across_chunk_same_bytes(void **state)
 }
 
 /* Without a thread the chunks are in the file when the run ends (but for
- * the encoder's last block of 256 KiB): what is left for the end is the
+ * the encoder's last block of 64 KiB): what is left for the end is the
  * last chunks and the tail. */
 static void test_file_written_during_run(void **state)
 {

@@ -12,7 +12,7 @@
 #define PF_SLOT_TRACK 1u
 #define PF_SLOT_QUEUE 2u
 struct pf_slot {
-	int64_t depth;
+	int32_t depth; /* at most a ring's entries */
 	uint8_t flags;
 };
 
@@ -132,8 +132,13 @@ void pf_enc_add_names(struct pf_enc *e, GPtrArray *more)
 void pf_enc_add_track(struct pf_enc *e, const struct gs_track *t,
 		      char *label)
 {
-	uint64_t *key = g_new(uint64_t, 1);
+	uint64_t *key;
 
+	if (t->track_kind == GS_TRACK_CHANNEL) { /* see pftrace_enc.h */
+		g_free(label);
+		return;
+	}
+	key = g_new(uint64_t, 1);
 	*key = pf_uuid(PF_SPANS + t->track_kind, t->gpu, t->track);
 	g_hash_table_replace(e->labels, key, label); /* the last one wins */
 }
@@ -257,7 +262,19 @@ static void put_span(struct pf_enc *e, const struct gs_span *s)
 		.category_iid = (uint64_t)s->category + 2,
 	};
 
-	pf_enc_span_track(e, s->gpu, s->track_kind, s->track, "");
+	if (s->track_kind == GS_TRACK_CHANNEL) {
+		struct pf_slot *sl = slot(e, s->gpu, s->track_kind, s->track);
+
+		if (!(sl->flags & PF_SLOT_TRACK)) {
+			g_autofree char *label = g_strdup_printf(
+				"ch%u %s", s->track,
+				(const char *)e->names->pdata[s->name]);
+
+			describe(e, sl, s->gpu, s->track_kind, s->track, label);
+		}
+	} else {
+		pf_enc_span_track(e, s->gpu, s->track_kind, s->track, "");
+	}
 	if (s->cmd && s->track_kind == GS_TRACK_ENGINE) {
 		ev.args[ev.n_args++] = (struct pf_ev_arg){
 			.name = PF_ARG_CMD, .kind = PF_VALUE_UINT, .u = s->cmd };

@@ -11,7 +11,10 @@
  * names and categories not yet interned are interned in a packet before
  * its events (name and category iid: the results' index + 2; "submit" is
  * 1). A track's descriptor (and first its GPU's) is written just before
- * its first event. */
+ * its first event. A channel's track is labelled as the recorder labels
+ * it, "ch<id> <task>", from the task named by its first span or mark, so
+ * the encoder keeps no copy of 65,536 channel labels; other tracks (a few
+ * engines and policies) are labelled as registered. */
 #ifndef GS_PFTRACE_ENC_H
 #define GS_PFTRACE_ENC_H
 
@@ -44,7 +47,8 @@ void pf_enc_init(struct pf_enc *e, FILE *f);
 void pf_enc_clear(struct pf_enc *e);
 /* Takes the names (valid-UTF-8 strings) that follow those e has. */
 void pf_enc_add_names(struct pf_enc *e, GPtrArray *more);
-/* Takes the label (valid UTF-8) of a track the recorder registered. */
+/* Takes the label (valid UTF-8) of a track the recorder registered;
+ * a channel's is dropped (see above). */
 void pf_enc_add_track(struct pf_enc *e, const struct gs_track *t,
 		      char *label);
 void pf_enc_spans(struct pf_enc *e, const struct gs_span *sp, guint n);

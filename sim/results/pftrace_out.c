@@ -10,7 +10,7 @@
  * event's packet is framed here around a TrackEvent that protobuf-c
  * packs: the frame is three scalar fields, and packing it through
  * protobuf-c as well measured a third of the writer's time. Packets are
- * gathered in a buffer and written in blocks of 256 KiB. */
+ * gathered in a buffer and written in blocks of 64 KiB. */
 #include "sim/results/pftrace_out.h"
 
 #include <string.h>
@@ -35,7 +35,7 @@ static size_t put_varint(uint8_t *p, uint64_t v)
 }
 
 /* Packets are gathered in o->buf and handed to the stream in blocks. */
-#define PF_FLUSH_AT (256 * 1024)
+#define PF_FLUSH_AT (64 * 1024)
 /* The most a packet's framing takes: Trace's tag and length, then the
  * timestamp, sequence id, flags and track_event's tag and length. */
 #define PF_HEAD_MAX 40
@@ -54,7 +54,7 @@ static void reserve(struct pf_out *o, size_t n)
 		return;
 	flush(o);
 	if (o->cap < n) {
-		o->cap = MAX(n, PF_FLUSH_AT + 64 * 1024);
+		o->cap = MAX(n, PF_FLUSH_AT + 16 * 1024);
 		o->buf = g_realloc(o->buf, o->cap);
 	}
 }

@@ -45,6 +45,8 @@ static void take_new(struct gs_pftrace_stream *st, struct chunk *c,
 		struct gs_track t = g_array_index(tracks, struct gs_track,
 						  st->tracks_sent);
 
+		if (t.track_kind == GS_TRACK_CHANNEL)
+			continue; /* labelled from its task (pftrace_enc.h) */
 		t.label = g_utf8_make_valid(t.label ? t.label : "", -1);
 		g_array_append_val(c->tracks, t);
 	}

@@ -191,8 +191,10 @@ gboolean pf_put_tail(struct pf_enc *e, const struct gs_results *r,
 	for (i = 0; r->tracks && i < r->tracks->len; i++) {
 		const struct gs_track *t =
 			&g_array_index(r->tracks, struct gs_track, i);
+		g_autofree char *label =
+			g_utf8_make_valid(t->label ? t->label : "", -1);
 
-		pf_enc_span_track(e, t->gpu, t->track_kind, t->track, "");
+		pf_enc_span_track(e, t->gpu, t->track_kind, t->track, label);
 	}
 	put_task_counters(&e->out, r);
 	if (r->timeline_truncated)
@@ -254,8 +256,9 @@ gboolean gs_results_fill_pftrace(const struct gs_results *r, FILE *f,
 		const struct gs_track *t =
 			&g_array_index(r->tracks, struct gs_track, i);
 
-		pf_enc_add_track(&e, t, g_utf8_make_valid(
-			t->label ? t->label : "", -1));
+		if (t->track_kind != GS_TRACK_CHANNEL)
+			pf_enc_add_track(&e, t, g_utf8_make_valid(
+				t->label ? t->label : "", -1));
 	}
 	put_chunks(&e, r);
 	ok = pf_put_tail(&e, r, error);
