@@ -241,7 +241,8 @@ int gs_cmd_run(int argc, char **argv)
 	GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out,
 		  "Write results into DIR (default: results/NAME); with "
-		  "several files into DIR/NAME", "DIR" },
+		  "several files into DIR/NAME; made before the run",
+		  "DIR" },
 		{ "seed", 's', 0, G_OPTION_ARG_STRING, &a.seed,
 		  "Use seed N instead of the scenario's", "N" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.sets,
