@@ -109,7 +109,7 @@ $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/sim/results/results_pftrace.o $(BUILD)/sim/results/pftrace_out.o: $(PROTO_H)
-$(BUILD)/sim/results/pftrace_spans.o $(BUILD)/sim/results/pftrace_stream.o: $(PROTO_H)
+$(BUILD)/sim/results/pftrace_enc.o $(BUILD)/sim/results/pftrace_stream.o: $(PROTO_H)
 $(BUILD)/sim/results/pftrace_event.o $(BUILD)/tests/test_pftrace_event.o: $(PROTO_H)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)

@@ -2,7 +2,10 @@
 # timeline.pftrace: the file decodes with protoc against
 # sim/results/perfetto_trace.proto (Perfetto's own field numbers), holds
 # the tracks, slices, arguments, flows and counters the writer promises,
-# the same spans as timeline.json, and the same bytes on a second run.
+# the same spans as timeline.json, and the same bytes on a second run;
+# names are interned incrementally (Perfetto's incremental state) and
+# every track is described, every name interned, before its first event
+# in file order, as Perfetto's trace processor reads them.
 # Run from the repository root. Usage: tests/pftrace_test.sh [path/to/gpusim]
 GPUSIM=${1:-./gpusim}
 . "$(dirname "$0")/check_lib.sh"
@@ -86,6 +89,41 @@ check "the policy phases are slices (drain, sample, free-run)" sh -c \
 	 grep -qx '\"dct\"' $tmp/slice_names"
 check "argument names are interned as cmd, task, length_ns, open" sh -c \
 	"tr -d '\n ' < $tmp/a.txt | grep -q 'debug_annotation_names{iid:1name:\"cmd\"}debug_annotation_names{iid:2name:\"task\"}debug_annotation_names{iid:3name:\"length_ns\"}debug_annotation_names{iid:4name:\"open\"}'"
+
+# Incremental interning: the first packet clears the sequence's state
+# (flag 1) and interns "submit"; names follow in packets of their own that
+# need that state (flag 2), before the chunk whose events first name them
+# (tests/test_pftrace_stream.c has names interned late in the run).
+check "the first packet clears the state; later ones intern more names" awk '
+	/^packet \{/ { n++; interned = 0 }
+	/^  interned_data \{/ { interned = 1 }
+	/^  sequence_flags: / { flags = $2 }
+	/^}/ {
+		if (n == 1 && !(interned && flags == 1)) exit 1
+		if (n > 1 && interned) { later++; if (flags != 2) exit 1 }
+	}
+	END { exit !(later >= 1) }' "$tmp/a.txt"
+# In file order: a track's descriptor (and its GPU's) before any event on
+# it, a name or category interned before an event names it.
+check "descriptors and interned names precede their first use" awk '
+	/^packet \{/ { uuid = ""; parent = ""; desc = 0; ev = 0 }
+	/^  track_descriptor \{/ { desc = 1 }
+	/^  track_event \{/ { ev = 1; name = ""; cat = "" }
+	/^    uuid: / && desc { uuid = $2 }
+	/^    parent_uuid: / && desc { parent = $2 }
+	/^    event_names \{/ { kind = "n" }
+	/^    event_categories \{/ { kind = "c" }
+	/^      iid: / && kind != "" { interned[kind $2] = 1; kind = "" }
+	/^    track_uuid: / && ev { if (!($2 in described)) exit 1 }
+	/^    name_iid: / && ev { if (!(("n" $2) in interned)) exit 1 }
+	/^    category_iids: / && ev { if (!(("c" $2) in interned)) exit 1 }
+	/^}/ && desc {
+		if (parent != "" && !(parent in described)) exit 1
+		described[uuid] = 1
+		ndesc++
+	}
+	/^}/ && ev { nev++ }
+	END { exit !(ndesc > 5 && nev > 1000) }' "$tmp/a.txt"
 
 # Each packet decoded into one record: its type, flows and arguments.
 packets() {

@@ -9,8 +9,7 @@
 
 #include "sim/cli/bench.h"
 #include "sim/results/interrupt.h"
-#include "sim/results/pftrace_stream.h"
-#include "sim/results/results_write.h"
+#include "sim/results/pftrace_run.h"
 #include "sim/run/sim.h"
 #include "workloads/config_load.h"
 
@@ -38,27 +37,30 @@ static bool timed_run(const struct gs_scenario *sc, const char *dir,
 	struct gs_sim_options opt = { .timeline = dir != NULL };
 	double c0 = cpu_seconds();
 	gint64 t0 = g_get_monotonic_time();
-	/* as `gpusim run` writes timeline.pftrace */
-	struct gs_pftrace_stream *spans = dir ? gs_pftrace_stream_new() : NULL;
+	struct gs_pftrace_run out;
 	struct gs_sim *sim;
 	struct gs_results r;
 	bool ok = true;
 
-	opt.span_sink = spans ? gs_pftrace_stream_sink(spans) : NULL;
+	/* as `gpusim run` writes its folder: begun before the run, with
+	 * timeline.pftrace written while it goes on */
+	if (dir && !gs_pftrace_run_begin(&out, dir, GS_TIMELINE_PFTRACE, error))
+		return false;
+	opt.span_sink = dir ? gs_pftrace_run_sink(&out) : NULL;
 	sim = gs_sim_new(sc, &opt, error);
 	if (!sim) {
-		gs_pftrace_stream_free(spans);
+		if (dir)
+			gs_pftrace_run_abort(&out);
 		return false;
 	}
 	gs_sim_run(sim, NULL);
 	if (dir) {
 		gs_results_init(&r);
 		gs_sim_collect(sim, &r);
-		ok = gs_results_write_dir(&r, dir, GS_TIMELINE_PFTRACE, error);
+		ok = gs_pftrace_run_commit(&out, &r, error);
 		gs_results_clear(&r);
 	}
 	gs_sim_free(sim);
-	gs_pftrace_stream_free(spans);
 	*wall = seconds_since(t0);
 	*cpu = cpu_seconds() - c0;
 	return ok;

@@ -8,7 +8,7 @@
 
 #include "sim/cli/cli.h"
 #include "sim/host/record_hal.h"
-#include "sim/results/pftrace_stream.h"
+#include "sim/results/pftrace_run.h"
 #include "sim/results/results_write.h"
 #include "sim/run/sim.h"
 #include "workloads/config_load.h"
@@ -172,7 +172,7 @@ static int run_loaded(const char *file, const struct gs_scenario *sc,
 	int status = GS_EXIT_OK;
 	g_autoptr(gs_hal_record) hal_record =
 		a->record_hal ? gs_hal_record_new() : NULL;
-	struct gs_pftrace_stream *spans = NULL;
+	struct gs_pftrace_run out;
 
 	if (sc->sweep.line)
 		fprintf(stderr, "gpusim: note: %s has a sweep block; running "
@@ -185,12 +185,18 @@ static int run_loaded(const char *file, const struct gs_scenario *sc,
 		opt.progress_ctx = &prog;
 	}
 	opt.hal_record = hal_record;
-	/* timeline.pftrace's spans are encoded while the run goes on */
-	if (opt.timeline && a->format == GS_TIMELINE_PFTRACE)
-		spans = gs_pftrace_stream_new();
-	opt.span_sink = spans ? gs_pftrace_stream_sink(spans) : NULL;
+	/* the folder first: timeline.pftrace is written while the run goes
+	 * on, and a folder that cannot be made fails before the run */
+	if (!gs_pftrace_run_begin(&out, out_dir,
+				  opt.timeline ? a->format : GS_TIMELINE_NONE,
+				  &err)) {
+		fprintf(stderr, "gpusim: %s\n", err->message);
+		return GS_EXIT_FAILURE;
+	}
+	opt.span_sink = gs_pftrace_run_sink(&out);
 	gs_results_init(&r);
 	if (!gs_run_scenario(sc, &opt, &r, &err)) {
+		gs_pftrace_run_abort(&out);
 		fprintf(stderr, "gpusim: %s\n", err->message);
 		status = is_config_error(err) ? GS_EXIT_USAGE
 					      : GS_EXIT_FAILURE;
@@ -206,10 +212,7 @@ static int run_loaded(const char *file, const struct gs_scenario *sc,
 		if (hal_record &&
 		    !gs_cli_write_hal_record(hal_record, sc, a->record_hal))
 			status = GS_EXIT_FAILURE;
-		if (!gs_results_write_dir(&r, out_dir,
-					  opt.timeline ? a->format
-						       : GS_TIMELINE_NONE,
-					  &err)) {
+		if (!gs_pftrace_run_commit(&out, &r, &err)) {
 			fprintf(stderr, "gpusim: %s\n", err->message);
 			status = GS_EXIT_FAILURE;
 		} else if (!a->quiet) {
@@ -228,7 +231,6 @@ static int run_loaded(const char *file, const struct gs_scenario *sc,
 		}
 	}
 	gs_results_clear(&r);
-	gs_pftrace_stream_free(spans);
 	return status;
 }
 
@@ -239,7 +241,8 @@ int gs_cmd_run(int argc, char **argv)
 	GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &a.out,
 		  "Write results into DIR (default: results/NAME); with "
-		  "several files into DIR/NAME", "DIR" },
+		  "several files into DIR/NAME; made before the run",
+		  "DIR" },
 		{ "seed", 's', 0, G_OPTION_ARG_STRING, &a.seed,
 		  "Use seed N instead of the scenario's", "N" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.sets,

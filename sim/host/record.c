@@ -87,26 +87,42 @@ static uint32_t task_name_id(struct gs_sim *sim, const struct gs_task *t)
 	return sim->task_name_ids[i] - 1;
 }
 
-/* Capped at timeline_max_spans, counting those a sink took. A full
- * chunk goes to the sink, except while the run is closed: those spans are
- * marked open in the array afterwards. */
+/* Notes a full chunk of kind in the results (with or without a sink) and
+ * hands it to the sink if there is one; the array *items then starts
+ * anew. Not while the run is closed: the spans recorded then are marked
+ * open in the array afterwards. */
+static void end_chunk(struct gs_sim *sim, enum gs_chunk_kind kind,
+		      GArray **items, size_t item_size)
+{
+	struct gs_results *r = sim->rec;
+	struct gs_span_sink *sink = sim->opt.span_sink;
+	guint len = (*items)->len - (sink ? 0 : sim->rec_chunks[kind] *
+					     GS_SPAN_CHUNK);
+
+	if (sim->rec_closing || len < GS_SPAN_CHUNK)
+		return;
+	g_byte_array_append(r->chunk_order, &(uint8_t){ (uint8_t)kind }, 1);
+	sim->rec_chunks[kind]++;
+	if (!sink)
+		return;
+	sink->take(sink, kind, *items, r->names, r->tracks);
+	*items = g_array_sized_new(FALSE, TRUE, (guint)item_size,
+				   GS_SPAN_CHUNK);
+}
+
+/* Capped at timeline_max_spans, counting those a sink took. */
 static void add_span(struct gs_sim *sim, const struct gs_span *sp)
 {
 	struct gs_results *r = sim->rec;
 	struct gs_span_sink *sink = sim->opt.span_sink;
 
-	if ((uint64_t)r->spans->len + (sink ? sink->taken : 0) >=
+	if ((uint64_t)r->spans->len + (sink ? sink->taken[GS_CHUNK_SPANS] : 0) >=
 	    sim->sc->output.timeline_max_spans) {
 		r->timeline_truncated = true;
 		return;
 	}
 	g_array_append_vals(r->spans, sp, 1);
-	if (sink && !sim->rec_closing && r->spans->len >= GS_SPAN_CHUNK) {
-		sink->take(sink, r->spans, r->names);
-		r->spans = g_array_sized_new(FALSE, TRUE,
-					     sizeof(struct gs_span),
-					     GS_SPAN_CHUNK);
-	}
+	end_chunk(sim, GS_CHUNK_SPANS, &r->spans, sizeof(struct gs_span));
 }
 
 /* A command entering its channel's ring, or completing: the timeline's
@@ -115,6 +131,8 @@ static void add_mark(struct gs_sim *sim, const struct gs_channel *ch,
 		     uint64_t serial, enum gs_cmd_mark_kind kind)
 {
 	struct gs_results *r = sim->rec;
+	struct gs_span_sink *sink = sim->opt.span_sink;
+	const struct hal_chan *hc = ch->owner;
 	struct gs_cmd_mark m = {
 		.t = sim->q.now, .serial = serial, .gpu = ch->gpu->index,
 		.channel = ch->id, .kind = (uint8_t)kind,
@@ -122,11 +140,18 @@ static void add_mark(struct gs_sim *sim, const struct gs_channel *ch,
 
 	if (!sim->opt.timeline)
 		return;
-	if (r->cmd_marks->len >= sim->sc->output.timeline_max_spans) {
+	if ((uint64_t)r->cmd_marks->len +
+		    (sink ? sink->taken[GS_CHUNK_MARKS] : 0) >=
+	    sim->sc->output.timeline_max_spans) {
 		r->timeline_truncated = true;
 		return;
 	}
+	/* the label its channel's track gets from engine_span() */
+	m.task_name = hc ? task_name_id(sim, hc->task)
+			 : gs_results_intern(r, "?");
 	g_array_append_val(r->cmd_marks, m);
+	end_chunk(sim, GS_CHUNK_MARKS, &r->cmd_marks,
+		  sizeof(struct gs_cmd_mark));
 }
 
 void gs_record_submit(struct gs_sim *sim, const struct gs_channel *ch,

@@ -21,6 +21,7 @@ void gs_results_init(struct gs_results *r)
 	r->spans = g_array_new(FALSE, TRUE, sizeof(struct gs_span));
 	r->tracks = g_array_new(FALSE, TRUE, sizeof(struct gs_track));
 	r->cmd_marks = g_array_new(FALSE, TRUE, sizeof(struct gs_cmd_mark));
+	r->chunk_order = g_byte_array_new();
 	r->names = g_ptr_array_new_with_free_func(g_free);
 	/* Keys are the strings in names, which own them. */
 	r->name_index = g_hash_table_new(g_str_hash, g_str_equal);
@@ -53,6 +54,8 @@ void gs_results_clear(struct gs_results *r)
 		g_array_unref(r->spans);
 	if (r->cmd_marks)
 		g_array_unref(r->cmd_marks);
+	if (r->chunk_order)
+		g_byte_array_unref(r->chunk_order);
 	if (r->tracks) {
 		for (i = 0; i < r->tracks->len; i++)
 			g_free(g_array_index(r->tracks, struct gs_track, i).label);

@@ -137,21 +137,32 @@ struct gs_cmd_mark {
 	uint64_t serial;      /* the channel's command number */
 	uint32_t gpu;
 	uint32_t channel;
+	uint32_t task_name;   /* index into gs_results.names: the channel's
+			       * task ("?": none), for its tracks' labels */
 	uint8_t kind;         /* enum gs_cmd_mark_kind */
 };
 
-/* Takes a run's spans while it goes on, a full chunk at a time, so that
- * timeline.pftrace's writer encodes them on a thread of its own
- * (sim/results/pftrace_stream.h) rather than all at the end. The
- * recorder hands it each GS_SPAN_CHUNK spans of its spans array, in order,
- * with its names so far; the spans of the last, partial chunk stay in the
- * results' spans array. */
+/* Takes a run's spans and command marks while it goes on, a full chunk
+ * at a time, so that timeline.pftrace is encoded and written on a thread
+ * of its own (sim/results/pftrace_stream.h) rather than all at the end.
+ * The recorder hands it each GS_SPAN_CHUNK spans of its spans array and
+ * each GS_SPAN_CHUNK marks of its marks array, in the order they fill,
+ * with its names and tracks so far; what is left of each (the last,
+ * partial chunks) stays in the results' arrays. The recorder notes that
+ * order in gs_results.chunk_order with or without a sink, so a writer
+ * at the end can cut the arrays into the same chunks. */
 #define GS_SPAN_CHUNK 8192u
+struct gs_results;
+enum gs_chunk_kind { GS_CHUNK_SPANS = 0, GS_CHUNK_MARKS = 1 };
 struct gs_span_sink {
-	/* takes spans (and frees it); names: the interned names so far */
-	void (*take)(struct gs_span_sink *sink, GArray *spans,
-		     const GPtrArray *names);
-	guint taken; /* spans taken so far */
+	/* takes items (struct gs_span or gs_cmd_mark: frees the array) */
+	void (*take)(struct gs_span_sink *sink, enum gs_chunk_kind kind,
+		     GArray *items, const GPtrArray *names,
+		     const GArray *tracks);
+	/* completes its file with what r (whose span_sink it is) still
+	 * holds, at the end: FALSE with error set on failure */
+	gboolean (*end)(const struct gs_results *r, GError **error);
+	guint taken[2]; /* spans and marks taken so far */
 };
 
 struct gs_track {
@@ -189,6 +200,9 @@ struct gs_results {
 	struct gs_span_sink *span_sink;
 	GArray *tracks;        /* struct gs_track */
 	GArray *cmd_marks;     /* struct gs_cmd_mark, in time order */
+	/* enum gs_chunk_kind of each full chunk of spans and marks, in the
+	 * order they filled (struct gs_span_sink) */
+	GByteArray *chunk_order;
 	GPtrArray *names;      /* interned strings for spans */
 	bool timeline_truncated;
 	bool event_capped;      /* stopped at max_events before the duration */

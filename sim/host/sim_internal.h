@@ -281,6 +281,8 @@ struct gs_sim {
 	uint32_t *task_name_ids;
 	uint32_t cat_run, cat_switch, cat_save, name_switch, name_save;
 	bool rec_closing; /* gs_record_close: no chunk to opt.span_sink */
+	/* full chunks of spans and of marks noted in rec->chunk_order */
+	guint rec_chunks[2];
 };
 
 /* host.c: the task state machine */

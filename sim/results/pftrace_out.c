@@ -4,12 +4,13 @@
  * streamed, never built whole.
  *
  * All packets are on one sequence (trusted_packet_sequence_id 1). The
- * first clears its incremental state and interns the strings; the events
- * after it say they need that state, as Perfetto's own writers do. An
+ * first clears its incremental state and interns the fixed strings;
+ * later packets intern names as they are first used, and the events say
+ * they need that state, as Perfetto's own writers do. An
  * event's packet is framed here around a TrackEvent that protobuf-c
  * packs: the frame is three scalar fields, and packing it through
  * protobuf-c as well measured a third of the writer's time. Packets are
- * gathered in a buffer and written in blocks of 256 KiB. */
+ * gathered in a buffer and written in blocks of 64 KiB. */
 #include "sim/results/pftrace_out.h"
 
 #include <string.h>
@@ -34,27 +35,15 @@ static size_t put_varint(uint8_t *p, uint64_t v)
 }
 
 /* Packets are gathered in o->buf and handed to the stream in blocks. */
-#define PF_FLUSH_AT (256 * 1024)
+#define PF_FLUSH_AT (64 * 1024)
 /* The most a packet's framing takes: Trace's tag and length, then the
  * timestamp, sequence id, flags and track_event's tag and length. */
 #define PF_HEAD_MAX 40
 
-/* Without a stream, the buffer itself becomes the next block (no copy)
- * and reserve() takes a new one. */
 static void flush(struct pf_out *o)
 {
-	if (o->len && o->f) {
+	if (o->len)
 		fwrite(o->buf, 1, o->len, o->f);
-	} else if (o->len) {
-		if (!o->blocks)
-			o->blocks = g_ptr_array_new_with_free_func(
-				(GDestroyNotify)g_bytes_unref);
-		g_ptr_array_add(o->blocks,
-				g_bytes_new_take(g_realloc(o->buf, o->len),
-						 o->len));
-		o->buf = NULL;
-		o->cap = 0;
-	}
 	o->len = 0;
 }
 
@@ -65,7 +54,7 @@ static void reserve(struct pf_out *o, size_t n)
 		return;
 	flush(o);
 	if (o->cap < n) {
-		o->cap = MAX(n, PF_FLUSH_AT + 64 * 1024);
+		o->cap = MAX(n, PF_FLUSH_AT + 16 * 1024);
 		o->buf = g_realloc(o->buf, o->cap);
 	}
 }
@@ -75,20 +64,6 @@ void pf_finish(struct pf_out *o)
 	flush(o);
 	g_clear_pointer(&o->buf, g_free);
 	o->cap = 0;
-}
-
-void pf_put_blocks(struct pf_out *o, const GPtrArray *blocks)
-{
-	guint i;
-
-	flush(o);
-	for (i = 0; blocks && i < blocks->len; i++) {
-		gsize n;
-		const void *data = g_bytes_get_data(
-			g_ptr_array_index(blocks, i), &n);
-
-		fwrite(data, 1, n, o->f);
-	}
 }
 
 void pf_put_packet(struct pf_out *o, pf_packet *p)
@@ -203,55 +178,58 @@ static const char *const arg_names[] = {
 	[PF_ARG_OPEN] = "open",
 };
 
-void pf_put_interned(struct pf_out *o, GPtrArray *names,
-		     const bool *used_cats)
+void pf_put_interned(struct pf_out *o, bool first,
+		     const struct pf_interned *names, guint n_names,
+		     const struct pf_interned *cats, guint n_cats)
 {
 	pf_packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
 	Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
-	guint n = names->len, i, k = 0;
 	g_autofree Perfetto__Protos__EventName *ev =
-		g_new0(Perfetto__Protos__EventName, MAX(n, 1));
+		g_new0(Perfetto__Protos__EventName, MAX(n_names, 1));
 	g_autofree Perfetto__Protos__EventName **evp =
-		g_new0(Perfetto__Protos__EventName *, MAX(n, 1));
+		g_new0(Perfetto__Protos__EventName *, MAX(n_names, 1));
 	g_autofree Perfetto__Protos__EventCategory *cat =
-		g_new0(Perfetto__Protos__EventCategory, MAX(n, 1));
+		g_new0(Perfetto__Protos__EventCategory, MAX(n_cats, 1));
 	g_autofree Perfetto__Protos__EventCategory **catp =
-		g_new0(Perfetto__Protos__EventCategory *, MAX(n, 1));
+		g_new0(Perfetto__Protos__EventCategory *, MAX(n_cats, 1));
 	Perfetto__Protos__DebugAnnotationName an[G_N_ELEMENTS(arg_names)];
 	Perfetto__Protos__DebugAnnotationName *anp[G_N_ELEMENTS(arg_names)];
+	guint i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n_names; i++) {
 		perfetto__protos__event_name__init(&ev[i]);
 		ev[i].has_iid = true;
-		ev[i].iid = i + 1;
-		ev[i].name = g_ptr_array_index(names, i);
+		ev[i].iid = names[i].iid;
+		ev[i].name = (char *)names[i].name;
 		evp[i] = &ev[i];
-		if (!used_cats[i])
-			continue;
-		perfetto__protos__event_category__init(&cat[k]);
-		cat[k].has_iid = true;
-		cat[k].iid = i + 1;
-		cat[k].name = g_ptr_array_index(names, i);
-		catp[k] = &cat[k];
-		k++;
 	}
-	for (i = 1; i < G_N_ELEMENTS(arg_names); i++) {
+	for (i = 0; i < n_cats; i++) {
+		perfetto__protos__event_category__init(&cat[i]);
+		cat[i].has_iid = true;
+		cat[i].iid = cats[i].iid;
+		cat[i].name = (char *)cats[i].name;
+		catp[i] = &cat[i];
+	}
+	for (i = 1; first && i < G_N_ELEMENTS(arg_names); i++) {
 		perfetto__protos__debug_annotation_name__init(&an[i]);
 		an[i].has_iid = true;
 		an[i].iid = i;
 		an[i].name = (char *)arg_names[i];
 		anp[i - 1] = &an[i];
 	}
-	in.n_event_names = n;
+	in.n_event_names = n_names;
 	in.event_names = evp;
-	in.n_event_categories = k;
+	in.n_event_categories = n_cats;
 	in.event_categories = catp;
-	in.n_debug_annotation_names = G_N_ELEMENTS(arg_names) - 1;
-	in.debug_annotation_names = anp;
+	if (first) {
+		in.n_debug_annotation_names = G_N_ELEMENTS(arg_names) - 1;
+		in.debug_annotation_names = anp;
+	}
 	p.interned_data = &in;
 	p.has_sequence_flags = true;
 	p.sequence_flags =
-		PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED;
+		first ? PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED
+		      : PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
 	pf_put_packet(o, &p);
 }
 

@@ -17,9 +17,8 @@ typedef Perfetto__Protos__TrackDescriptor pf_track;
 typedef Perfetto__Protos__DebugAnnotation pf_arg;
 
 struct pf_out {
-	FILE *f;         /* NULL: the packets are kept in blocks */
-	GPtrArray *blocks; /* without f: GBytes of the packets, in order */
-	uint8_t *buf;  /* packets not yet handed to f or blocks */
+	FILE *f;
+	uint8_t *buf;  /* packets not yet handed to f */
 	size_t cap;
 	size_t len;
 };
@@ -47,11 +46,17 @@ static inline uint64_t pf_uuid(enum pf_track_kind kind, uint32_t gpu,
 /* Debug annotation names, interned with these iids. */
 enum pf_arg_name { PF_ARG_CMD = 1, PF_ARG_TASK, PF_ARG_LENGTH, PF_ARG_OPEN };
 
-/* The first packet: it begins the sequence and interns every event name
- * (names[i] as iid i + 1), the categories marked in used_cats (same
- * iids) and the argument names. */
-void pf_put_interned(struct pf_out *o, GPtrArray *names,
-		     const bool *used_cats);
+/* Interned strings (Perfetto's InternedData) in a packet of their own.
+ * The first packet of the file (first) clears the sequence's incremental
+ * state and also interns the argument names; later ones add to that state
+ * and say they need it. */
+struct pf_interned {
+	uint64_t iid;
+	const char *name;
+};
+void pf_put_interned(struct pf_out *o, bool first,
+		     const struct pf_interned *names, guint n_names,
+		     const struct pf_interned *cats, guint n_cats);
 /* A packet of its own (descriptors), packed whole by protobuf-c. */
 void pf_put_packet(struct pf_out *o, pf_packet *p);
 void pf_put_track(struct pf_out *o, pf_track *t);
@@ -88,12 +93,8 @@ size_t pf_ev_pack(const struct pf_ev *e, uint8_t *out);
 size_t pf_ev_bound(const struct pf_ev *e);
 /* pf_put_event() of the TrackEvent e describes. */
 void pf_put_ev(struct pf_out *o, uint64_t t, const struct pf_ev *e);
-/* Hands the packets still held to the stream (or blocks) and frees the
- * buffer. */
+/* Hands the packets still held to the stream and frees the buffer. */
 void pf_finish(struct pf_out *o);
-/* Writes blocks (of a pf_out without f) to o's stream after the packets
- * o already has. */
-void pf_put_blocks(struct pf_out *o, const GPtrArray *blocks);
 
 void pf_arg_uint(pf_arg *a, enum pf_arg_name name, uint64_t v);
 void pf_arg_string(pf_arg *a, enum pf_arg_name name, const char *v);

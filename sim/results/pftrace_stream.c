@@ -1,6 +1,12 @@
 /* See pftrace_stream.h. */
+#define _GNU_SOURCE /* sync_file_range */
 #include "sim/results/pftrace_stream.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "sim/results/pftrace_enc.h"
 #include "sim/results/results_priv.h"
 
 struct gs_pftrace_stream {
@@ -8,28 +14,63 @@ struct gs_pftrace_stream {
 	GAsyncQueue *chunks;      /* struct chunk, to the thread */
 	GThread *thread;          /* NULL: none, or joined */
 	guint names_sent;         /* names handed with the chunks so far */
-	/* the thread's until it is joined */
-	struct pf_spans spans;
-	struct pf_out out;        /* no stream: blocks */
+	guint tracks_sent;        /* tracks likewise */
+	char *path;
+	int fd;                   /* -1: closed */
+	FILE *f;
+	struct pf_enc enc;        /* the thread's until it is joined */
 };
 
-/* A chunk of spans, and the names interned since the last one. NULL
- * spans: the end. */
+/* A chunk of spans or marks, and the names and tracks registered since
+ * the last one. NULL items: the end. */
 struct chunk {
-	GArray *spans;
-	GPtrArray *names;
+	enum gs_chunk_kind kind;
+	GArray *items;
+	GPtrArray *names;  /* valid-UTF-8 copies */
+	GArray *tracks;    /* struct gs_track, labels: valid-UTF-8 copies */
 };
 
-static void encode(struct gs_pftrace_stream *st, struct chunk *c)
+/* Copies of what r registered since the last chunk, for the thread:
+ * the recorder's arrays grow while it encodes. */
+static void take_new(struct gs_pftrace_stream *st, struct chunk *c,
+		     const GPtrArray *names, const GArray *tracks)
 {
-	const struct gs_span *sp = (const struct gs_span *)c->spans->data;
+	c->names = g_ptr_array_new_with_free_func(g_free);
+	for (; names && st->names_sent < names->len; st->names_sent++)
+		g_ptr_array_add(c->names,
+				g_utf8_make_valid(g_ptr_array_index(
+					names, st->names_sent), -1));
+	c->tracks = g_array_new(FALSE, FALSE, sizeof(struct gs_track));
+	for (; tracks && st->tracks_sent < tracks->len; st->tracks_sent++) {
+		struct gs_track t = g_array_index(tracks, struct gs_track,
+						  st->tracks_sent);
 
-	pf_spans_add_names(&st->spans, c->names);
-	/* a span out of range is not encoded: the file is refused */
-	if (pf_spans_note(&st->spans, sp, c->spans->len))
-		pf_spans_put(&st->out, sp, c->spans->len, st->spans.names);
+		if (t.track_kind == GS_TRACK_CHANNEL)
+			continue; /* labelled from its task (pftrace_enc.h) */
+		t.label = g_utf8_make_valid(t.label ? t.label : "", -1);
+		g_array_append_val(c->tracks, t);
+	}
+}
+
+static void encode(struct pf_enc *e, struct chunk *c)
+{
+	guint i;
+
+	pf_enc_add_names(e, c->names);
+	for (i = 0; i < c->tracks->len; i++) {
+		struct gs_track *t = &g_array_index(c->tracks, struct gs_track, i);
+
+		pf_enc_add_track(e, t, g_steal_pointer(&t->label));
+	}
+	if (c->kind == GS_CHUNK_SPANS)
+		pf_enc_spans(e, (const struct gs_span *)c->items->data,
+			     c->items->len);
+	else
+		pf_enc_marks(e, (const struct gs_cmd_mark *)c->items->data,
+			     c->items->len);
 	g_ptr_array_unref(c->names);
-	g_array_unref(c->spans);
+	g_array_unref(c->tracks);
+	g_array_unref(c->items);
 	g_free(c);
 }
 
@@ -38,50 +79,67 @@ static gpointer encode_chunks(gpointer data)
 	struct gs_pftrace_stream *st = data;
 	struct chunk *c;
 
-	while ((c = g_async_queue_pop(st->chunks))->spans)
-		encode(st, c);
+	while ((c = g_async_queue_pop(st->chunks))->items)
+		encode(&st->enc, c);
 	g_free(c);
-	pf_finish(&st->out);
 	return NULL;
 }
 
-static void take(struct gs_span_sink *sink, GArray *spans,
-		 const GPtrArray *names)
+static void take(struct gs_span_sink *sink, enum gs_chunk_kind kind,
+		 GArray *items, const GPtrArray *names, const GArray *tracks)
 {
 	struct gs_pftrace_stream *st = (struct gs_pftrace_stream *)sink;
 	struct chunk *c = g_new(struct chunk, 1);
 
-	c->spans = spans;
-	c->names = g_ptr_array_new_with_free_func(g_free);
-	for (; st->names_sent < names->len; st->names_sent++)
-		g_ptr_array_add(c->names,
-				g_utf8_make_valid(g_ptr_array_index(
-					names, st->names_sent), -1));
-	sink->taken += spans->len;
+	c->kind = kind;
+	c->items = items;
+	take_new(st, c, names, tracks);
+	sink->taken[kind] += items->len;
 	if (st->thread)
 		g_async_queue_push(st->chunks, c);
 	else
-		encode(st, c);
+		encode(&st->enc, c);
 }
 
-struct gs_pftrace_stream *gs_pftrace_stream_new_unthreaded(void)
+struct gs_pftrace_stream *gs_pftrace_stream_new_unthreaded(const char *dir,
+							   GError **error)
 {
 	struct gs_pftrace_stream *st = g_new0(struct gs_pftrace_stream, 1);
 
+	st->path = g_build_filename(dir, "timeline.pftrace", NULL);
+	/* 0666 and the umask, as fopen() would: results are shared */
+	st->fd = open(st->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	st->f = st->fd < 0 ? NULL : fdopen(st->fd, "w");
+	if (!st->f) {
+		int err = errno;
+
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(err),
+			    "cannot create %s: %s", st->path,
+			    g_strerror(err));
+		if (st->fd >= 0)
+			close(st->fd);
+		g_free(st->path);
+		g_free(st);
+		return NULL;
+	}
 	st->sink.take = take;
+	st->sink.end = gs_pftrace_stream_end;
 	st->chunks = g_async_queue_new();
-	pf_spans_init(&st->spans);
+	pf_enc_init(&st->enc, st->f);
 	return st;
 }
 
-struct gs_pftrace_stream *gs_pftrace_stream_new(void)
+struct gs_pftrace_stream *gs_pftrace_stream_new(const char *dir,
+						GError **error)
 {
 	struct gs_pftrace_stream *st;
 
 	if (gs_write_seam_set())
 		return NULL;
-	st = gs_pftrace_stream_new_unthreaded();
-	st->thread = gs_thread_new_quiet("gpusim-spans", encode_chunks, st);
+	st = gs_pftrace_stream_new_unthreaded(dir, error);
+	if (st)
+		st->thread = gs_thread_new_quiet("gpusim-pftrace",
+						 encode_chunks, st);
 	return st;
 }
 
@@ -92,22 +150,59 @@ struct gs_span_sink *gs_pftrace_stream_sink(struct gs_pftrace_stream *st)
 
 static void join(struct gs_pftrace_stream *st)
 {
-	if (st->thread) {
-		g_async_queue_push(st->chunks, g_new0(struct chunk, 1));
-		g_thread_join(g_steal_pointer(&st->thread));
-	} else {
-		pf_finish(&st->out);
-	}
+	if (!st->thread)
+		return;
+	g_async_queue_push(st->chunks, g_new0(struct chunk, 1));
+	g_thread_join(g_steal_pointer(&st->thread));
 }
 
-const struct pf_spans *gs_pftrace_stream_finish(struct gs_span_sink *sink,
-						const GPtrArray **blocks)
+/* Flushes and closes the file; FALSE with error on a write error. */
+static gboolean close_file(struct gs_pftrace_stream *st, GError **error)
 {
-	struct gs_pftrace_stream *st = (struct gs_pftrace_stream *)sink;
+	int err = 0;
+
+	pf_finish(&st->enc.out);
+	errno = 0;
+	if (fflush(st->f) != 0 || ferror(st->f))
+		err = errno ? errno : EIO;
+	/* not fsync()ed: the folder's commit waits once for all its files
+	 * (results_file.c); writeback starts now */
+	if (!err)
+		sync_file_range(st->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+	if (fclose(st->f) != 0 && !err)
+		err = errno ? errno : EIO;
+	st->f = NULL;
+	st->fd = -1;
+	if (err)
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(err),
+			    "cannot write %s: %s", st->path, g_strerror(err));
+	return !err;
+}
+
+gboolean gs_pftrace_stream_end(const struct gs_results *r, GError **error)
+{
+	struct gs_pftrace_stream *st = (struct gs_pftrace_stream *)r->span_sink;
+	struct chunk c = { 0 };
+	GError *tail_error = NULL;
+	gboolean ok;
 
 	join(st);
-	*blocks = st->out.blocks;
-	return &st->spans;
+	/* the last chunks, as results_pftrace.c cuts them */
+	take_new(st, &c, r->names, r->tracks);
+	c.kind = GS_CHUNK_SPANS;
+	c.items = g_array_ref(r->spans);
+	encode(&st->enc, g_memdup2(&c, sizeof(c)));
+	pf_enc_marks(&st->enc, (const struct gs_cmd_mark *)r->cmd_marks->data,
+		     r->cmd_marks->len);
+	ok = pf_put_tail(&st->enc, r, &tail_error);
+	if (!close_file(st, error)) {
+		g_clear_error(&tail_error);
+		return FALSE;
+	}
+	if (!ok)
+		g_propagate_prefixed_error(error, tail_error, "%s: ",
+					   st->path);
+	return ok;
 }
 
 void gs_pftrace_stream_free(struct gs_pftrace_stream *st)
@@ -115,9 +210,12 @@ void gs_pftrace_stream_free(struct gs_pftrace_stream *st)
 	if (!st)
 		return;
 	join(st);
+	if (st->f) {
+		pf_finish(&st->enc.out);
+		fclose(st->f);
+	}
 	g_async_queue_unref(st->chunks);
-	if (st->out.blocks)
-		g_ptr_array_unref(st->out.blocks);
-	pf_spans_clear(&st->spans);
+	pf_enc_clear(&st->enc);
+	g_free(st->path);
 	g_free(st);
 }

@@ -185,7 +185,8 @@ gboolean gs_results_fill_timeline(const struct gs_results *r, FILE *f,
 	gs_time_t last_end = 0;
 	guint i;
 
-	if (r->span_sink && r->span_sink->taken) {
+	if (r->span_sink && (r->span_sink->taken[GS_CHUNK_SPANS] ||
+			     r->span_sink->taken[GS_CHUNK_MARKS])) {
 		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
 			    "the spans went to timeline.pftrace's stream");
 		return FALSE;

@@ -64,8 +64,12 @@ static gpointer write_job(gpointer data)
 {
 	struct file_job *job = data;
 
-	job->ok = gs_results_write_file(job->r, job->dir, job->name, job->fill,
-					&job->error);
+	/* a stream has the file open since the run began: it ends it */
+	if (job->fill == gs_results_fill_pftrace && job->r->span_sink)
+		job->ok = job->r->span_sink->end(job->r, &job->error);
+	else
+		job->ok = gs_results_write_file(job->r, job->dir, job->name,
+						job->fill, &job->error);
 	return NULL;
 }
 

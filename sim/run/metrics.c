@@ -292,6 +292,8 @@ static void move_record(struct gs_sim *sim, struct gs_results *r)
 	move_array(&r->spans, &sim->rec->spans);
 	r->span_sink = sim->opt.span_sink;
 	move_array(&r->cmd_marks, &sim->rec->cmd_marks);
+	g_byte_array_append(r->chunk_order, sim->rec->chunk_order->data,
+			    sim->rec->chunk_order->len);
 	for (i = 0; i < sim->rec->names->len; i++)
 		gs_results_intern(r, g_ptr_array_index(sim->rec->names, i));
 	r->timeline_truncated = sim->rec->timeline_truncated;
