@@ -332,7 +332,12 @@ gs_time_t gs_task_gpu_time_now(const struct gs_task *t)
 		if (hc && hc->task == t)
 			total += gs_engine_run_work_now(eng);
 	}
-	/* shared kernels running now (their finished parts are in gpu_time) */
+	/* shared kernels running now (their finished parts are in gpu_time);
+	 * with none on the GPU the channels are not read: a series sample
+	 * asks this of every task, and at 65,536 tasks their channels'
+	 * cache misses were most of its time */
+	if (!gpu->shared.running || !gpu->shared.running->len)
+		return total;
 	/* a task may have more than 255 channels: not an engine-kind index */
 	for (i = 0; t->channels_open && i < t->cfg->channels; i++)
 		if (t->chans[i].ch->occupancy_pm)
