@@ -2,9 +2,6 @@
  * JSON writers share. */
 #include "sim/results/results_write.h"
 
-#include <pthread.h>
-#include <signal.h>
-
 #include "sim/results/results_dir.h"
 #include "sim/results/results_priv.h"
 
@@ -75,21 +72,6 @@ static gpointer write_job(gpointer data)
 							job->fill[i],
 							&job->error);
 	return NULL;
-}
-
-/* A thread that takes no asynchronous signal: a SIGINT's handler
- * (interrupt.c) runs on the main thread, which then creates no more files
- * while the handler removes the temporary folder. */
-GThread *gs_thread_new_quiet(const char *name, GThreadFunc fn, gpointer data)
-{
-	sigset_t all, old;
-	GThread *thread;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	thread = g_thread_try_new(name, fn, data, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return thread;
 }
 
 /* The files are independent: each is its own temporary file, filled from
