@@ -6,6 +6,7 @@
  * array is "[]" but an empty object is "{", its own indent, then "}". */
 #include "sim/results/json_writer.h"
 
+#include "sim/results/decimal_digits.h"
 #include "sim/results/json_double.h"
 
 #include <glib.h>
@@ -182,22 +183,17 @@ void gs_jsonw_string(struct gs_jsonw *w, const char *s)
 		out(w, "null", 4);
 }
 
-/* Digits by hand, as "%" G_GINT64_FORMAT writes them: summary.json has
- * some twenty integers per task. */
+/* Digits by hand (decimal_digits.h), as "%" G_GINT64_FORMAT writes
+ * them: summary.json has some twenty integers per task. */
 void gs_jsonw_int(struct gs_jsonw *w, int64_t v)
 {
-	char buf[21];
-	size_t n = sizeof(buf);
+	char buf[GS_U64_DIGITS + 1], *p = buf;
 	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 
 	value_start(w);
-	do {
-		buf[--n] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
 	if (v < 0)
-		buf[--n] = '-';
-	out(w, buf + n, sizeof(buf) - n);
+		*p++ = '-';
+	out(w, buf, (size_t)(gs_put_u64(p, u) - buf));
 }
 
 void gs_jsonw_double(struct gs_jsonw *w, double d)

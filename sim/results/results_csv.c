@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sim/results/decimal_digits.h"
 #include "sim/results/fixed_double.h"
 #include "sim/results/results_priv.h"
 
@@ -50,30 +51,11 @@ static void append_fixed(GString *out, unsigned decimals, double d)
 						    decimals));
 }
 
-/* The most digits of a uint64_t. */
-#define U64_DIGITS 20
-
-/* v's digits at p (at most U64_DIGITS of them); returns their end.
- * Digits by hand: printf's format parsing was most of the time spent
- * writing series.csv, a row of four numbers per task and sample. */
-static char *put_u64(char *p, uint64_t v)
-{
-	char buf[U64_DIGITS];
-	size_t n = sizeof(buf);
-
-	do {
-		buf[--n] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	memcpy(p, buf + n, sizeof(buf) - n);
-	return p + (sizeof(buf) - n);
-}
-
 void gs_csv_append_u64(GString *out, uint64_t v)
 {
-	char buf[U64_DIGITS];
+	char buf[GS_U64_DIGITS];
 
-	g_string_append_len(out, buf, put_u64(buf, v) - buf);
+	g_string_append_len(out, buf, gs_put_u64(buf, v) - buf);
 }
 
 
@@ -180,22 +162,35 @@ static GString *name_cells(const struct gs_results *r, size_t **at)
 	return cells;
 }
 
+/* A sample's time as text: every task's row of a sample has the same
+ * time, so it is formatted once per sample, not once per row. */
+struct time_text {
+	gs_time_t t;
+	size_t len;
+	char s[GS_U64_DIGITS];
+};
+
 /* One series row at p, which has room for it (series_row_max). */
 static char *put_series_row(char *p, const struct gs_series_point *pt,
-			    const char *name, size_t name_len,
-			    bool accounted)
+			    struct time_text *tt, const char *name,
+			    size_t name_len, bool accounted)
 {
-	p = put_u64(p, pt->t);
+	if (pt->t != tt->t || !tt->len) {
+		tt->t = pt->t;
+		tt->len = (size_t)(gs_put_u64(tt->s, pt->t) - tt->s);
+	}
+	memcpy(p, tt->s, tt->len);
+	p += tt->len;
 	*p++ = ',';
 	memcpy(p, name, name_len);
 	p += name_len;
 	*p++ = ',';
-	p = put_u64(p, pt->gpu_time_ns);
+	p = gs_put_u64(p, pt->gpu_time_ns);
 	*p++ = ',';
 	if (accounted)
-		p = put_u64(p, pt->accounted_gpu_time_ns);
+		p = gs_put_u64(p, pt->accounted_gpu_time_ns);
 	*p++ = ',';
-	p = put_u64(p, pt->vtime_ns);
+	p = gs_put_u64(p, pt->vtime_ns);
 	*p++ = '\n';
 	return p;
 }
@@ -203,7 +198,7 @@ static char *put_series_row(char *p, const struct gs_series_point *pt,
 /* The longest a row naming a task of name_len bytes can be. */
 static size_t series_row_max(size_t name_len)
 {
-	return name_len + 4 * U64_DIGITS + 5;
+	return name_len + 4 * GS_U64_DIGITS + 5;
 }
 
 /* accounted_gpu_time_ns is empty for a task whose policy keeps no estimate,
@@ -220,6 +215,7 @@ gboolean gs_results_fill_series_csv(const struct gs_results *r, FILE *f,
 	g_autofree char *buf = g_malloc(cap);
 	struct gs_series_iter it;
 	struct gs_series_point p;
+	struct time_text tt = { 0 };
 	uint64_t i = 0;
 	gboolean ok = TRUE;
 
@@ -249,7 +245,7 @@ gboolean gs_results_fill_series_csv(const struct gs_results *r, FILE *f,
 				buf = g_realloc(buf, cap);
 			}
 		}
-		len = (size_t)(put_series_row(buf + len, &p,
+		len = (size_t)(put_series_row(buf + len, &p, &tt,
 					      names->str + name_at[p.task],
 					      name_len,
 					      r->tasks[p.task].has_accounted) -
