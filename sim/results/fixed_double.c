@@ -11,6 +11,8 @@
  * compares both on ties and millions of values. */
 #include "sim/results/fixed_double.h"
 
+#include "sim/results/decimal_digits.h"
+
 #include <glib.h>
 #include <math.h>
 #include <stdint.h>
@@ -84,7 +86,9 @@ size_t gs_format_fixed(char *buf, size_t size, double d, unsigned decimals)
 	}
 	if (bits >> 63)
 		*p++ = '-';
-	end = put_u128(digits, q);
+	/* a 128-bit division per digit is a library call: most values'
+	 * digits fit 64 bits */
+	end = q >> 64 ? put_u128(digits, q) : gs_put_u64(digits, (uint64_t)q);
 	n = (size_t)(end - digits);
 	/* at least one digit before the point: leading zeros as needed */
 	whole = n > decimals ? n - decimals : 0;
