@@ -214,6 +214,41 @@ static void test_beyond_the_buffer(void **state)
 	g_free(big);
 }
 
+/* Members whose keys are put straight into the buffer, at every offset
+ * of its end and at depths 1 and 2, among keys that need escapes (the
+ * other way): json-glib's bytes throughout. Keys are unique (json-glib
+ * keeps one member of a name). */
+static void test_members_beyond_the_buffer(void **state)
+{
+	enum { MANY = 3000 };
+	static const char *const stems[] = {
+		"n", "p50", "round_mean_ns", "accounted_gpu_time_ns", "tab\t",
+	};
+	struct step *doc = g_new(struct step, 4 * MANY + 16);
+	g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func(g_free);
+	size_t n = 0, i;
+
+	(void)state;
+	for (i = 0; i < MANY; i++)
+		g_ptr_array_add(keys, g_strdup_printf(
+			"%s%zu", stems[i % G_N_ELEMENTS(stems)], i));
+	doc[n++] = (struct step)S_OBJ;
+	for (i = 0; i < MANY; i++) {
+		doc[n++] = (struct step)S_KEY(g_ptr_array_index(keys, i));
+		if (i % 7 == 0) { /* a nested object of one member */
+			doc[n++] = (struct step)S_OBJ;
+			doc[n++] = (struct step)S_KEY(stems[(i / 7) % 4]);
+			doc[n++] = (struct step)S_INT((int64_t)i);
+			doc[n++] = (struct step)S_END;
+		} else {
+			doc[n++] = (struct step)S_INT((int64_t)i * 31);
+		}
+	}
+	doc[n++] = (struct step)S_END;
+	assert_same_as_json_glib(doc, n);
+	g_free(doc);
+}
+
 /* What does not exist is null, as summary.json wrote it before; json-glib
  * itself would write "nan.0", which is not JSON. */
 static void test_non_finite_doubles_are_null(void **state)
@@ -295,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_doubles),
 		cmocka_unit_test(test_nesting),
 		cmocka_unit_test(test_beyond_the_buffer),
+		cmocka_unit_test(test_members_beyond_the_buffer),
 		cmocka_unit_test(test_non_finite_doubles_are_null),
 		cmocka_unit_test_setup_teardown(test_summary_fixture, setup,
 						teardown),

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "base/thread_quiet.h"
 #include "sim/results/results_write.h"
 
 /* Fills an open output file. Write errors need not be reported: the caller
@@ -35,9 +36,6 @@ ssize_t gs_write_fd(int fd, const void *buf, size_t len);
  * once. */
 bool gs_write_seam_set(void);
 
-/* A thread that blocks every asynchronous signal (results_write.c);
- * NULL if none could be started. */
-GThread *gs_thread_new_quiet(const char *name, GThreadFunc fn, gpointer data);
 
 /* The files of a run's folder, NULL-terminated. */
 extern const char *const gs_results_files[];

@@ -2,9 +2,6 @@
  * JSON writers share. */
 #include "sim/results/results_write.h"
 
-#include <pthread.h>
-#include <signal.h>
-
 #include "sim/results/results_dir.h"
 #include "sim/results/results_priv.h"
 
@@ -51,11 +48,13 @@ static gs_results_fill_fn timeline_fill(enum gs_timeline_format timeline,
 	}
 }
 
-/* One file of the folder, written on a thread of its own. */
+/* Files of the folder written in turn, on a thread of their own; the
+ * first to fail stops the rest. */
 struct file_job {
 	const struct gs_results *r;
-	const char *dir, *name;
-	gs_results_fill_fn fill;
+	const char *dir;
+	const char *name[2];
+	gs_results_fill_fn fill[2];
 	gboolean ok;
 	GError *error;
 };
@@ -63,76 +62,65 @@ struct file_job {
 static gpointer write_job(gpointer data)
 {
 	struct file_job *job = data;
+	unsigned i;
 
-	/* a stream has the file open since the run began: it ends it */
-	if (job->fill == gs_results_fill_pftrace && job->r->span_sink)
-		job->ok = job->r->span_sink->end(job->r, &job->error);
-	else
-		job->ok = gs_results_write_file(job->r, job->dir, job->name,
-						job->fill, &job->error);
+	job->ok = TRUE;
+	for (i = 0; job->ok && i < G_N_ELEMENTS(job->fill); i++) {
+		if (!job->fill[i])
+			continue;
+		/* a stream has the file open since the run began: it ends it */
+		if (job->fill[i] == gs_results_fill_pftrace &&
+		    job->r->span_sink)
+			job->ok = job->r->span_sink->end(job->r, &job->error);
+		else
+			job->ok = gs_results_write_file(job->r, job->dir,
+							job->name[i],
+							job->fill[i],
+							&job->error);
+	}
 	return NULL;
-}
-
-/* A thread that takes no asynchronous signal: a SIGINT's handler
- * (interrupt.c) runs on the main thread, which then creates no more files
- * while the handler removes the temporary folder. */
-GThread *gs_thread_new_quiet(const char *name, GThreadFunc fn, gpointer data)
-{
-	sigset_t all, old;
-	GThread *thread;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	thread = g_thread_try_new(name, fn, data, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return thread;
 }
 
 /* The files are independent: each is its own temporary file, filled from
  * the same read-only results, and the folder is published only once all
- * are complete (results_dir.h). So the timeline, by far the largest file
- * when there is one, is written on a second thread while this one writes
- * the others: a second core shortens the wait, and the bytes of each file
- * are what they are written one after another. With the write seam set,
- * or no thread to be had, they are written in turn. An error is the
- * first one in the order tasks.csv, series.csv, timeline, summary.json,
- * as it is when they are written in turn. */
+ * are complete (results_dir.h). So they are written on two threads: the
+ * timeline, when there is one, and summary.json on a second thread while
+ * this one writes tasks.csv and series.csv (at 65,536 tasks summary.json
+ * is about as long to write as the two CSV files together). A second
+ * core shortens the wait, and the bytes of each file are what they are
+ * written one after another. With the write seam set, or no thread to be
+ * had, they are written in turn. An error is the first one in the order
+ * tasks.csv, series.csv, timeline, summary.json, as it is when they are
+ * written in turn. */
 gboolean gs_results_write_files(const struct gs_results *r, const char *dir,
 				enum gs_timeline_format timeline,
 				GError **error)
 {
-	struct file_job tl = { .r = r, .dir = dir };
+	struct file_job second = {
+		.r = r, .dir = dir, .name[1] = "summary.json",
+		.fill[1] = gs_results_fill_summary,
+	};
 	GThread *thread = NULL;
-	GError *summary_error = NULL;
-	gboolean ok, summary_ok;
+	gboolean ok;
 
-	tl.fill = timeline_fill(timeline, &tl.name);
-	tl.ok = TRUE;
-	if (tl.fill && !gs_write_seam_set())
-		thread = gs_thread_new_quiet("gpusim-timeline", write_job,
-					     &tl);
+	second.fill[0] = timeline_fill(timeline, &second.name[0]);
+	if (!gs_write_seam_set())
+		thread = gs_thread_new_quiet("gpusim-write", write_job,
+					     &second);
 	ok = gs_results_write_file(r, dir, "tasks.csv",
 				   gs_results_fill_tasks_csv, error) &&
 	     gs_results_write_file(r, dir, "series.csv",
 				   gs_results_fill_series_csv, error);
-	if (ok && !thread && tl.fill)
-		write_job(&tl);
-	/* tl.ok is the thread's until it is joined */
-	summary_ok = ok && (thread || tl.ok) &&
-		     gs_results_write_file(r, dir, "summary.json",
-					   gs_results_fill_summary,
-					   &summary_error);
 	if (thread)
 		g_thread_join(thread);
-	if (ok && !tl.ok) {
-		g_propagate_error(error, tl.error);
-		g_clear_error(&summary_error);
+	else if (ok)
+		write_job(&second);
+	if (ok && !second.ok) {
+		g_propagate_error(error, second.error);
 		return FALSE;
 	}
-	g_clear_error(&tl.error);
-	if (ok && !summary_ok)
-		g_propagate_error(error, summary_error);
-	return ok && summary_ok;
+	g_clear_error(&second.error);
+	return ok;
 }
 
 /* All files go into a temporary folder that replaces dir whole: a

@@ -1,0 +1,17 @@
+/* Threads that take no asynchronous signal (thread_quiet.h). */
+#include "base/thread_quiet.h"
+
+#include <pthread.h>
+#include <signal.h>
+
+GThread *gs_thread_new_quiet(const char *name, GThreadFunc fn, gpointer data)
+{
+	sigset_t all, old;
+	GThread *thread;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	thread = g_thread_try_new(name, fn, data, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return thread;
+}

@@ -1,0 +1,13 @@
+/* Threads that take no asynchronous signal. */
+#ifndef GS_THREAD_QUIET_H
+#define GS_THREAD_QUIET_H
+
+#include <glib.h>
+
+/* A thread that blocks every asynchronous signal, so that a SIGINT's
+ * handler (sim/results/interrupt.c) runs on the main thread, which then
+ * creates no more files while the handler removes the temporary folder;
+ * NULL if none could be started. */
+GThread *gs_thread_new_quiet(const char *name, GThreadFunc fn, gpointer data);
+
+#endif
