@@ -168,6 +168,23 @@ static const struct bad_case bad_cases[] = {
 	  HEAD "tasks:\n  - name: a\n    behavior:\n"
 	  "      throttle: {kernel: 1ms}\n      app: DCT\n", { NULL },
 	  "bad.yaml:6:7: ", "has both 'throttle' and 'app'" },
+	{ "behavior given as a scalar names its shape, not the kind",
+	  HEAD "tasks:\n  - name: a\n    behavior: throttle\n", { NULL },
+	  "bad.yaml:4:15: ",
+	  "behavior must be a mapping of one kind (throttle, app, script, "
+	  "trace, job) to its settings, such as {throttle: {kernel: 100us}}; "
+	  "got the scalar 'throttle'" },
+	{ "behavior given as a list",
+	  HEAD "tasks:\n  - name: a\n    behavior: [throttle]\n", { NULL },
+	  "bad.yaml:4:15: ", "behavior must be a mapping of one kind" },
+	{ "behavior left empty",
+	  HEAD "tasks:\n  - name: a\n    behavior:\n", { NULL },
+	  "bad.yaml:4:14: ", "behavior must be a mapping of one kind (throttle, "
+	  "app, script, trace, job) to its settings, such as {throttle: "
+	  "{kernel: 100us}}; got nothing" },
+	{ "behavior an empty mapping",
+	  HEAD "tasks:\n  - name: a\n    behavior: {}\n", { NULL },
+	  "bad.yaml:4:15: ", "behavior is an empty mapping; give it one of" },
 	{ "duplicate mapping key",
 	  HEAD "seed: 1\nseed: 2\n" THROTTLE_TASK, { NULL }, "bad.yaml:3:1: ",
 	  "duplicate key 'seed' in the scenario (first at line 2)" },

@@ -335,12 +335,18 @@ static int compile_behavior(struct cfg *c, const yaml_node_t *task,
 				 cfg_text(cfg_node(c, pr[0].key)),
 				 cfg_text(cfg_node(c, pr[1].key)));
 	}
-	if (b->type != YAML_MAPPING_NODE || cfg_map_size(b) != 1) {
+	if (b->type == YAML_MAPPING_NODE && cfg_map_size(b) == 0)
+		return cfg_error(c, b,
+				 "behavior is an empty mapping; give it one of throttle, app, script, trace, job with its settings, such as {throttle: {kernel: 100us}}");
+	if (b->type != YAML_MAPPING_NODE) {
 		g_autofree char *got = cfg_describe(b);
 
+		/* `behavior: throttle` names a kind but gives it no settings:
+		 * say that the shape is wrong, not the kind */
 		return cfg_error(c, b,
-				 "behavior needs one of throttle, app, script, trace, job, got %s",
-				 got);
+				 "behavior must be a mapping of one kind (throttle, app, script, trace, job) to its settings, such as {throttle: {kernel: 100us}}; got %s%s",
+				 b->type == YAML_SCALAR_NODE && !cfg_is_null(b) ?
+				 "the scalar " : "", got);
 	}
 	kind = cfg_text(cfg_node(c, b->data.mapping.pairs.start->key));
 	v = cfg_node(c, b->data.mapping.pairs.start->value);

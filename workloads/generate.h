@@ -190,6 +190,14 @@ void gs_gen_move_task_last(struct gs_gen_scenario *g, uint32_t from);
 void gs_gen_reverse_tasks(struct gs_gen_scenario *g);
 /* Append a task (named "idle") that sleeps forever; false when full. */
 bool gs_gen_add_idle_task(struct gs_gen_scenario *g);
+/* Whether the task runs until the run ends (a loop without end):
+ * throttles, apps, looping scripts and the idle task; a one-shot script or
+ * a trace exits, and its channels close with it. */
+bool gs_gen_runs_to_end(const struct gs_gen_task *t);
+/* The task whose channels open when gs_gen_add_idle_task's would (at the
+ * latest start; the last such in the list, the one opening just before
+ * it) and stay open as long (it runs to the end), or -1 if none does. */
+int32_t gs_gen_idle_channel_twin(const struct gs_gen_scenario *g);
 /* Keep only task i (on the host, its VM tree removed). */
 void gs_gen_keep_task(struct gs_gen_scenario *g, uint32_t i);
 

@@ -122,6 +122,41 @@ bool gs_gen_add_idle_task(struct gs_gen_scenario *g)
 	return true;
 }
 
+bool gs_gen_runs_to_end(const struct gs_gen_task *t)
+{
+	uint32_t i;
+
+	switch (t->behavior) {
+	case GS_GEN_THROTTLE:
+	case GS_GEN_APP:
+		return true;
+	case GS_GEN_SCRIPT:
+	case GS_GEN_IDLE:
+		for (i = 0; i < t->n_steps; i++)
+			if (t->steps[i].kind == GS_GEN_REPEAT &&
+			    !t->steps[i].count)
+				return true;
+		return false;
+	default:
+		/* a trace ends after its last row; a job has a length */
+		return false;
+	}
+}
+
+int32_t gs_gen_idle_channel_twin(const struct gs_gen_scenario *g)
+{
+	gs_time_t last = 0;
+	uint32_t i;
+
+	for (i = 0; i < g->n_tasks; i++)
+		last = MAX(last, g->tasks[i].start);
+	for (i = g->n_tasks; i-- > 0;)
+		if (g->tasks[i].start == last &&
+		    gs_gen_runs_to_end(&g->tasks[i]))
+			return (int32_t)i;
+	return -1;
+}
+
 void gs_gen_keep_task(struct gs_gen_scenario *g, uint32_t i)
 {
 	g->tasks[0] = g->tasks[i];
