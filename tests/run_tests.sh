@@ -30,6 +30,7 @@ for script in cli_test.sh input_test.sh golden_test.sh sweep_test.sh \
 	      import_test.sh repro_marked_test.sh ktest_check_test.sh \
 	      repro_seed_test.sh \
 	      bench_queue_test.sh \
+	      bench_phases_test.sh \
 	      parallel_write_test.sh \
 	      stream_write_test.sh \
 	      sweep_order_test.sh \

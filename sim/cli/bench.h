@@ -34,6 +34,12 @@ struct gs_bench_point {
 	/* `process`: CPU seconds of the simulation alone (cpu_s: of the
 	 * whole), best repeat */
 	double sim_cpu_s;
+	/* `process`: the phases of the fastest whole run (wall seconds):
+	 * begin the folder, build and run (the timeline streamed meanwhile);
+	 * collect the results; write the other files, end the timeline and
+	 * commit the folder. What is left of wall_s frees the simulation.
+	 * Other points leave them unset. */
+	double run_s, collect_s, write_s;
 };
 
 /* The speed points' workload: saturating throttles. */

@@ -30,9 +30,16 @@ static double cpu_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Build, run and free; with outputs also collect and write into dir. */
+/* The wall seconds of one run with outputs (gs_bench_point's phases). */
+struct phases {
+	double run, collect, write;
+};
+
+/* Build, run and free; with outputs also collect and write into dir,
+ * timing the phases. */
 static bool timed_run(const struct gs_scenario *sc, const char *dir,
-		      double *wall, double *cpu, GError **error)
+		      double *wall, double *cpu, struct phases *ph,
+		      GError **error)
 {
 	struct gs_sim_options opt = { .timeline = dir != NULL };
 	double c0 = cpu_seconds();
@@ -54,10 +61,13 @@ static bool timed_run(const struct gs_scenario *sc, const char *dir,
 		return false;
 	}
 	gs_sim_run(sim, NULL);
+	ph->run = seconds_since(t0);
 	if (dir) {
 		gs_results_init(&r);
 		gs_sim_collect(sim, &r);
+		ph->collect = seconds_since(t0) - ph->run;
 		ok = gs_pftrace_run_commit(&out, &r, error);
+		ph->write = seconds_since(t0) - ph->run - ph->collect;
 		gs_results_clear(&r);
 	}
 	gs_sim_free(sim);
@@ -86,14 +96,20 @@ bool gs_bench_process(uint32_t channels, gs_time_t duration, unsigned repeat,
 	p->goal = 1.3;
 	for (i = 0; ok && i < MAX(repeat, 1u); i++) {
 		double whole, sim, whole_cpu, sim_cpu;
+		struct phases ph = { 0 }, unused;
 
 		/* alternated, so a slow spell of the machine hits both */
-		ok = timed_run(alone, NULL, &sim, &sim_cpu, error) &&
-		     timed_run(with, dir, &whole, &whole_cpu, error);
+		ok = timed_run(alone, NULL, &sim, &sim_cpu, &unused, error) &&
+		     timed_run(with, dir, &whole, &whole_cpu, &ph, error);
 		if (ok && (i == 0 || sim < p->sim_s))
 			p->sim_s = sim;
-		if (ok && (i == 0 || whole < p->wall_s))
+		/* the phases of one run, so that they add up to its whole */
+		if (ok && (i == 0 || whole < p->wall_s)) {
 			p->wall_s = whole;
+			p->run_s = ph.run;
+			p->collect_s = ph.collect;
+			p->write_s = ph.write;
+		}
 		if (ok && (i == 0 || sim_cpu < p->sim_cpu_s))
 			p->sim_cpu_s = sim_cpu;
 		if (ok && (i == 0 || whole_cpu < p->cpu_s))

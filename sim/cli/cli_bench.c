@@ -86,6 +86,7 @@ static void add_double_or_null(JsonBuilder *b, const char *key, bool has,
 static void add_point(JsonBuilder *b, const struct gs_bench_point *p)
 {
 	bool speed = p->events > 0;
+	bool process = !strcmp(p->scenario, "process");
 
 	json_builder_begin_object(b);
 	json_builder_set_member_name(b, "scenario");
@@ -121,6 +122,9 @@ static void add_point(JsonBuilder *b, const struct gs_bench_point *p)
 	add_double_or_null(b, "goal", p->goal > 0, p->goal);
 	add_double_or_null(b, "sim_s", p->sim_s >= 0, p->sim_s);
 	add_double_or_null(b, "sim_cpu_s", p->sim_cpu_s > 0, p->sim_cpu_s);
+	add_double_or_null(b, "run_s", process, p->run_s);
+	add_double_or_null(b, "collect_s", process, p->collect_s);
+	add_double_or_null(b, "write_s", process, p->write_s);
 	json_builder_end_object(b);
 }
 
@@ -165,6 +169,13 @@ static void print_goals(const GArray *points)
 			printf(" (CPU %.3f/%.3f s: %.2fx)", p->cpu_s,
 			       p->sim_cpu_s, p->cpu_s / p->sim_cpu_s);
 		printf("\n");
+		/* where the whole's time goes past the simulation's */
+		if (!strcmp(p->scenario, "process"))
+			printf("  phases of the fastest: run %.3f s, collect "
+			       "%.3f s, write %.3f s, free %.3f s\n", p->run_s,
+			       p->collect_s, p->write_s,
+			       p->wall_s - p->run_s - p->collect_s -
+				       p->write_s);
 	}
 	fflush(stdout);
 }
