@@ -44,6 +44,7 @@ static void flush(struct pf_out *o)
 {
 	if (o->len)
 		fwrite(o->buf, 1, o->len, o->f);
+	o->written += o->len;
 	o->len = 0;
 }
 

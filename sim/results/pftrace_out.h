@@ -21,6 +21,7 @@ struct pf_out {
 	uint8_t *buf;  /* packets not yet handed to f */
 	size_t cap;
 	size_t len;
+	uint64_t written; /* bytes handed to f so far */
 };
 
 /* Kinds of track: the low 4 bits of a uuid. */

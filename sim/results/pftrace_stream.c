@@ -16,6 +16,7 @@ struct gs_pftrace_stream {
 	guint names_sent;         /* names handed with the chunks so far */
 	guint tracks_sent;        /* tracks likewise */
 	char *path;
+	uint64_t synced;          /* bytes whose writeback was started */
 	int fd;                   /* -1: closed */
 	FILE *f;
 	struct pf_enc enc;        /* the thread's until it is joined */
@@ -74,13 +75,38 @@ static void encode(struct pf_enc *e, struct chunk *c)
 	g_free(c);
 }
 
+/* Starts the writeback of what the stream wrote since the last time,
+ * once that is PF_WRITEBACK_STEP or more: the folder's commit fdatasync()s
+ * every file (results_dir.c), and starting the writeback of the whole
+ * timeline (96 MB for 60 s of 16 saturated channels) at the end took most
+ * of the run's end; started as it goes, on the encoder's thread, only the
+ * tail's is left for the end. 8 MiB: far above the 64 KiB blocks the
+ * encoder writes, so the calls are few (12 for that file), and small
+ * against the dirty-page limits that would make the kernel start it
+ * anyway (vm.dirty_background_ratio: 10% of memory). Nothing depends on
+ * its success: it only starts what fdatasync() would. */
+#define PF_WRITEBACK_STEP (8u << 20)
+
+static void start_writeback(struct gs_pftrace_stream *st)
+{
+	uint64_t written = st->enc.out.written;
+
+	if (written - st->synced < PF_WRITEBACK_STEP || fflush(st->f) != 0)
+		return;
+	sync_file_range(st->fd, (off_t)st->synced,
+			(off_t)(written - st->synced), SYNC_FILE_RANGE_WRITE);
+	st->synced = written;
+}
+
 static gpointer encode_chunks(gpointer data)
 {
 	struct gs_pftrace_stream *st = data;
 	struct chunk *c;
 
-	while ((c = g_async_queue_pop(st->chunks))->items)
+	while ((c = g_async_queue_pop(st->chunks))->items) {
 		encode(&st->enc, c);
+		start_writeback(st);
+	}
 	g_free(c);
 	return NULL;
 }
@@ -95,10 +121,12 @@ static void take(struct gs_span_sink *sink, enum gs_chunk_kind kind,
 	c->items = items;
 	take_new(st, c, names, tracks);
 	sink->taken[kind] += items->len;
-	if (st->thread)
+	if (st->thread) {
 		g_async_queue_push(st->chunks, c);
-	else
+	} else {
 		encode(&st->enc, c);
+		start_writeback(st);
+	}
 }
 
 struct gs_pftrace_stream *gs_pftrace_stream_new_unthreaded(const char *dir,
@@ -166,9 +194,10 @@ static gboolean close_file(struct gs_pftrace_stream *st, GError **error)
 	if (fflush(st->f) != 0 || ferror(st->f))
 		err = errno ? errno : EIO;
 	/* not fsync()ed: the folder's commit waits once for all its files
-	 * (results_file.c); writeback starts now */
-	if (!err)
-		sync_file_range(st->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+	 * (results_file.c) */
+	if (!err) /* the tail's (start_writeback() started the rest's) */
+		sync_file_range(st->fd, (off_t)st->synced, 0,
+				SYNC_FILE_RANGE_WRITE);
 	if (fclose(st->f) != 0 && !err)
 		err = errno ? errno : EIO;
 	st->f = NULL;
