@@ -20,11 +20,7 @@ struct gs_channel *gs_gpu_channel_open(struct gs_gpu *gpu, uint32_t group,
 		 * is not free yet: the engine still points at it. */
 		if (ch->open || ch->in_flight)
 			continue;
-		gs_fifo_free(&ch->cmds);
-		gs_fifo_free(&ch->fence_lag);
-		if (ch->fence_ahead)
-			g_array_free(ch->fence_ahead, TRUE);
-		gs_fifo_free(&ch->saved);
+		gs_chan_free_blocks(ch);
 		memset(ch, 0, sizeof(*ch));
 		ch->id = id;
 		ch->gpu = gpu;
@@ -35,7 +31,6 @@ struct gs_channel *gs_gpu_channel_open(struct gs_gpu *gpu, uint32_t group,
 		ch->entries = gpu->cfg.ring_entries;
 		gs_fifo_init(&ch->cmds);
 		gs_fifo_init(&ch->fence_lag);
-		gs_fifo_init(&ch->saved);
 		gpu->next_free_hint = (id + 1) % n;
 		if (id >= gpu->slots_touched)
 			gpu->slots_touched = id + 1;
@@ -45,9 +40,16 @@ struct gs_channel *gs_gpu_channel_open(struct gs_gpu *gpu, uint32_t group,
 	return NULL;
 }
 
+void gs_chan_set_credit_limit(struct gs_channel *ch, uint32_t limit)
+{
+	if (limit || ch->rare)
+		gs_chan_rare(ch)->credit_limit = limit;
+}
+
 void gs_gpu_channel_close(struct gs_channel *ch)
 {
 	struct gs_gpu *gpu = ch->gpu;
+	uint32_t saved = gs_chan_saved_len(ch);
 	uint8_t k;
 
 	if (!ch->open)
@@ -60,10 +62,10 @@ void gs_gpu_channel_close(struct gs_channel *ch)
 	/* Everything published but not yet on an engine is dropped with the
 	 * channel; what was written without a doorbell was never submitted. */
 	ch->dropped += gs_ring_distance(ch->get, ch->put_visible, ch->entries) +
-		       ch->saved.len;
-	ch->in_flight -= ch->saved.len;
-	while (ch->saved.len)
-		gs_fifo_pop(&ch->saved, sizeof(struct gs_cmd), NULL);
+		       saved;
+	ch->in_flight -= saved;
+	while (saved--)
+		gs_fifo_pop(&ch->rare->saved, sizeof(struct gs_cmd), NULL);
 	while (ch->cmds.len)
 		gs_fifo_pop(&ch->cmds, sizeof(struct gs_cmd), NULL);
 	ch->get = ch->put = ch->put_visible = 0;
@@ -122,21 +124,22 @@ static uint64_t chan_on_hardware(const struct gs_channel *ch)
 
 void gs_chan_publish(struct gs_channel *ch, uint32_t n)
 {
-	uint32_t waiting = gs_chan_unpublished(ch) - ch->credit_held, i;
+	struct gs_channel_rare *r = ch->rare;
+	uint32_t waiting = gs_chan_unpublished(ch) - gs_chan_credit_held(ch), i;
 
 	if (!ch->open || !n || !waiting)
 		return;
 	if (n > waiting)
 		n = waiting;
-	if (ch->credit_limit) {
+	if (r && r->credit_limit) {
 		uint64_t used = chan_on_hardware(ch);
 
-		ch->credit_held += n;
-		n = used >= ch->credit_limit
+		r->credit_held += n;
+		n = used >= r->credit_limit
 			    ? 0
-			    : (uint32_t)MIN(ch->credit_held,
-					    ch->credit_limit - used);
-		ch->credit_held -= n;
+			    : (uint32_t)MIN(r->credit_held,
+					    r->credit_limit - used);
+		r->credit_held -= n;
 		if (!n)
 			return;
 	}
@@ -149,11 +152,11 @@ void gs_chan_publish(struct gs_channel *ch, uint32_t n)
 
 void gs_chan_return_credits(struct gs_channel *ch)
 {
-	uint32_t n = ch->credit_held;
+	uint32_t n = gs_chan_credit_held(ch);
 
 	if (!n)
 		return;
-	ch->credit_held = 0;
+	ch->rare->credit_held = 0;
 	gs_chan_publish(ch, n);
 }
 

@@ -12,15 +12,40 @@ struct fence_entry {
 	uint64_t serial;
 };
 
+void gs_chan_free_blocks(struct gs_channel *ch)
+{
+	gs_fifo_free(&ch->cmds);
+	gs_fifo_free(&ch->fence_lag);
+	if (ch->rare) {
+		if (ch->rare->fence_ahead)
+			g_array_free(ch->rare->fence_ahead, TRUE);
+		gs_fifo_free(&ch->rare->saved);
+		g_free(ch->rare);
+		ch->rare = NULL;
+	}
+}
+
+/* Here, at the bottom of the model's calls: every part of it may need
+ * the block (channel.c's credits, the preemptions, the fence). */
+struct gs_channel_rare *gs_chan_rare(struct gs_channel *ch)
+{
+	if (!ch->rare) {
+		ch->rare = g_new0(struct gs_channel_rare, 1);
+		gs_fifo_init(&ch->rare->saved);
+	}
+	return ch->rare;
+}
+
 bool gs_chan_has_work(const struct gs_channel *ch)
 {
-	return ch->open && (ch->saved.len || ch->get != ch->put_visible);
+	return ch->open &&
+	       (ch->get != ch->put_visible || gs_chan_saved_len(ch));
 }
 
 void gs_chan_fetch(struct gs_channel *ch, struct gs_cmd *out)
 {
-	if (ch->saved.len) {
-		gs_fifo_pop(&ch->saved, sizeof(*out), out);
+	if (gs_chan_saved_len(ch)) {
+		gs_fifo_pop(&ch->rare->saved, sizeof(*out), out);
 		return;
 	}
 	gs_fifo_pop(&ch->cmds, sizeof(*out), out);
@@ -36,16 +61,18 @@ void gs_chan_fetch(struct gs_channel *ch, struct gs_cmd *out)
  * can still be running when a younger one completes. */
 static bool fence_in_order(struct gs_channel *ch, uint64_t serial)
 {
+	struct gs_channel_rare *r;
 	guint i = 0;
 
 	if (serial == ch->fence_value + 1)
 		return true;
-	if (!ch->fence_ahead)
-		ch->fence_ahead = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-	while (i < ch->fence_ahead->len &&
-	       g_array_index(ch->fence_ahead, uint64_t, i) < serial)
+	r = gs_chan_rare(ch);
+	if (!r->fence_ahead)
+		r->fence_ahead = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	while (i < r->fence_ahead->len &&
+	       g_array_index(r->fence_ahead, uint64_t, i) < serial)
 		i++;
-	g_array_insert_val(ch->fence_ahead, i, serial);
+	g_array_insert_val(r->fence_ahead, i, serial);
 	return false;
 }
 
@@ -54,14 +81,16 @@ void gs_chan_write_fence(struct gs_channel *ch, uint64_t serial)
 	struct fence_entry e = {
 		.visible_at = ch->gpu->q->now + ch->gpu->cfg.ref_writeback,
 	};
+	GArray *ahead;
 
 	if (!fence_in_order(ch, serial))
 		return;
 	/* serial, then every remembered one that follows it without a gap */
-	while (ch->fence_ahead && ch->fence_ahead->len &&
-	       g_array_index(ch->fence_ahead, uint64_t, 0) == serial + 1) {
+	ahead = ch->rare ? ch->rare->fence_ahead : NULL;
+	while (ahead && ahead->len &&
+	       g_array_index(ahead, uint64_t, 0) == serial + 1) {
 		serial++;
-		g_array_remove_index(ch->fence_ahead, 0);
+		g_array_remove_index(ahead, 0);
 	}
 	e.serial = serial;
 	ch->fence_value = serial;

@@ -111,7 +111,8 @@ void gs_disp_take_back(struct gs_gpu *gpu, const struct gs_engine *eng,
 	if (!d->stalled || ch->group != group ||
 	    gs_gpu_engine_for(gpu, d->stall_cmd.engine) != eng)
 		return;
-	gs_fifo_push_front(&ch->saved, sizeof(d->stall_cmd), &d->stall_cmd);
+	gs_fifo_push_front(&gs_chan_rare(ch)->saved, sizeof(d->stall_cmd),
+			   &d->stall_cmd);
 	d->stalled = false;
 	d->stall_chan = NULL;
 	gs_disp_link(gpu, ch);

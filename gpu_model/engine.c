@@ -278,7 +278,8 @@ static void preempt(struct gs_engine *eng)
 	gs_evq_cancel(gpu->q, &eng->done_ev);
 	eng->cmd.remaining -= ran;
 	gpu->notify.disp_take_back(gpu, eng, ch->group);
-	gs_fifo_push_front(&ch->saved, sizeof(eng->cmd), &eng->cmd);
+	gs_fifo_push_front(&gs_chan_rare(ch)->saved, sizeof(eng->cmd),
+			   &eng->cmd);
 	gpu->notify.disp_link(gpu, ch);
 	eng->running_chan = NULL;
 	eng->preemptions++;

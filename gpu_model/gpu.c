@@ -45,13 +45,8 @@ void gs_gpu_free(struct gs_gpu *gpu)
 	}
 	gs_evq_cancel(gpu->q, &gpu->disp.ev);
 	gs_shared_free(gpu);
-	for (i = 0; i < gpu->slots_touched; i++) {
-		gs_fifo_free(&gpu->channels[i].cmds);
-		gs_fifo_free(&gpu->channels[i].fence_lag);
-		if (gpu->channels[i].fence_ahead)
-			g_array_free(gpu->channels[i].fence_ahead, TRUE);
-		gs_fifo_free(&gpu->channels[i].saved);
-	}
+	for (i = 0; i < gpu->slots_touched; i++)
+		gs_chan_free_blocks(&gpu->channels[i]);
 	g_free(gpu->channels);
 	g_free(gpu);
 }

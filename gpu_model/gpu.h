@@ -76,6 +76,34 @@ enum gs_chram_status {
 
 struct gs_gpu;
 
+/* The fields of a channel that only some channels or configurations use,
+ * kept out of every channel slot (goal 3 of issue 20: 32 bytes in each of
+ * 65,536 slots, where a throttle on a preset without preemption or
+ * credits never needs them). Allocated by gs_chan_rare() when one is
+ * first set, freed with the slot's other blocks; every reader treats a
+ * missing block as all zero, which is what the fields held before. */
+struct gs_channel_rare {
+	/* Commands fetched and then given back by a preemption (the one that
+	 * was running, and any the dispatcher held for that engine), oldest
+	 * first: the saved channel state the hardware restores, refetched
+	 * before anything at GET so the channel's order is kept. */
+	struct gs_fifo saved;
+	/* Serials above fence_value + 1 already completed (on another
+	 * engine than an older command), sorted; NULL until needed. The
+	 * counter follows submission order, as SET_REF after the commands
+	 * before it in the channel does, so they wait for the older one.
+	 * (Workloads fence every command; a channel that mixed unfenced
+	 * ones would hold its counter at the first.) */
+	GArray *fence_ahead;
+	/* The driver's cap on the channel's commands on the hardware
+	 * (published, not completed), 0: none: drm_sched's credit_limit
+	 * where a driver gives each context a scheduler of its own (xe,
+	 * panthor). Commands released beyond it (credit_held) stay in the
+	 * ring unpublished until completions return credits. */
+	uint32_t credit_limit;
+	uint32_t credit_held;
+};
+
 /* One per channel slot of a GPU (cfg.max_channels of them, 65,536 in
  * `gpusim bench`'s memory point): the fields are grouped by size so that
  * the struct has no padding holes. */
@@ -87,29 +115,23 @@ struct gs_channel {
 	 * the dispatcher fetches at get. One slot stays empty. The commands
 	 * between get and put live in `cmds`, oldest first. */
 	struct gs_fifo cmds;
-	/* Commands fetched and then given back by a preemption (the one that
-	 * was running, and any the dispatcher held for that engine), oldest
-	 * first: the saved channel state the hardware restores, refetched
-	 * before anything at GET so the channel's order is kept. */
-	struct gs_fifo saved;
+	/* What few channels use (preemption, credits, out-of-order fences),
+	 * NULL until first needed: see
+	 * struct gs_channel_rare. */
+	struct gs_channel_rare *rare;
 	uint64_t next_serial;
 
 	/* reference counter (fence): value is the serial of the last fenced
 	 * command completed; the host-visible copy lags by ref_writeback. */
 	uint64_t fence_value;
 	uint64_t fence_visible;
-	/* Serials above fence_value + 1 already completed (on another
-	 * engine than an older command), sorted; NULL until needed. The
-	 * counter follows submission order, as SET_REF after the commands
-	 * before it in the channel does, so they wait for the older one.
-	 * (Workloads fence every command; a channel that mixed unfenced
-	 * ones would hold its counter at the first.) */
-	GArray *fence_ahead;
 	struct gs_fifo fence_lag;   /* (visible-at time, serial) not yet seen */
 
 	uint64_t submitted;         /* commands published by doorbell */
 	uint64_t completed;
-	uint64_t dropped;           /* discarded when the channel was closed */
+	/* discarded when the channel was closed: not rare, since the
+	 * teardown closes every channel with its queue */
+	uint64_t dropped;
 	gs_time_t gpu_time;         /* ground-truth engine time consumed */
 
 	/* dispatcher's ring of channels with pending work */
@@ -126,13 +148,6 @@ struct gs_channel {
 	uint32_t get, put, put_visible;
 	uint32_t in_flight;         /* fetched, not yet completed (saved too) */
 
-	/* The driver's cap on the channel's commands on the hardware
-	 * (published, not completed), 0: none: drm_sched's credit_limit
-	 * where a driver gives each context a scheduler of its own (xe,
-	 * panthor). Commands released beyond it (credit_held) stay in the
-	 * ring unpublished until completions return credits. */
-	uint32_t credit_limit;
-	uint32_t credit_held;
 	/* Share of the GPU's cores this channel's compute kernels occupy, in
 	 * per-mille; 0 (the default): kernels run alone on the compute
 	 * engine. Above 0 they run side by side with other such kernels
@@ -303,6 +318,25 @@ struct gs_gpu {
 gs_time_t gs_shared_active_now(const struct gs_gpu *gpu);
 gs_time_t gs_shared_work_now(const struct gs_gpu *gpu,
 			     const struct gs_channel *ch);
+
+/* The channel's rare fields (struct gs_channel_rare), allocated zeroed on
+ * the first call; the readers below return 0 for a channel without them. */
+struct gs_channel_rare *gs_chan_rare(struct gs_channel *ch);
+static inline uint32_t gs_chan_saved_len(const struct gs_channel *ch)
+{
+	return ch->rare ? ch->rare->saved.len : 0;
+}
+static inline uint32_t gs_chan_credit_held(const struct gs_channel *ch)
+{
+	return ch->rare ? ch->rare->credit_held : 0;
+}
+static inline uint32_t gs_chan_credit_limit(const struct gs_channel *ch)
+{
+	return ch->rare ? ch->rare->credit_limit : 0;
+}
+/* Sets the credit limit (0: none); a channel without one stays without
+ * the block. */
+void gs_chan_set_credit_limit(struct gs_channel *ch, uint32_t limit);
 
 /* Lifecycle. */
 struct gs_gpu *gs_gpu_new(const struct gs_gpu_config *cfg, uint32_t index,

@@ -5,6 +5,8 @@
 #include "gpu_model/gpu.h"
 
 /* channel_gpu.c */
+/* Free a slot's blocks (its FIFOs and rare fields). */
+void gs_chan_free_blocks(struct gs_channel *ch);
 bool gs_chan_has_work(const struct gs_channel *ch);
 /* Take the next command: a saved (preempted) one first, else the one at GET
  * (advancing GET and telling the owner about the freed slot). */

@@ -73,7 +73,7 @@ static struct gs_channel *write_n(struct rig *r, uint32_t limit, uint32_t n)
 	struct gs_channel *ch = gs_gpu_channel_open(r->gpu, 0, NULL);
 	uint32_t i;
 
-	ch->credit_limit = limit;
+	gs_chan_set_credit_limit(ch, limit);
 	for (i = 0; i < n; i++)
 		assert_true(gs_chan_write(ch, 1 * MS, GS_ENGINE_COMPUTE,
 					  GS_CMD_FENCE, 0) > 0);
@@ -90,14 +90,14 @@ static void test_limit_one(void **state)
 
 	gs_chan_doorbell(ch);
 	assert_int_equal(ch->submitted, 1);
-	assert_int_equal(ch->credit_held, 2);
+	assert_int_equal(gs_chan_credit_held(ch), 2);
 	assert_int_equal(gs_chan_unpublished(ch), 2);
 	run_until(r, ch, 1500 * US);
 	assert_int_equal(ch->completed, 1);
 	assert_int_equal(ch->submitted, 2);
 	run_until(r, ch, 10 * MS);
 	assert_int_equal(ch->completed, 3);
-	assert_int_equal(ch->credit_held, 0);
+	assert_int_equal(gs_chan_credit_held(ch), 0);
 	assert_int_equal(r->max_on_hw, 1);
 	assert_false(r->out_of_order);
 	rig_free(r);
@@ -112,7 +112,7 @@ static void test_no_limit(void **state)
 
 	gs_chan_doorbell(ch);
 	assert_int_equal(ch->submitted, 3);
-	assert_int_equal(ch->credit_held, 0);
+	assert_int_equal(gs_chan_credit_held(ch), 0);
 	run_until(r, ch, 10 * MS);
 	assert_int_equal(r->max_on_hw, 3);
 	rig_free(r);
@@ -129,7 +129,7 @@ static void test_limit_with_shadow_queue(void **state)
 
 	gs_chan_publish(ch, 2);
 	assert_int_equal(ch->submitted, 1);
-	assert_int_equal(ch->credit_held, 1);
+	assert_int_equal(gs_chan_credit_held(ch), 1);
 	assert_int_equal(gs_chan_unpublished(ch), 3);
 	/* publishing more than the queue holds releases only the queue */
 	run_until(r, ch, 10 * MS);
@@ -137,7 +137,7 @@ static void test_limit_with_shadow_queue(void **state)
 	assert_int_equal(gs_chan_unpublished(ch), 2);
 	gs_chan_publish(ch, 10);
 	assert_int_equal(ch->submitted, 3);
-	assert_int_equal(ch->credit_held, 1);
+	assert_int_equal(gs_chan_credit_held(ch), 1);
 	run_until(r, ch, 20 * MS);
 	assert_int_equal(ch->completed, 4);
 	assert_int_equal(r->max_on_hw, 1);

@@ -150,7 +150,7 @@ static void test_timeslice_completes_every_queued_command(void **state)
 		for (i = 0; i < 4; i++) {
 			assert_int_equal(ch[i]->completed, 3);
 			assert_int_equal(ch[i]->in_flight, 0);
-			assert_int_equal(ch[i]->saved.len, 0);
+			assert_int_equal(gs_chan_saved_len(ch[i]), 0);
 			assert_int_equal(ch[i]->gpu_time, 9 * MS);
 			assert_int_equal(ch[i]->fence_value, 3);
 		}
@@ -302,7 +302,7 @@ static void test_preemption_keeps_channel_order(void **state)
 	run_until(m, 1500 * US);
 	assert_int_equal(b->completed, 1);
 	assert_int_equal(a->completed, 0);
-	assert_int_equal(a->saved.len, 0);
+	assert_int_equal(gs_chan_saved_len(a), 0);
 	run_until(m, 10 * MS);
 	assert_int_equal(a->completed, 2);
 	assert_false(m->out_of_order);

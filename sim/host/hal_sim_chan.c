@@ -229,7 +229,7 @@ void hal_shadow_enable(struct hal_sched *s, struct hal_chan *c)
 	       NULL);
 	if (!c->shadow) {
 		charge_shadow_switch(s, c);
-		c->shadow_since = s->sim->q.now;
+		gs_hal_chan_rare(c)->shadow_since = s->sim->q.now;
 	}
 	c->shadow = true;
 }
@@ -242,17 +242,17 @@ void hal_shadow_disable(struct hal_sched *s, struct hal_chan *c)
 		charge_shadow_switch(s, c);
 		if (s == &s->sim->sched)
 			c->task->host_shadowed_ns += s->sim->q.now -
-						     c->shadow_since;
+						     c->rare->shadow_since;
 	}
 	c->shadow = false;
-	gs_task_forward(c, c->queued);
+	gs_task_forward(c, gs_hal_chan_queued(c));
 }
 
 hal_u32 hal_shadow_pending(struct hal_sched *s, struct hal_chan *c)
 {
 	GS_REC(s, "hal_shadow_pending", "c", GS_RV(gs_hal_rec_chan(c)), "u",
-	       GS_RV(c->queued));
-	return c->queued;
+	       GS_RV(gs_hal_chan_queued(c)));
+	return gs_hal_chan_queued(c);
 }
 
 /* The oldest command of c's level's queue: the outer levels' queues hold
@@ -261,13 +261,13 @@ static const struct gs_cmd *shadow_head(const struct hal_chan *c)
 {
 	const struct gs_task *t = c->task;
 	/* released past the credit limit: older than any queue's */
-	uint32_t k, before = c->ch->credit_held, chan;
+	uint32_t k, before = gs_chan_credit_held(c->ch), chan;
 
-	if (!c->queued)
+	if (!gs_hal_chan_queued(c))
 		return NULL;
 	chan = (uint32_t)(c - gs_task_level_of(t, c->owner->level).chans);
 	for (k = c->owner->level + 1; k < t->n_levels; k++)
-		before += gs_task_level_of(t, k).chans[chan].queued;
+		before += gs_hal_chan_queued(&gs_task_level_of(t, k).chans[chan]);
 	return gs_chan_unpublished_at(c->ch, before);
 }
 
@@ -353,7 +353,7 @@ void hal_shadow_forward(struct hal_sched *s, struct hal_chan *c, hal_u32 n)
 {
 	GS_REC(s, "hal_shadow_forward", "cu", GS_RV(gs_hal_rec_chan(c), n),
 	       NULL, NULL);
-	if (c->task->cfg->vm >= 0 && n && c->queued)
+	if (c->task->cfg->vm >= 0 && n && gs_hal_chan_queued(c))
 		gs_policy_charge(s, s->sim->sc->host.doorbell);
 	gs_task_forward(c, n);
 }

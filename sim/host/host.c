@@ -72,7 +72,7 @@ void gs_task_init(struct gs_sim *sim, struct gs_task *t, uint32_t def,
 
 void gs_task_destroy(struct gs_task *t)
 {
-	uint32_t i;
+	uint32_t i, k;
 
 	gs_evq_cancel(&t->sim->q, &t->ev);
 	if (t->kill_ev) {
@@ -82,6 +82,9 @@ void gs_task_destroy(struct gs_task *t)
 	for (i = 0; t->channels_open && i < t->cfg->channels; i++)
 		if (t->chans[i].ch)
 			gs_fence_signal_cancel(t, i);
+	for (i = 0; i < t->cfg->channels; i++)
+		for (k = 0; k < t->n_levels; k++)
+			gs_hal_chan_free_rare(&gs_task_level_of(t, k).chans[i]);
 	g_free(t->guest_levels);
 }
 
@@ -122,7 +125,7 @@ void gs_task_chan_times(const struct gs_task *t, gs_time_t *open,
 	*open += (now - t->opened_at) * t->cfg->channels;
 	for (i = 0; i < t->cfg->channels; i++)
 		if (t->chans[i].ch && t->chans[i].shadow)
-			*shadowed += now - t->chans[i].shadow_since;
+			*shadowed += now - t->chans[i].rare->shadow_since;
 }
 
 static void close_channels(struct gs_task *t)
@@ -190,11 +193,13 @@ static bool open_channels(struct gs_task *t)
 		for (k = 0; k < t->n_levels; k++) {
 			struct hal_chan *hc = &gs_task_level_of(t, k).chans[i];
 
+			/* a migration reopens the channels: the handle
+			 * starts afresh, its rare fields too */
+			gs_hal_chan_free_rare(hc);
 			memset(hc, 0, sizeof(*hc));
 			hc->task = t;
 			hc->owner = gs_task_level_of(t, k).hal;
 			hc->ch = ch;
-			gs_fence_signal_init(hc);
 		}
 		if (!ch)
 			return false;
@@ -204,7 +209,7 @@ static bool open_channels(struct gs_task *t)
 		 * channel's start, before anything is written) */
 		if (t->cfg->ring_entries)
 			ch->entries = t->cfg->ring_entries;
-		ch->credit_limit = t->cfg->max_inflight;
+		gs_chan_set_credit_limit(ch, t->cfg->max_inflight);
 		for (k = t->n_levels; k-- > 0;) {
 			struct hal_sched *s = gs_task_level_of(t, k).s;
 
@@ -284,7 +289,7 @@ static enum write_end write_through(struct gs_task *t)
 
 		if (hc->shadow) {
 			t->write_trapped = false;
-			hc->queued++;
+			gs_hal_chan_rare(hc)->queued++;
 			gs_policy_shadow_submit(l.s, hc);
 			return WRITE_QUEUED;
 		}
@@ -318,17 +323,17 @@ void gs_task_forward(struct hal_chan *hc, uint32_t n)
 	uint32_t k = hc->owner->level;
 	uint32_t chan = (uint32_t)(hc - gs_task_level_of(t, k).chans), i;
 
-	if (n > hc->queued)
-		n = hc->queued;
+	if (n > gs_hal_chan_queued(hc))
+		n = gs_hal_chan_queued(hc);
 	if (!n)
 		return;
-	hc->queued -= n;
+	hc->rare->queued -= n;
 	for (k++; k < t->n_levels; k++) {
 		struct hal_sched *s = gs_task_level_of(t, k).s;
 		struct hal_chan *o = &gs_task_level_of(t, k).chans[chan];
 
 		if (o->shadow) {
-			o->queued += n;
+			gs_hal_chan_rare(o)->queued += n;
 			for (i = 0; i < n; i++)
 				gs_policy_shadow_submit(s, o);
 			return;

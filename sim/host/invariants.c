@@ -106,6 +106,8 @@ static char *check_channel(const struct gs_sim *sim, const struct gs_gpu *gpu,
 	uint32_t queued = gs_ring_distance(ch->get, ch->put_visible,
 					   ch->entries);
 	uint32_t used = gs_ring_distance(ch->get, ch->put, ch->entries);
+	uint32_t saved = gs_chan_saved_len(ch);
+	uint64_t dropped = ch->dropped;
 
 	if (used >= ch->entries || queued > used)
 		return violated(sim, INV_RING, gpu, ch, "GET %u, GP_PUT %u and "
@@ -115,26 +117,26 @@ static char *check_channel(const struct gs_sim *sim, const struct gs_gpu *gpu,
 		return violated(sim, INV_RING, gpu, ch, "%u commands stored for "
 				"%u ring slots in use", ch->cmds.len, used);
 	if (ch->submitted !=
-	    ch->completed + ch->dropped + queued + ch->in_flight)
+	    ch->completed + dropped + queued + ch->in_flight)
 		return violated(sim, INV_LOST, gpu, ch,
 			"%" G_GUINT64_FORMAT " submitted but %"
 			G_GUINT64_FORMAT " completed + %" G_GUINT64_FORMAT
 			" dropped + %u queued + %u fetched", ch->submitted,
-			ch->completed, ch->dropped, queued, ch->in_flight);
-	if (ch->in_flight < ch->saved.len)
+			ch->completed, dropped, queued, ch->in_flight);
+	if (ch->in_flight < saved)
 		return violated(sim, INV_LOST, gpu, ch, "%u commands saved by "
 				"preemption but only %u fetched",
-				ch->saved.len, ch->in_flight);
+				saved, ch->in_flight);
 	/* Fetched and not saved: the GPU must hold them. Counted exactly only
 	 * where some are, so a check stays one pass over the channels. */
-	if (ch->in_flight > ch->saved.len) {
+	if (ch->in_flight > saved) {
 		uint32_t held = held_by_gpu(gpu, ch);
 
-		if (held != ch->in_flight - ch->saved.len)
+		if (held != ch->in_flight - saved)
 			return violated(sim, INV_LOST, gpu, ch,
 					"%u commands fetched, %u saved by "
 					"preemption, but %u on the GPU",
-					ch->in_flight, ch->saved.len, held);
+					ch->in_flight, saved, held);
 		*elsewhere += held;
 	}
 	return NULL;

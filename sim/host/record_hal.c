@@ -153,8 +153,8 @@ uint32_t gs_hal_rec_new_task(struct hal_sched *s, struct hal_task *t)
 uint32_t gs_hal_rec_new_chan(struct hal_sched *s, struct hal_chan *c)
 {
 	if (s->rec)
-		c->rec_ref = ++s->rec->n_chans;
-	return c->rec_ref;
+		gs_hal_chan_rare(c)->rec_ref = ++s->rec->n_chans;
+	return gs_hal_rec_chan(c);
 }
 
 hal_u64 gs_hal_rec_task(const struct hal_task *t)
@@ -164,5 +164,5 @@ hal_u64 gs_hal_rec_task(const struct hal_task *t)
 
 hal_u64 gs_hal_rec_chan(const struct hal_chan *c)
 {
-	return c ? c->rec_ref : 0;
+	return c && c->rare ? c->rare->rec_ref : 0;
 }

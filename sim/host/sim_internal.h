@@ -29,22 +29,44 @@ enum gs_task_state {
 /* Each scheduling level a task's writes pass (its VMs' own schedulers,
  * then the host's policy) has its own handles of the task and its
  * channels, with that instance's data, traps and shadow queue. */
-struct hal_chan {
-	struct gs_channel *ch;
-	struct gs_task *task;
-	struct hal_task *owner; /* the task's handle at the same level */
-	void *data;           /* the policy's per-channel state */
+/* What only some policies or runs use of a channel handle: the shadow
+ * queue, the fence_signal op and a HAL record. Kept out of every handle
+ * (one per channel and level: 65,536 in `gpusim bench`'s memory point),
+ * allocated by gs_hal_chan_rare() when a field is first set and freed when
+ * the handle is cleared; a handle without it reads as all zero, what the
+ * fields held before. */
+struct hal_chan_rare {
 	/* ops->fence_signal due (fence_signal.c), for policies that have
-	 * the op: allocated when first due, freed when the channel closes
-	 * (one per channel and level; most policies never need it) */
+	 * the op: allocated when first due, freed when the channel closes */
 	struct gs_event *fence_ev;
 	gs_time_t shadow_since; /* shadowed since (figures) */
 	uint32_t queued;      /* commands in this level's shadow queue */
 	uint32_t fence_unsignalled; /* completions not yet told */
 	uint32_t rec_ref;     /* its number in a HAL record (record_hal.c) */
+};
+
+struct hal_chan {
+	struct gs_channel *ch;
+	struct gs_task *task;
+	struct hal_task *owner; /* the task's handle at the same level */
+	void *data;           /* the policy's per-channel state */
+	struct hal_chan_rare *rare; /* NULL until needed */
 	bool trap_armed;
 	bool shadow;          /* submissions go to the shadow queue */
 };
+
+/* A handle's rare fields, allocated zeroed on the first call (inline
+ * here: every layer of sim/host reaches them). */
+static inline struct hal_chan_rare *gs_hal_chan_rare(struct hal_chan *hc)
+{
+	if (!hc->rare)
+		hc->rare = g_new0(struct hal_chan_rare, 1);
+	return hc->rare;
+}
+static inline uint32_t gs_hal_chan_queued(const struct hal_chan *hc)
+{
+	return hc->rare ? hc->rare->queued : 0;
+}
 
 struct hal_task {
 	struct gs_task *task;
@@ -300,8 +322,10 @@ void gs_host_ring_space(void *ctx, struct gs_channel *ch);
 /* ops->fence_signal (fence_signal.c): a channel handle's event, made when
  * the channel opens; cancelled (every level's) when it closes; due after
  * a completion on the task's channel `chan`. */
-void gs_fence_signal_init(struct hal_chan *hc);
 void gs_fence_signal_cancel(struct gs_task *t, uint32_t chan);
+/* Frees a handle's rare fields (its fence event cancelled first): it
+ * reads as zero again. */
+void gs_hal_chan_free_rare(struct hal_chan *hc);
 void gs_fence_signal_due(struct gs_task *t, uint32_t chan,
 			 const struct gs_gpu_config *gpu);
 void gs_task_kill(struct gs_task *t);
