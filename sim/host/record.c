@@ -235,6 +235,9 @@ void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 /* How many tasks ahead a series sample asks for their figures. */
 #define SAMPLE_PREFETCH 8
 
+static gs_time_t task_gpu_time_in(const struct gs_sim *sim,
+				  const struct gs_task *t);
+
 void gs_record_sample(void *ctx, struct gs_event *ev)
 {
 	struct gs_sim *sim = ctx;
@@ -246,18 +249,20 @@ void gs_record_sample(void *ctx, struct gs_event *ev)
 
 		/* the fields read below of a task a few ahead: at 65,536
 		 * tasks (18 MB of them) each task's lines come from memory,
-		 * and a sample waited for them one task at a time */
+		 * and a sample waited for them one task at a time. They lie
+		 * within 64 bytes (gpu_time to state), so one or two lines;
+		 * the task's sim pointer, a line of its own, is not read:
+		 * the sim is this one */
 		if (i + SAMPLE_PREFETCH < sim->n_tasks) {
 			const struct gs_task *ahead = t + SAMPLE_PREFETCH;
 
-			__builtin_prefetch(&ahead->sim);
 			__builtin_prefetch(&ahead->gpu_time);
 			__builtin_prefetch(&ahead->state);
 		}
 		p = (struct gs_series_point){
 			.t = sim->q.now,
 			.task = i,
-			.gpu_time_ns = gs_task_gpu_time_now(t),
+			.gpu_time_ns = task_gpu_time_in(sim, t),
 			.accounted_gpu_time_ns = t->accounted,
 			.vtime_ns = t->vtime,
 		};
@@ -354,6 +359,14 @@ void gs_record_close(struct gs_sim *sim)
  * the reverse. */
 gs_time_t gs_task_gpu_time_now(const struct gs_task *t)
 {
+	return task_gpu_time_in(t->sim, t);
+}
+
+/* gs_task_gpu_time_now with t's sim given, so that a series sample reads
+ * no more of each task than its figures. */
+static gs_time_t task_gpu_time_in(const struct gs_sim *sim,
+				  const struct gs_task *t)
+{
 	gs_time_t total = t->gpu_time;
 	const struct gs_gpu *gpu;
 	uint32_t i;
@@ -361,7 +374,7 @@ gs_time_t gs_task_gpu_time_now(const struct gs_task *t)
 
 	if (t->state == GS_TASK_NOT_STARTED)
 		return total;
-	gpu = t->sim->gpus[t->gpu];
+	gpu = sim->gpus[t->gpu];
 	for (k = 0; k < GS_ENGINE_KINDS; k++) {
 		const struct gs_engine *eng = &gpu->engines[k];
 		const struct hal_chan *hc;
