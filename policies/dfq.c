@@ -47,7 +47,11 @@
  * and an idle one keeps its last estimate, is charged only what it ran in
  * the free run (vtime.h, rule 1: idle at every barrier, in step with the
  * free runs, it was once never charged) and is pulled forward like any
- * idle task. With `active_at_barrier: false`, a task is
+ * idle task. The status is the engagement's, not one instant's: when the
+ * drain is empty and a task that ran in the free run has nothing out,
+ * the scheduler looks once more a poll later (a blocking task between
+ * two requests has submitted by then; seed 1325) before deciding.
+ * With `active_at_barrier: false`, a task is
  * active (and sampled) if it submitted anything in the free run, so a
  * mostly sleeping task holds the system vtime down, gets its co-runner
  * denied, and is sampled alone while the GPU idles through its sleeps.

@@ -81,6 +81,7 @@ struct dfq {
 	hal_u64 free_fixed;     /* `free_run`: fixed length; 0: by factor */
 	hal_u32 sample_requests, factor;
 	hal_u8 account_only, measured, check_chram, by_count, status_at_barrier;
+	hal_u8 status_wait;     /* in the one-poll look after an empty drain */
 	/* set by an embedding policy: the GPU time a task used in its
 	 * exclusive sample also advances its vtime (dfq: it does not) */
 	hal_u8 charge_sample;

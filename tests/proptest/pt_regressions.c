@@ -156,6 +156,18 @@ const struct pt_regression pt_regressions[] = {
 	  "alone gives 0.651); the base now holds the same channels, one "
 	  "more on the task starting with the idle one: 0.651 "
 	  "(tests/proptest/pt_relations.c)" },
+	{ 1325, "hdfq", "volta",
+	  "reorder: t6 0.78 vs 0.36: a blocking host task alone in the "
+	  "free run was between two requests at every second barrier, the "
+	  "drain was empty and the decision at that instant pulled it "
+	  "forward to its denied co-runners' vtime; such a task is now "
+	  "watched for one poll (policies/dfq_episode.c)" },
+	{ 1301, "direct", "kepler",
+	  "reorder: t3 0.150 vs 0.105, not a defect: tasks starting "
+	  "together submit first in list order, that order is the GPU "
+	  "round's, and with fixed command lengths its pattern repeats "
+	  "every cycle; with starts i ns apart both orders give 0.150 "
+	  "(tests/proptest/pt_relations.c)" },
 };
 
 const size_t pt_n_regressions = G_N_ELEMENTS(pt_regressions);

@@ -244,6 +244,20 @@ static void widen_single_slot_ring(struct gs_gen_scenario *g)
  * gave the same shares in every case tried, drm-fair included
  * (docs/decisions.md).
  *
+ * So under direct, where the GPU's own round is the only arbiter: a
+ * channel that gains work joins the round behind the ones already in it
+ * (gpu_model/dispatcher.c), so the order of the first submissions is the
+ * round's order, and with commands of fixed lengths a round-robin
+ * pattern set there repeats every cycle. Seed 1301 (kepler): t1's long
+ * commands, t2's 12 us and t3's 34 us commands give t3 0.150 in the
+ * list's order (t1, t2, t3, t3, t3 per t1 command) and 0.105 reversed
+ * (t1, t3, t2, t3); with starts i ns apart the reversed list gives the
+ * original's shares exactly, and the original list with the offsets
+ * reversed gives the reversed list's: the first-submission order sets
+ * the pattern, the channel ids do not. Which of two processes that start
+ * together submits first is not the list's to decide on a real machine
+ * either.
+ *
  * Not under drr on the wall clock (`busy_clock: false`, GERM's rule): a
  * batch is charged the wall time from its forward to the tick that sees
  * it done, not the GPU time it used. With exclusive batches on a GPU
@@ -261,7 +275,7 @@ static bool drr_on_wall_clock(const struct gs_gen_scenario *g)
 
 static bool starts_tie_in_list_order(const char *policy)
 {
-	return g_str_has_prefix(policy, "drm-");
+	return g_str_has_prefix(policy, "drm-") || !strcmp(policy, "direct");
 }
 
 void pt_check_reorder(struct pt_case *c)
