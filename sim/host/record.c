@@ -105,7 +105,7 @@ static void end_chunk(struct gs_sim *sim, enum gs_chunk_kind kind,
 	sim->rec_chunks[kind]++;
 	if (!sink)
 		return;
-	sink->take(sink, kind, *items, r->names, r->tracks);
+	sink->take(sink, kind, *items, &r->names, r->tracks);
 	*items = g_array_sized_new(FALSE, TRUE, (guint)item_size,
 				   GS_SPAN_CHUNK);
 }
