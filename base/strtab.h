@@ -2,8 +2,8 @@
  * back to back in one buffer, each string's start in a 32-bit offset,
  * and for interning an open-addressing index of 32-bit slots. Tens of
  * thousands of short names (a task's, "t0#123") cost their bytes plus
- * 4 bytes of offset and 4-8 of index, where a g_strdup, a pointer and a
- * GHashTable entry each cost about 100 (issue 20, goal 3). */
+ * 4 bytes of offset and 5-8 of index, where a g_strdup, a pointer and a
+ * GHashTable entry together cost about 130 (issue 20, goal 3). */
 #ifndef GS_STRTAB_H
 #define GS_STRTAB_H
 
