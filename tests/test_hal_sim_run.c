@@ -144,7 +144,7 @@ static const struct gs_span *span_named(const struct gs_results *r,
 			&g_array_index(r->spans, struct gs_span, i);
 
 		if (sp->track_kind == kind &&
-		    !strcmp(g_ptr_array_index(r->names, sp->name), name))
+		    !strcmp(gs_results_name(r, sp->name), name))
 			return sp;
 	}
 	return NULL;

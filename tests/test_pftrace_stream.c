@@ -238,14 +238,14 @@ static void test_bad_utf8_late_names_by_hand(void **state)
 	add_items(&whole, s1, m1, 1, GS_SPAN_CHUNK, 0);
 	g_array_append_vals(whole.spans, s1->data, s1->len);
 	g_array_append_vals(whole.cmd_marks, m1->data, m1->len);
-	sink->take(sink, GS_CHUNK_MARKS, m1, tail.names, tail.tracks);
-	sink->take(sink, GS_CHUNK_SPANS, s1, tail.names, tail.tracks);
+	sink->take(sink, GS_CHUNK_MARKS, m1, &tail.names, tail.tracks);
+	sink->take(sink, GS_CHUNK_SPANS, s1, &tail.names, tail.tracks);
 	/* then a name interned late, in a chunk and in the tail */
 	gs_results_intern(&whole, "late\xc3");
 	gs_results_intern(&tail, "late\xc3");
 	add_items(&whole, s2, tail.cmd_marks, 2, GS_SPAN_CHUNK, 100000);
 	g_array_append_vals(whole.spans, s2->data, s2->len);
-	sink->take(sink, GS_CHUNK_SPANS, s2, tail.names, tail.tracks);
+	sink->take(sink, GS_CHUNK_SPANS, s2, &tail.names, tail.tracks);
 	add_items(&whole, tail.spans, tail.cmd_marks, 2, 7, 200000);
 	g_array_append_vals(whole.spans, tail.spans->data, tail.spans->len);
 	g_array_append_vals(whole.cmd_marks, tail.cmd_marks->data,
@@ -370,7 +370,7 @@ static void test_bad_span_same_error(void **state)
 	}
 	streamed.span_sink = gs_pftrace_stream_sink(st);
 	streamed.span_sink->take(streamed.span_sink, GS_CHUNK_SPANS, chunk,
-				 streamed.names, streamed.tracks);
+				 &streamed.names, streamed.tracks);
 	assert_false(gs_results_fill_pftrace(&kept, f, &kept_err));
 	assert_false(gs_pftrace_stream_end(&streamed, &streamed_err));
 	assert_string_equal(kept_err->message, "span 3 names string 0/7 of 1");

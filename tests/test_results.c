@@ -1,28 +1,10 @@
 /* Result writers: summary.json, tasks.csv and series.csv, to the byte
  * (timeline.json: test_results_timeline.c; the table:
- * test_results_table.c; putting them on disk: test_results_atomic.c). */
+ * test_results_table.c; putting them on disk: test_results_atomic.c;
+ * interning names: test_results_intern.c). */
 #include "tests/support/results_fixture.h"
 
-/* --- interning --------------------------------------------------------- */
-
-static void test_intern_in_order_of_first_use(void **state)
-{
-	struct gs_results r;
-
-	(void)state;
-	gs_results_init(&r);
-	assert_int_equal(gs_results_intern(&r, "run"), 0);
-	assert_int_equal(gs_results_intern(&r, "drain"), 1);
-	assert_int_equal(gs_results_intern(&r, "run"), 0);
-	assert_int_equal(gs_results_intern(&r, "sample"), 2);
-	assert_int_equal(gs_results_intern(&r, "drain"), 1);
-	assert_int_equal(r.names->len, 3);
-	assert_string_equal(g_ptr_array_index(r.names, 0), "run");
-	assert_string_equal(g_ptr_array_index(r.names, 1), "drain");
-	assert_string_equal(g_ptr_array_index(r.names, 2), "sample");
-	gs_results_clear(&r);
-	gs_results_clear(&r); /* clearing twice is safe */
-}
+/* --- init --------------------------------------------------------------- */
 
 static void test_init_leaves_undefined_metrics_nan(void **state)
 {
@@ -348,7 +330,6 @@ static void test_summary_invariant_violation(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_intern_in_order_of_first_use),
 		cmocka_unit_test(test_init_leaves_undefined_metrics_nan),
 		cmocka_unit_test(test_json_escape),
 		cmocka_unit_test(test_csv_cell),

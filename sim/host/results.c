@@ -2,8 +2,9 @@
  * are in sim/results/).
  *
  * Every string a gs_results points to (config, name, policy, task names and
- * VMs, track labels, interned names) is owned by it, allocated with
- * g_malloc/g_strdup, and freed by gs_results_clear(). tasks is a g_new()
+ * VMs, track labels) is owned by it, allocated with g_malloc/g_strdup,
+ * the interned names are in one table (base/strtab.h), and all are freed
+ * by gs_results_clear(). tasks is a g_new()
  * array of n_tasks entries. */
 #include "sim/host/results.h"
 
@@ -22,9 +23,6 @@ void gs_results_init(struct gs_results *r)
 	r->tracks = g_array_new(FALSE, TRUE, sizeof(struct gs_track));
 	r->cmd_marks = g_array_new(FALSE, TRUE, sizeof(struct gs_cmd_mark));
 	r->chunk_order = g_byte_array_new();
-	r->names = g_ptr_array_new_with_free_func(g_free);
-	/* Keys are the strings in names, which own them. */
-	r->name_index = g_hash_table_new(g_str_hash, g_str_equal);
 }
 
 /* Frees everything r owns and leaves it zeroed, so clearing twice is safe;
@@ -61,11 +59,7 @@ void gs_results_clear(struct gs_results *r)
 			g_free(g_array_index(r->tracks, struct gs_track, i).label);
 		g_array_unref(r->tracks);
 	}
-	/* The index borrows the keys from names: drop it first. */
-	if (r->name_index)
-		g_hash_table_unref(r->name_index);
-	if (r->names)
-		g_ptr_array_unref(r->names);
+	gs_strtab_clear(&r->names);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -73,18 +67,8 @@ void gs_results_clear(struct gs_results *r)
  * same names to the same indexes whatever the hash function does. */
 uint32_t gs_results_intern(struct gs_results *r, const char *s)
 {
-	gpointer found;
-	char *copy;
-
-	g_return_val_if_fail(r->names && r->name_index && s, 0);
-	found = g_hash_table_lookup(r->name_index, s);
-	if (found)
-		return GPOINTER_TO_UINT(found) - 1;
-	copy = g_strdup(s);
-	g_ptr_array_add(r->names, copy);
-	g_hash_table_insert(r->name_index, copy,
-			    GUINT_TO_POINTER(r->names->len));
-	return r->names->len - 1;
+	g_return_val_if_fail(s, 0);
+	return gs_strtab_intern(&r->names, s);
 }
 
 double gs_task_migration_overhead(const struct gs_task_result *t)

@@ -12,6 +12,7 @@
 #include "base/event.h"
 #include "base/latency.h"
 #include "base/series.h"
+#include "base/strtab.h"
 
 /* One per task of the run, all held until the files are written: the
  * fields are grouped by size so that the struct has no padding holes. */
@@ -157,7 +158,7 @@ enum gs_chunk_kind { GS_CHUNK_SPANS = 0, GS_CHUNK_MARKS = 1 };
 struct gs_span_sink {
 	/* takes items (struct gs_span or gs_cmd_mark: frees the array) */
 	void (*take)(struct gs_span_sink *sink, enum gs_chunk_kind kind,
-		     GArray *items, const GPtrArray *names,
+		     GArray *items, const struct gs_strtab *names,
 		     const GArray *tracks);
 	/* completes its file with what r (whose span_sink it is) still
 	 * holds, at the end: FALSE with error set on failure */
@@ -203,10 +204,9 @@ struct gs_results {
 	/* enum gs_chunk_kind of each full chunk of spans and marks, in the
 	 * order they filled (struct gs_span_sink) */
 	GByteArray *chunk_order;
-	GPtrArray *names;      /* interned strings for spans */
+	struct gs_strtab names; /* interned strings for spans */
 	bool timeline_truncated;
 	bool event_capped;      /* stopped at max_events before the duration */
-	GHashTable *name_index; /* results.c: names string -> index + 1 */
 };
 
 /* DCUDA Fig. 9's migration overhead: one migration's stall (the mean of
@@ -216,7 +216,13 @@ double gs_task_migration_overhead(const struct gs_task_result *t);
 
 void gs_results_init(struct gs_results *r);
 void gs_results_clear(struct gs_results *r);
-/* Intern a span name; returns its index. */
+/* Intern a span name; returns its index (gs_strtab_intern). */
 uint32_t gs_results_intern(struct gs_results *r, const char *s);
+/* Interned name i (i below r->names.n). */
+static inline const char *gs_results_name(const struct gs_results *r,
+					  uint32_t i)
+{
+	return gs_strtab_get(&r->names, i);
+}
 
 #endif

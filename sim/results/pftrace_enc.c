@@ -100,7 +100,6 @@ void pf_enc_init(struct pf_enc *e, FILE *f)
 
 	*e = (struct pf_enc){
 		.out = { .f = f },
-		.names = g_ptr_array_new_with_free_func(g_free),
 		.interned = g_byte_array_new(),
 		.labels = g_hash_table_new_full(g_int64_hash, g_int64_equal,
 						g_free, g_free),
@@ -112,21 +111,23 @@ void pf_enc_init(struct pf_enc *e, FILE *f)
 void pf_enc_clear(struct pf_enc *e)
 {
 	pf_finish(&e->out);
-	g_ptr_array_unref(e->names);
+	gs_strtab_clear(&e->names);
 	g_byte_array_unref(e->interned);
 	g_hash_table_unref(e->labels);
 	g_ptr_array_unref(e->gpus);
 	*e = (struct pf_enc){ 0 };
 }
 
-void pf_enc_add_names(struct pf_enc *e, GPtrArray *more)
+void pf_enc_add_name(struct pf_enc *e, const char *name)
 {
-	guint i, old = e->names->len;
+	if (g_utf8_validate(name, -1, NULL)) {
+		gs_strtab_append(&e->names, name);
+	} else {
+		g_autofree char *valid = g_utf8_make_valid(name, -1);
 
-	for (i = 0; i < more->len; i++)
-		g_ptr_array_add(e->names, g_steal_pointer(&more->pdata[i]));
-	g_byte_array_set_size(e->interned, e->names->len);
-	memset(e->interned->data + old, 0, e->names->len - old);
+		gs_strtab_append(&e->names, valid);
+	}
+	g_byte_array_append(e->interned, (const guint8[]){ 0 }, 1);
 }
 
 void pf_enc_add_track(struct pf_enc *e, const struct gs_track *t,
@@ -215,8 +216,8 @@ static bool intern_spans(struct pf_enc *e, const struct gs_span *sp, guint n)
 	for (i = 0; i < n && !e->bad; i++) {
 		uint8_t *name_bits, *cat_bits;
 
-		if (sp[i].name >= e->names->len ||
-		    sp[i].category >= e->names->len) {
+		if (sp[i].name >= e->names.n ||
+		    sp[i].category >= e->names.n) {
 			e->bad = true;
 			e->bad_i = e->n_spans + i;
 			e->bad_name = sp[i].name;
@@ -228,14 +229,14 @@ static bool intern_spans(struct pf_enc *e, const struct gs_span *sp, guint n)
 			*name_bits |= PF_INTERNED_NAME;
 			g_array_append_val(names, ((struct pf_interned){
 				(uint64_t)sp[i].name + 2,
-				e->names->pdata[sp[i].name] }));
+				gs_strtab_get(&e->names, sp[i].name) }));
 		}
 		cat_bits = &e->interned->data[sp[i].category];
 		if (!(*cat_bits & PF_INTERNED_CAT)) {
 			*cat_bits |= PF_INTERNED_CAT;
 			g_array_append_val(cats, ((struct pf_interned){
 				(uint64_t)sp[i].category + 2,
-				e->names->pdata[sp[i].category] }));
+				gs_strtab_get(&e->names, sp[i].category) }));
 		}
 		e->last_end = MAX(e->last_end, sp[i].end);
 	}
@@ -268,7 +269,7 @@ static void put_span(struct pf_enc *e, const struct gs_span *s)
 		if (!(sl->flags & PF_SLOT_TRACK)) {
 			g_autofree char *label = g_strdup_printf(
 				"ch%u %s", s->track,
-				(const char *)e->names->pdata[s->name]);
+				gs_strtab_get(&e->names, s->name));
 
 			describe(e, sl, s->gpu, s->track_kind, s->track, label);
 		}
@@ -280,7 +281,7 @@ static void put_span(struct pf_enc *e, const struct gs_span *s)
 			.name = PF_ARG_CMD, .kind = PF_VALUE_UINT, .u = s->cmd };
 		ev.args[ev.n_args++] = (struct pf_ev_arg){
 			.name = PF_ARG_TASK, .kind = PF_VALUE_STRING,
-			.s = e->names->pdata[s->name] };
+			.s = gs_strtab_get(&e->names, s->name) };
 		ev.args[ev.n_args++] = (struct pf_ev_arg){
 			.name = PF_ARG_LENGTH, .kind = PF_VALUE_UINT,
 			.u = s->cmd_len };
@@ -316,8 +317,8 @@ static void describe_channel(struct pf_enc *e, struct pf_slot *s,
 {
 	Perfetto__Protos__CounterDescriptor count =
 		PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
-	const char *task = m->task_name < e->names->len
-				   ? e->names->pdata[m->task_name]
+	const char *task = m->task_name < e->names.n
+				   ? gs_strtab_get(&e->names, m->task_name)
 				   : "?";
 	g_autofree char *label = g_strdup_printf("ch%u %s", m->channel, task);
 	g_autofree char *queue = g_strdup_printf("queue %s", label);

@@ -29,7 +29,7 @@
 
 struct pf_enc {
 	struct pf_out out;
-	GPtrArray *names;     /* valid-UTF-8 copies of the results' names */
+	struct gs_strtab names; /* valid-UTF-8 copies of the results' names */
 	GByteArray *interned; /* per name: PF_INTERNED_* bits */
 	GHashTable *labels;   /* track uuid -> valid-UTF-8 label */
 	GPtrArray *gpus;      /* per GPU: struct pf_enc_gpu, NULL: unseen */
@@ -45,8 +45,9 @@ struct pf_enc {
 /* Writes the first packet to f. */
 void pf_enc_init(struct pf_enc *e, FILE *f);
 void pf_enc_clear(struct pf_enc *e);
-/* Takes the names (valid-UTF-8 strings) that follow those e has. */
-void pf_enc_add_names(struct pf_enc *e, GPtrArray *more);
+/* Adds the name that follows those e has, as valid UTF-8 (each byte
+ * sequence that is not replaced by U+FFFD, as g_utf8_make_valid). */
+void pf_enc_add_name(struct pf_enc *e, const char *name);
 /* Takes the label (valid UTF-8) of a track the recorder registered;
  * a channel's is dropped (see above). */
 void pf_enc_add_track(struct pf_enc *e, const struct gs_track *t,

@@ -27,20 +27,19 @@ struct gs_pftrace_stream {
 struct chunk {
 	enum gs_chunk_kind kind;
 	GArray *items;
-	GPtrArray *names;  /* valid-UTF-8 copies */
+	struct gs_strtab names; /* copies, as given */
 	GArray *tracks;    /* struct gs_track, labels: valid-UTF-8 copies */
 };
 
 /* Copies of what r registered since the last chunk, for the thread:
  * the recorder's arrays grow while it encodes. */
 static void take_new(struct gs_pftrace_stream *st, struct chunk *c,
-		     const GPtrArray *names, const GArray *tracks)
+		     const struct gs_strtab *names, const GArray *tracks)
 {
-	c->names = g_ptr_array_new_with_free_func(g_free);
-	for (; names && st->names_sent < names->len; st->names_sent++)
-		g_ptr_array_add(c->names,
-				g_utf8_make_valid(g_ptr_array_index(
-					names, st->names_sent), -1));
+	c->names = (struct gs_strtab)GS_STRTAB_INIT;
+	for (; names && st->names_sent < names->n; st->names_sent++)
+		gs_strtab_append(&c->names,
+				 gs_strtab_get(names, st->names_sent));
 	c->tracks = g_array_new(FALSE, FALSE, sizeof(struct gs_track));
 	for (; tracks && st->tracks_sent < tracks->len; st->tracks_sent++) {
 		struct gs_track t = g_array_index(tracks, struct gs_track,
@@ -57,7 +56,8 @@ static void encode(struct pf_enc *e, struct chunk *c)
 {
 	guint i;
 
-	pf_enc_add_names(e, c->names);
+	for (i = 0; i < c->names.n; i++)
+		pf_enc_add_name(e, gs_strtab_get(&c->names, i));
 	for (i = 0; i < c->tracks->len; i++) {
 		struct gs_track *t = &g_array_index(c->tracks, struct gs_track, i);
 
@@ -69,7 +69,7 @@ static void encode(struct pf_enc *e, struct chunk *c)
 	else
 		pf_enc_marks(e, (const struct gs_cmd_mark *)c->items->data,
 			     c->items->len);
-	g_ptr_array_unref(c->names);
+	gs_strtab_clear(&c->names);
 	g_array_unref(c->tracks);
 	g_array_unref(c->items);
 	g_free(c);
@@ -112,7 +112,8 @@ static gpointer encode_chunks(gpointer data)
 }
 
 static void take(struct gs_span_sink *sink, enum gs_chunk_kind kind,
-		 GArray *items, const GPtrArray *names, const GArray *tracks)
+		 GArray *items, const struct gs_strtab *names,
+		 const GArray *tracks)
 {
 	struct gs_pftrace_stream *st = (struct gs_pftrace_stream *)sink;
 	struct chunk *c = g_new(struct chunk, 1);
@@ -217,7 +218,7 @@ gboolean gs_pftrace_stream_end(const struct gs_results *r, GError **error)
 
 	join(st);
 	/* the last chunks, as results_pftrace.c cuts them */
-	take_new(st, &c, r->names, r->tracks);
+	take_new(st, &c, &r->names, r->tracks);
 	c.kind = GS_CHUNK_SPANS;
 	c.items = g_array_ref(r->spans);
 	encode(&st->enc, g_memdup2(&c, sizeof(c)));

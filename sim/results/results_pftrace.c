@@ -181,7 +181,7 @@ gboolean pf_put_tail(struct pf_enc *e, const struct gs_results *r,
 		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
 			    "span %u names string %" PRIu32 "/%" PRIu32
 			    " of %u", e->bad_i, e->bad_name, e->bad_cat,
-			    e->names->len);
+			    e->names.n);
 		return FALSE;
 	}
 	n_gpus = gpu_count(r, pf_enc_n_gpus(e));
@@ -243,15 +243,8 @@ gboolean gs_results_fill_pftrace(const struct gs_results *r, FILE *f,
 		return FALSE;
 	}
 	pf_enc_init(&e, f);
-	{
-		g_autoptr(GPtrArray) names =
-			g_ptr_array_new_with_free_func(g_free);
-
-		for (i = 0; r->names && i < r->names->len; i++)
-			g_ptr_array_add(names, g_utf8_make_valid(
-				g_ptr_array_index(r->names, i), -1));
-		pf_enc_add_names(&e, names);
-	}
+	for (i = 0; i < r->names.n; i++)
+		pf_enc_add_name(&e, gs_results_name(r, i));
 	for (i = 0; r->tracks && i < r->tracks->len; i++) {
 		const struct gs_track *t =
 			&g_array_index(r->tracks, struct gs_track, i);

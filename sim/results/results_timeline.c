@@ -157,7 +157,7 @@ static void write_metadata(const struct gs_results *r, struct tl_out *o)
 
 gboolean gs_results_check_spans(const struct gs_results *r, GError **error)
 {
-	guint n_names = r->names ? r->names->len : 0;
+	guint n_names = r->names.n;
 	guint i;
 
 	for (i = 0; r->spans && i < r->spans->len; i++) {
@@ -194,10 +194,10 @@ gboolean gs_results_fill_timeline(const struct gs_results *r, FILE *f,
 	if (!gs_results_check_spans(r, error))
 		return FALSE;
 	/* Quote each interned name once, not once per span. */
-	for (i = 0; r->names && i < r->names->len; i++) {
+	for (i = 0; i < r->names.n; i++) {
 		GString *q = g_string_new(NULL);
 
-		gs_json_append_string(q, g_ptr_array_index(r->names, i));
+		gs_json_append_string(q, gs_results_name(r, i));
 		g_ptr_array_add(quoted, g_string_free(q, FALSE));
 	}
 
