@@ -342,6 +342,47 @@ static void test_file_written_during_run(void **state)
 	g_bytes_unref(w.bytes);
 }
 
+/* The results take the sink at collection: the teardown of channels
+ * still busy at the end records spans, and must not hand them to a
+ * stream that was ended and freed between collection and gs_sim_free()
+ * (as `gpusim run` and the bench do; under AddressSanitizer this read
+ * freed memory). */
+static void test_sim_freed_after_stream(void **state)
+{
+	struct gs_scenario *sc = load(
+		"duration: 50ms\nseed: 1\n"
+		"tasks:\n"
+		"  - name: a\n    count: 4\n"
+		"    behavior: {throttle: {kernel: 300us}}\n");
+	g_autofree char *dir = g_dir_make_tmp("pftrace-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, "timeline.pftrace", NULL);
+	struct gs_pftrace_stream *st = stream_new(STREAMED, dir);
+	struct gs_sim_options opt = {
+		.timeline = true,
+		.span_sink = gs_pftrace_stream_sink(st),
+	};
+	g_autoptr(GError) err = NULL;
+	struct gs_results r;
+	struct gs_sim *sim;
+
+	(void)state;
+	sim = gs_sim_new(sc, &opt, &err);
+	assert_non_null(sim);
+	gs_sim_run(sim, NULL);
+	gs_results_init(&r);
+	gs_sim_collect(sim, &r);
+	assert_ptr_equal(r.span_sink, gs_pftrace_stream_sink(st));
+	assert_null(sim->opt.span_sink);
+	if (!gs_pftrace_stream_end(&r, &err))
+		fail_msg("%s", err->message);
+	gs_pftrace_stream_free(st);
+	gs_sim_free(sim); /* closes the busy channels: spans recorded */
+	gs_results_clear(&r);
+	gs_scenario_free(sc);
+	g_unlink(path);
+	g_rmdir(dir);
+}
+
 /* A span naming a string out of range, taken by a stream or written at
  * the end: the file is refused with the same message. */
 static void test_bad_span_same_error(void **state)
@@ -398,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_open_spans_across_chunk_same_bytes),
 		cmocka_unit_test(test_file_written_during_run),
 		cmocka_unit_test(test_bad_span_same_error),
+		cmocka_unit_test(test_sim_freed_after_stream),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

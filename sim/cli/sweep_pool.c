@@ -81,8 +81,11 @@ static int by_cost_then_index(const void *pa, const void *pb)
 void gs_sweep_order_longest_first(const struct gs_sweep_point **todo,
 				  unsigned n)
 {
-	/* a total order (indexes differ), so qsort's instability is moot */
-	qsort(todo, n, sizeof(*todo), by_cost_then_index);
+	/* a total order (indexes differ), so qsort's instability is moot;
+	 * nothing to order (a finished sweep) may come with todo NULL,
+	 * which qsort must not be given */
+	if (n > 1)
+		qsort(todo, n, sizeof(*todo), by_cost_then_index);
 }
 
 /* --- the workers --- */

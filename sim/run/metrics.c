@@ -335,7 +335,10 @@ static void move_record(struct gs_sim *sim, struct gs_results *r)
 			    sim->rec->tracks->len);
 	g_array_set_size(sim->rec->tracks, 0); /* labels now owned by r */
 	move_array(&r->spans, &sim->rec->spans);
-	r->span_sink = sim->opt.span_sink;
+	/* The sink goes with the results, which end it: spans the teardown
+	 * still records (channels closed with work on them) must not reach
+	 * a stream freed by then (gs_pftrace_run_commit before gs_sim_free). */
+	r->span_sink = g_steal_pointer(&sim->opt.span_sink);
 	move_array(&r->cmd_marks, &sim->rec->cmd_marks);
 	g_byte_array_append(r->chunk_order, sim->rec->chunk_order->data,
 			    sim->rec->chunk_order->len);
