@@ -78,15 +78,25 @@ static uint64_t cores_pm(const struct gs_shared *sh)
 	return d < 1000 ? d : 1000;
 }
 
+/* Charge the time since the last change to the cores' integral; the
+ * time it covered. */
+static gs_time_t advance_cores(struct gs_gpu *gpu)
+{
+	struct gs_shared *sh = &gpu->shared;
+	gs_time_t dt = gpu->q->now - sh->last;
+
+	sh->last = gpu->q->now;
+	sh->cores_pm_ns += dt * cores_pm(sh);
+	return dt;
+}
+
 /* Charge the time since the last change to every running kernel. */
 static void advance(struct gs_gpu *gpu)
 {
 	struct gs_shared *sh = &gpu->shared;
-	gs_time_t dt = gpu->q->now - sh->last;
+	gs_time_t dt = advance_cores(gpu);
 	guint i;
 
-	sh->last = gpu->q->now;
-	sh->cores_pm_ns += dt * cores_pm(sh);
 	if (!dt || !sh->running->len)
 		return;
 	if (!sh->engine_pm)
@@ -142,6 +152,15 @@ static void cores_changed(struct gs_gpu *gpu)
 
 void gs_shared_engine_load(struct gs_gpu *gpu, uint32_t pm)
 {
+	/* Without shared kernels (every GPU but a DCUDA node's, twice per
+	 * compute command) only the cores' integral moves: no kernel
+	 * progresses, and no completion is pending, for schedule_next
+	 * cancelled it when the last kernel left. */
+	if (!gpu->shared.running->len) {
+		advance_cores(gpu);
+		gpu->shared.engine_pm = pm;
+		return;
+	}
 	advance(gpu);
 	gpu->shared.engine_pm = pm;
 	schedule_next(gpu);
