@@ -31,16 +31,27 @@ void gs_record_free(struct gs_sim *sim)
 
 #define TRACK_KINDS 3 /* enum gs_track_kind */
 
-/* Whether track (gpu, kind, id) was already added; marks it if not. Ids
- * are dense (engine kinds, channel slots, policy instances), so a bitmap
- * indexed by them stays small: 24 KB for 65,536 channels. */
-static bool track_seen_before(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
-			      uint32_t id)
+/* Bit of track (gpu, kind, id) in sim->track_seen. Ids are dense (engine
+ * kinds, channel slots, policy instances), so a bitmap indexed by them
+ * stays small: 24 KB for 65,536 channels. */
+static inline uint64_t track_bit(const struct gs_sim *sim, uint32_t gpu,
+				 uint8_t kind, uint32_t id)
 {
-	uint64_t bit = ((uint64_t)id * MAX(sim->n_gpus, 1u) + gpu) *
-		       TRACK_KINDS + kind;
+	return ((uint64_t)id * MAX(sim->n_gpus, 1u) + gpu) * TRACK_KINDS +
+	       kind;
+}
+
+/* Registers track (gpu, kind, id), first seen now: its bit set (the
+ * bitmap grown to hold it) and its label made. Out of line, so that the
+ * check of every span (ensure_track) stays a few instructions: two per
+ * command, of which all but one per channel find the track known. */
+static G_GNUC_NO_INLINE void add_track(struct gs_sim *sim, uint32_t gpu,
+				       uint8_t kind, uint32_t id,
+				       const char *task_name)
+{
+	uint64_t bit = track_bit(sim, gpu, kind, id);
 	size_t byte = (size_t)(bit / 8);
-	uint8_t mask = (uint8_t)(1u << (bit % 8));
+	struct gs_track tr = { .gpu = gpu, .track_kind = kind, .track = id };
 
 	if (byte >= sim->track_seen_bytes) {
 		size_t n = MAX(byte + 1, 2 * sim->track_seen_bytes);
@@ -50,19 +61,7 @@ static bool track_seen_before(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
 		       n - sim->track_seen_bytes);
 		sim->track_seen_bytes = n;
 	}
-	if (sim->track_seen[byte] & mask)
-		return true;
-	sim->track_seen[byte] |= mask;
-	return false;
-}
-
-static void ensure_track(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
-			 uint32_t id, const char *task_name)
-{
-	struct gs_track tr = { .gpu = gpu, .track_kind = kind, .track = id };
-
-	if (track_seen_before(sim, gpu, kind, id))
-		return;
+	sim->track_seen[byte] |= (uint8_t)(1u << (bit % 8));
 	if (kind == GS_TRACK_ENGINE)
 		tr.label = g_strdup(engine_names[id]);
 	else if (kind == GS_TRACK_POLICY && !task_name)
@@ -72,6 +71,19 @@ static void ensure_track(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
 	else
 		tr.label = g_strdup_printf("ch%u %s", id, task_name);
 	g_array_append_val(sim->rec->tracks, tr);
+}
+
+static inline void ensure_track(struct gs_sim *sim, uint32_t gpu,
+				uint8_t kind, uint32_t id,
+				const char *task_name)
+{
+	uint64_t bit = track_bit(sim, gpu, kind, id);
+	size_t byte = (size_t)(bit / 8);
+
+	if (G_LIKELY(byte < sim->track_seen_bytes &&
+		     (sim->track_seen[byte] >> (bit % 8)) & 1u))
+		return;
+	add_track(sim, gpu, kind, id, task_name);
 }
 
 /* Room in the results' names for every task's, made when the first is
@@ -121,8 +133,10 @@ static void end_chunk(struct gs_sim *sim, enum gs_chunk_kind kind,
 	if (!sink)
 		return;
 	sink->take(sink, kind, *items, &r->names, r->tracks);
-	*items = g_array_sized_new(FALSE, TRUE, (guint)item_size,
-				   GS_SPAN_CHUNK);
+	*items = sink->spare ? sink->spare(sink, kind) : NULL;
+	if (!*items)
+		*items = g_array_sized_new(FALSE, TRUE, (guint)item_size,
+					   GS_SPAN_CHUNK);
 }
 
 /* Capped at timeline_max_spans, counting those a sink took. */
