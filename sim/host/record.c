@@ -162,13 +162,15 @@ static void add_mark(struct gs_sim *sim, const struct gs_channel *ch,
 	struct gs_results *r = sim->rec;
 	struct gs_span_sink *sink = sim->opt.span_sink;
 	const struct hal_chan *hc = ch->owner;
-	struct gs_cmd_mark m = {
+	struct gs_cmd_mark m;
+
+	/* first: two marks per command, with the timeline off too */
+	if (!sim->opt.timeline)
+		return;
+	m = (struct gs_cmd_mark){
 		.t = sim->q.now, .serial = serial, .gpu = ch->gpu->index,
 		.channel = ch->id, .kind = (uint8_t)kind,
 	};
-
-	if (!sim->opt.timeline)
-		return;
 	if ((uint64_t)r->cmd_marks->len +
 		    (sink ? sink->taken[GS_CHUNK_MARKS] : 0) >=
 	    sim->sc->output.timeline_max_spans) {
@@ -267,11 +269,76 @@ void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 static gs_time_t task_gpu_time_in(const struct gs_sim *sim,
 				  const struct gs_task *t);
 
+/* A command running on an engine at a sample: its task (by index) and
+ * the work it has done so far, not yet in the task's gpu_time. */
+struct running_work {
+	uint32_t task;
+	gs_time_t work;
+};
+
+/* The commands running now on the engines of every GPU, counted for the
+ * task that owns each channel when the channel's GPU is the task's (as
+ * task_gpu_time_in counts them), in task order and, for one task, in
+ * engine order; the number of them. */
+static uint32_t running_now(const struct gs_sim *sim,
+			    struct running_work *run)
+{
+	uint32_t g, n = 0, i;
+	uint8_t k;
+
+	for (g = 0; g < sim->n_gpus; g++) {
+		const struct gs_gpu *gpu = sim->gpus[g];
+
+		for (k = 0; k < GS_ENGINE_KINDS; k++) {
+			const struct gs_engine *eng = &gpu->engines[k];
+			const struct hal_chan *hc;
+			const struct gs_task *t;
+
+			if (eng->state != GS_ENG_RUNNING ||
+			    !eng->running_chan || !eng->running_chan->owner)
+				continue;
+			hc = eng->running_chan->owner;
+			t = hc->task;
+			if (t->gpu != g || t->state == GS_TASK_NOT_STARTED)
+				continue;
+			run[n].task = (uint32_t)(t - sim->tasks);
+			run[n].work = gs_engine_run_work_now(eng);
+			/* insertion in task order, after equal tasks */
+			for (i = n; i > 0 && run[i - 1].task > run[i].task;
+			     i--) {
+				struct running_work tmp = run[i - 1];
+
+				run[i - 1] = run[i];
+				run[i] = tmp;
+			}
+			n++;
+		}
+	}
+	return n;
+}
+
+/* A row of series.csv for every task. A task's GPU time is its finished
+ * work plus what its command running now has done: the running commands
+ * are found once per sample (at most one per engine), so each task costs
+ * the three figures it reads, not a look at its GPU's engines; a task on
+ * a GPU with shared kernels running asks task_gpu_time_in, which reads
+ * its channels. */
 void gs_record_sample(void *ctx, struct gs_event *ev)
 {
 	struct gs_sim *sim = ctx;
-	uint32_t i;
+	g_autofree struct running_work *run =
+		g_new(struct running_work,
+		      MAX(sim->n_gpus, 1u) * GS_ENGINE_KINDS);
+	g_autofree bool *shared = g_new0(bool, MAX(sim->n_gpus, 1u));
+	bool any_shared = false;
+	uint32_t i, g, n_run = running_now(sim, run), next = 0;
 
+	for (g = 0; g < sim->n_gpus; g++) {
+		const struct gs_gpu *gpu = sim->gpus[g];
+
+		shared[g] = gpu->shared.running && gpu->shared.running->len;
+		any_shared |= shared[g];
+	}
 	for (i = 0; i < sim->n_tasks; i++) {
 		const struct gs_task *t = &sim->tasks[i];
 		struct gs_series_point p;
@@ -291,11 +358,19 @@ void gs_record_sample(void *ctx, struct gs_event *ev)
 		p = (struct gs_series_point){
 			.t = sim->q.now,
 			.task = i,
-			.gpu_time_ns = task_gpu_time_in(sim, t),
+			.gpu_time_ns = t->gpu_time,
 			.accounted_gpu_time_ns = t->accounted,
 			.vtime_ns = t->vtime,
 		};
-
+		if (any_shared && t->state != GS_TASK_NOT_STARTED &&
+		    shared[t->gpu]) {
+			p.gpu_time_ns = task_gpu_time_in(sim, t);
+			while (next < n_run && run[next].task == i)
+				next++;
+		} else {
+			while (next < n_run && run[next].task == i)
+				p.gpu_time_ns += run[next++].work;
+		}
 		gs_series_append(sim->rec->series, &p);
 	}
 	gs_evq_schedule(&sim->q, ev, sim->q.now + sim->sample_interval);
