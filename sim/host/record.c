@@ -31,16 +31,27 @@ void gs_record_free(struct gs_sim *sim)
 
 #define TRACK_KINDS 3 /* enum gs_track_kind */
 
-/* Whether track (gpu, kind, id) was already added; marks it if not. Ids
- * are dense (engine kinds, channel slots, policy instances), so a bitmap
- * indexed by them stays small: 24 KB for 65,536 channels. */
-static bool track_seen_before(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
-			      uint32_t id)
+/* Bit of track (gpu, kind, id) in sim->track_seen. Ids are dense (engine
+ * kinds, channel slots, policy instances), so a bitmap indexed by them
+ * stays small: 24 KB for 65,536 channels. */
+static inline uint64_t track_bit(const struct gs_sim *sim, uint32_t gpu,
+				 uint8_t kind, uint32_t id)
 {
-	uint64_t bit = ((uint64_t)id * MAX(sim->n_gpus, 1u) + gpu) *
-		       TRACK_KINDS + kind;
+	return ((uint64_t)id * MAX(sim->n_gpus, 1u) + gpu) * TRACK_KINDS +
+	       kind;
+}
+
+/* Registers track (gpu, kind, id), first seen now: its bit set (the
+ * bitmap grown to hold it) and its label made. Out of line, so that the
+ * check of every span (ensure_track) stays a few instructions: two per
+ * command, of which all but one per channel find the track known. */
+static G_GNUC_NO_INLINE void add_track(struct gs_sim *sim, uint32_t gpu,
+				       uint8_t kind, uint32_t id,
+				       const char *task_name)
+{
+	uint64_t bit = track_bit(sim, gpu, kind, id);
 	size_t byte = (size_t)(bit / 8);
-	uint8_t mask = (uint8_t)(1u << (bit % 8));
+	struct gs_track tr = { .gpu = gpu, .track_kind = kind, .track = id };
 
 	if (byte >= sim->track_seen_bytes) {
 		size_t n = MAX(byte + 1, 2 * sim->track_seen_bytes);
@@ -50,19 +61,7 @@ static bool track_seen_before(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
 		       n - sim->track_seen_bytes);
 		sim->track_seen_bytes = n;
 	}
-	if (sim->track_seen[byte] & mask)
-		return true;
-	sim->track_seen[byte] |= mask;
-	return false;
-}
-
-static void ensure_track(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
-			 uint32_t id, const char *task_name)
-{
-	struct gs_track tr = { .gpu = gpu, .track_kind = kind, .track = id };
-
-	if (track_seen_before(sim, gpu, kind, id))
-		return;
+	sim->track_seen[byte] |= (uint8_t)(1u << (bit % 8));
 	if (kind == GS_TRACK_ENGINE)
 		tr.label = g_strdup(engine_names[id]);
 	else if (kind == GS_TRACK_POLICY && !task_name)
@@ -72,6 +71,19 @@ static void ensure_track(struct gs_sim *sim, uint32_t gpu, uint8_t kind,
 	else
 		tr.label = g_strdup_printf("ch%u %s", id, task_name);
 	g_array_append_val(sim->rec->tracks, tr);
+}
+
+static inline void ensure_track(struct gs_sim *sim, uint32_t gpu,
+				uint8_t kind, uint32_t id,
+				const char *task_name)
+{
+	uint64_t bit = track_bit(sim, gpu, kind, id);
+	size_t byte = (size_t)(bit / 8);
+
+	if (G_LIKELY(byte < sim->track_seen_bytes &&
+		     (sim->track_seen[byte] >> (bit % 8)) & 1u))
+		return;
+	add_track(sim, gpu, kind, id, task_name);
 }
 
 /* Room in the results' names for every task's, made when the first is
@@ -121,8 +133,10 @@ static void end_chunk(struct gs_sim *sim, enum gs_chunk_kind kind,
 	if (!sink)
 		return;
 	sink->take(sink, kind, *items, &r->names, r->tracks);
-	*items = g_array_sized_new(FALSE, TRUE, (guint)item_size,
-				   GS_SPAN_CHUNK);
+	*items = sink->spare ? sink->spare(sink, kind) : NULL;
+	if (!*items)
+		*items = g_array_sized_new(FALSE, TRUE, (guint)item_size,
+					   GS_SPAN_CHUNK);
 }
 
 /* Capped at timeline_max_spans, counting those a sink took. */
@@ -148,13 +162,15 @@ static void add_mark(struct gs_sim *sim, const struct gs_channel *ch,
 	struct gs_results *r = sim->rec;
 	struct gs_span_sink *sink = sim->opt.span_sink;
 	const struct hal_chan *hc = ch->owner;
-	struct gs_cmd_mark m = {
+	struct gs_cmd_mark m;
+
+	/* first: two marks per command, with the timeline off too */
+	if (!sim->opt.timeline)
+		return;
+	m = (struct gs_cmd_mark){
 		.t = sim->q.now, .serial = serial, .gpu = ch->gpu->index,
 		.channel = ch->id, .kind = (uint8_t)kind,
 	};
-
-	if (!sim->opt.timeline)
-		return;
 	if ((uint64_t)r->cmd_marks->len +
 		    (sink ? sink->taken[GS_CHUNK_MARKS] : 0) >=
 	    sim->sc->output.timeline_max_spans) {
@@ -253,11 +269,76 @@ void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 static gs_time_t task_gpu_time_in(const struct gs_sim *sim,
 				  const struct gs_task *t);
 
+/* A command running on an engine at a sample: its task (by index) and
+ * the work it has done so far, not yet in the task's gpu_time. */
+struct running_work {
+	uint32_t task;
+	gs_time_t work;
+};
+
+/* The commands running now on the engines of every GPU, counted for the
+ * task that owns each channel when the channel's GPU is the task's (as
+ * task_gpu_time_in counts them), in task order and, for one task, in
+ * engine order; the number of them. */
+static uint32_t running_now(const struct gs_sim *sim,
+			    struct running_work *run)
+{
+	uint32_t g, n = 0, i;
+	uint8_t k;
+
+	for (g = 0; g < sim->n_gpus; g++) {
+		const struct gs_gpu *gpu = sim->gpus[g];
+
+		for (k = 0; k < GS_ENGINE_KINDS; k++) {
+			const struct gs_engine *eng = &gpu->engines[k];
+			const struct hal_chan *hc;
+			const struct gs_task *t;
+
+			if (eng->state != GS_ENG_RUNNING ||
+			    !eng->running_chan || !eng->running_chan->owner)
+				continue;
+			hc = eng->running_chan->owner;
+			t = hc->task;
+			if (t->gpu != g || t->state == GS_TASK_NOT_STARTED)
+				continue;
+			run[n].task = (uint32_t)(t - sim->tasks);
+			run[n].work = gs_engine_run_work_now(eng);
+			/* insertion in task order, after equal tasks */
+			for (i = n; i > 0 && run[i - 1].task > run[i].task;
+			     i--) {
+				struct running_work tmp = run[i - 1];
+
+				run[i - 1] = run[i];
+				run[i] = tmp;
+			}
+			n++;
+		}
+	}
+	return n;
+}
+
+/* A row of series.csv for every task. A task's GPU time is its finished
+ * work plus what its command running now has done: the running commands
+ * are found once per sample (at most one per engine), so each task costs
+ * the three figures it reads, not a look at its GPU's engines; a task on
+ * a GPU with shared kernels running asks task_gpu_time_in, which reads
+ * its channels. */
 void gs_record_sample(void *ctx, struct gs_event *ev)
 {
 	struct gs_sim *sim = ctx;
-	uint32_t i;
+	g_autofree struct running_work *run =
+		g_new(struct running_work,
+		      MAX(sim->n_gpus, 1u) * GS_ENGINE_KINDS);
+	g_autofree bool *shared = g_new0(bool, MAX(sim->n_gpus, 1u));
+	bool any_shared = false;
+	uint32_t i, g, n_run = running_now(sim, run), next = 0;
 
+	for (g = 0; g < sim->n_gpus; g++) {
+		const struct gs_gpu *gpu = sim->gpus[g];
+
+		shared[g] = gpu->shared.running && gpu->shared.running->len;
+		any_shared |= shared[g];
+	}
 	for (i = 0; i < sim->n_tasks; i++) {
 		const struct gs_task *t = &sim->tasks[i];
 		struct gs_series_point p;
@@ -277,11 +358,19 @@ void gs_record_sample(void *ctx, struct gs_event *ev)
 		p = (struct gs_series_point){
 			.t = sim->q.now,
 			.task = i,
-			.gpu_time_ns = task_gpu_time_in(sim, t),
+			.gpu_time_ns = t->gpu_time,
 			.accounted_gpu_time_ns = t->accounted,
 			.vtime_ns = t->vtime,
 		};
-
+		if (any_shared && t->state != GS_TASK_NOT_STARTED &&
+		    shared[t->gpu]) {
+			p.gpu_time_ns = task_gpu_time_in(sim, t);
+			while (next < n_run && run[next].task == i)
+				next++;
+		} else {
+			while (next < n_run && run[next].task == i)
+				p.gpu_time_ns += run[next++].work;
+		}
 		gs_series_append(sim->rec->series, &p);
 	}
 	gs_evq_schedule(&sim->q, ev, sim->q.now + sim->sample_interval);

@@ -163,6 +163,10 @@ struct gs_span_sink {
 	/* completes its file with what r (whose span_sink it is) still
 	 * holds, at the end: FALSE with error set on failure */
 	gboolean (*end)(const struct gs_results *r, GError **error);
+	/* an empty array of kind's items that an earlier take() handed in
+	 * and the sink is done with, or NULL: the recorder's next chunk
+	 * fills it instead of fresh memory (optional) */
+	GArray *(*spare)(struct gs_span_sink *sink, enum gs_chunk_kind kind);
 	guint taken[2]; /* spans and marks taken so far */
 };
 
