@@ -34,7 +34,8 @@ for script in cli_test.sh input_test.sh golden_test.sh sweep_test.sh \
 	      parallel_write_test.sh \
 	      stream_write_test.sh \
 	      sweep_order_test.sh \
-	      sweep_overlap_test.sh; do
+	      sweep_overlap_test.sh \
+	      sweep_summary_test.sh; do
 	echo "== $script"
 	if sh "$(dirname "$0")/$script" "$gpusim"; then
 		passed=$((passed + 1))

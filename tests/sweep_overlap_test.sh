@@ -8,6 +8,7 @@
 GPUSIM=${1:-./gpusim}
 case $GPUSIM in /*) ;; *) GPUSIM=$(pwd)/$GPUSIM ;; esac
 . "$(dirname "$0")/check_lib.sh"
+. "$(dirname "$0")/sweep_hold_lib.sh"
 
 cat >"$tmp/grid.yaml" <<'YAML'
 name: overlap
@@ -21,8 +22,8 @@ YAML
 
 "$GPUSIM" sweep "$tmp/grid.yaml" -q -j1 --out "$tmp/plain" || exit 1
 
-stopped_workers() { # of the sweep $1: how many are held (state T)
-	ps -o stat= --ppid "$1" 2>/dev/null | grep -c '^T'
+stopped_workers() { # of the sweep $1: how many are held
+	held_workers "$1" | wc -l
 }
 
 GPUSIM_PAUSE_SWEEP_COMMIT=1 "$GPUSIM" sweep "$tmp/grid.yaml" -q -j1 \
@@ -41,15 +42,7 @@ check "-j1: no more than two workers, one simulating, one committing" \
 	test "$(ps -o pid= --ppid $pid | wc -l)" -le 2
 check "no point is finished before its commit ($done_early)" \
 	test "$done_early" -eq 0
-# Let every held worker go on (later ones stop too) until the sweep ends.
-tries=0
-while kill -0 "$pid" 2>/dev/null && [ "$tries" -lt 400 ]; do
-	for w in $(ps -o pid= --ppid "$pid" 2>/dev/null); do
-		kill -CONT "$w" 2>/dev/null
-	done
-	sleep 0.05
-	tries=$((tries + 1))
-done
+release_workers "$pid"
 wait "$pid"
 status=$?
 check "the held sweep finishes (exit $status)" test "$status" -eq 0

@@ -366,13 +366,17 @@ static int run_one(const struct gs_sweep_job *job, const char *which)
 	return GS_EXIT_OK;
 }
 
+/* recs: one slot per point, the records read so far (taken and freed). */
 static int summarize(const struct gs_sweep_job *job, bool quiet, bool keep,
-		     unsigned ran, unsigned failed)
+		     unsigned ran, unsigned failed,
+		     struct gs_point_record **recs)
 {
 	g_autoptr(GError) err = NULL;
 	unsigned missing = 0, n = job->points->len;
+	gboolean ok = gs_sweep_write_summary(job, keep, recs, &missing, &err);
 
-	if (!gs_sweep_write_summary(job, keep, &missing, &err)) {
+	gs_point_records_free(recs, n);
+	if (!ok) {
 		fprintf(stderr, "gpusim: %s\n", err->message);
 		return GS_EXIT_FAILURE;
 	}
@@ -386,20 +390,23 @@ static int summarize(const struct gs_sweep_job *job, bool quiet, bool keep,
 	return failed || missing ? GS_EXIT_FAILURE : GS_EXIT_OK;
 }
 
+/* The records of finished points are kept from the check that finds
+ * them, and the pool reads the others' as their workers end, so that
+ * after the last worker only the summary's files are left to write. */
 static int run_all(const struct gs_sweep_job *job, int jobs, bool quiet)
 {
 	GPtrArray *todo = g_ptr_array_new();
+	struct gs_point_record **recs =
+		g_new0(struct gs_point_record *, job->points->len);
 	unsigned failed;
 	guint i;
 	int status;
 
 	for (i = 0; i < job->points->len; i++) {
 		struct gs_sweep_point *p = job->points->pdata[i];
-		struct gs_point_record *done = gs_sweep_read_point(job, p);
 
-		if (done)
-			gs_point_record_free(done);
-		else
+		recs[i] = gs_sweep_read_point(job, p);
+		if (!recs[i])
 			g_ptr_array_add(todo, p);
 	}
 	gs_sweep_order_longest_first((const struct gs_sweep_point **)
@@ -408,8 +415,8 @@ static int run_all(const struct gs_sweep_job *job, int jobs, bool quiet)
 				   (const struct gs_sweep_point *const *)
 				   todo->pdata, todo->len,
 				   jobs > 0 ? (unsigned)jobs : 1,
-				   isatty(STDERR_FILENO));
-	status = summarize(job, quiet, false, todo->len, failed);
+				   isatty(STDERR_FILENO), recs);
+	status = summarize(job, quiet, false, todo->len, failed, recs);
 	g_ptr_array_free(todo, TRUE);
 	return status;
 }
@@ -422,7 +429,8 @@ static int collect(const struct gs_sweep_job *job, const struct sweep_args *a)
 				"jobs' --out)\n", a->collect);
 		return GS_EXIT_USAGE;
 	}
-	return summarize(job, a->quiet, !a->force, 0, 0);
+	return summarize(job, a->quiet, !a->force, 0, 0,
+			 g_new0(struct gs_point_record *, job->points->len));
 }
 
 int gs_cmd_sweep(int argc, char **argv)

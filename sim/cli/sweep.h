@@ -78,18 +78,30 @@ void gs_sweep_order_longest_first(const struct gs_sweep_point **todo,
 /* Runs points todo[0..n) in up to `jobs` worker processes (one forked
  * process per point) that simulate at once; a worker whose point only
  * waits for its durable commit no longer counts, so up to `jobs` more
- * may be committing. Draws progress on stderr when `progress`. Returns
- * the number of points that failed (their errors went to stderr). */
+ * may be committing. Draws progress on stderr when `progress`. When a
+ * worker has exited with success, its point's record is read into
+ * recs[p->index] (recs: one slot per point of the job), while the other
+ * workers still run, so that the summary has nothing left to read after
+ * the last one. Returns the number of points that failed (their errors
+ * went to stderr). */
 unsigned gs_sweep_run_pool(const struct gs_sweep_job *job,
 			   const struct gs_sweep_point *const *todo,
-			   unsigned n, unsigned jobs, bool progress);
+			   unsigned n, unsigned jobs, bool progress,
+			   struct gs_point_record **recs);
 
 /* Writes DIR/sweep.csv (one row per finished point, in grid order: point,
  * seed, the swept values, then every column of the points' rows) and
- * DIR/manifest.json. *missing gets the number of unfinished points.
- * keep (--collect without --force): fail rather than replace a sweep.csv
- * that has more rows, or a manifest.json of another configuration. */
+ * DIR/manifest.json. recs has one slot per point: a record already read
+ * from the point's committed point.json, or NULL, and then the point's
+ * point.json is read now (the record, if any, is stored in its slot;
+ * the caller frees them all). *missing gets the number of unfinished
+ * points. keep (--collect without --force): fail rather than replace a
+ * sweep.csv that has more rows, or a manifest.json of another
+ * configuration. */
 gboolean gs_sweep_write_summary(const struct gs_sweep_job *job, bool keep,
+				struct gs_point_record **recs,
 				unsigned *missing, GError **error);
+/* recs[0..n) freed, then recs itself. */
+void gs_point_records_free(struct gs_point_record **recs, unsigned n);
 
 #endif

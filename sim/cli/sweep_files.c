@@ -418,18 +418,19 @@ static gboolean check_keeps(const struct gs_sweep_job *job, const char *csv,
 }
 
 gboolean gs_sweep_write_summary(const struct gs_sweep_job *job, bool keep,
+				struct gs_point_record **recs,
 				unsigned *missing, GError **error)
 {
 	guint n = job->points->len, i;
-	struct gs_point_record **recs = g_new0(struct gs_point_record *,
-					       n ? n : 1);
 	g_autofree char *csv = NULL;
 	struct gs_outdir od;
 	gboolean ok;
 
 	*missing = 0;
 	for (i = 0; i < n; i++) {
-		recs[i] = gs_sweep_read_point(job, job->points->pdata[i]);
+		if (!recs[i])
+			recs[i] = gs_sweep_read_point(job,
+						      job->points->pdata[i]);
 		if (!recs[i])
 			(*missing)++;
 	}
@@ -444,8 +445,14 @@ gboolean gs_sweep_write_summary(const struct gs_sweep_job *job, bool keep,
 		else
 			gs_outdir_fail(&od, error);
 	}
+	return ok;
+}
+
+void gs_point_records_free(struct gs_point_record **recs, unsigned n)
+{
+	unsigned i;
+
 	for (i = 0; i < n; i++)
 		gs_point_record_free(recs[i]);
 	g_free(recs);
-	return ok;
 }

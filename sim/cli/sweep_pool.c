@@ -12,7 +12,10 @@
  * exit. A point still counts as finished only when its worker has exited
  * with success, after its commit, and sweep.csv and manifest.json are
  * written after every worker has exited, so a crash loses at most the
- * points in flight, committing ones included. */
+ * points in flight, committing ones included. The pool reads a point's
+ * point.json (its row for sweep.csv) when its worker has exited, while
+ * the others still simulate, not all of them after the last: only what
+ * is committed is read, as before, but less is left after the join. */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -178,7 +181,8 @@ static bool reap(struct worker *w)
 
 unsigned gs_sweep_run_pool(const struct gs_sweep_job *job,
 			   const struct gs_sweep_point *const *todo,
-			   unsigned n, unsigned jobs, bool progress)
+			   unsigned n, unsigned jobs, bool progress,
+			   struct gs_point_record **recs)
 {
 	struct sweep_progress pr = {
 		.on = progress, .total = n,
@@ -234,6 +238,9 @@ unsigned gs_sweep_run_pool(const struct gs_sweep_job *job,
 				simulating--;
 			if (!reap(&w[i]))
 				pr.failed++;
+			else if (!recs[w[i].p->index])
+				recs[w[i].p->index] =
+					gs_sweep_read_point(job, w[i].p);
 			pr.done++;
 			w[i] = w[--live];
 			draw(&pr);
