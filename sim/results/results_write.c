@@ -4,6 +4,7 @@
 
 #include "sim/results/results_dir.h"
 #include "sim/results/results_priv.h"
+#include "sim/results/summary_parts.h"
 
 const char *gs_results_utf8(const char *s, char **tmp)
 {
@@ -49,15 +50,25 @@ static gs_results_fill_fn timeline_fill(enum gs_timeline_format timeline,
 }
 
 /* Files of the folder written in turn, on a thread of their own; the
- * first to fail stops the rest. */
+ * first to fail stops the rest. summary.json goes through parts (when
+ * set), which the other thread may help encode. */
 struct file_job {
 	const struct gs_results *r;
 	const char *dir;
 	const char *name[2];
 	gs_results_fill_fn fill[2];
+	struct gs_summary_parts *parts;
 	gboolean ok;
 	GError *error;
 };
+
+static gboolean fill_summary_parts(const void *ctx, FILE *f, GError **error)
+{
+	/* the parts change as they are taken: the context is only passed
+	 * through gs_write_stream_file() as const */
+	return gs_summary_parts_fill((struct gs_summary_parts *)ctx, f,
+				     error);
+}
 
 static gpointer write_job(gpointer data)
 {
@@ -72,6 +83,12 @@ static gpointer write_job(gpointer data)
 		if (job->fill[i] == gs_results_fill_pftrace &&
 		    job->r->span_sink)
 			job->ok = job->r->span_sink->end(job->r, &job->error);
+		else if (job->fill[i] == gs_results_fill_summary &&
+			 job->parts)
+			job->ok = gs_write_stream_file(job->dir, job->name[i],
+						       fill_summary_parts,
+						       job->parts,
+						       &job->error);
 		else
 			job->ok = gs_results_write_file(job->r, job->dir,
 							job->name[i],
@@ -88,10 +105,12 @@ static gpointer write_job(gpointer data)
  * this one writes tasks.csv and series.csv (at 65,536 tasks summary.json
  * is about as long to write as the two CSV files together). A second
  * core shortens the wait, and the bytes of each file are what they are
- * written one after another. With the write seam set, or no thread to be
- * had, they are written in turn. An error is the first one in the order
- * tasks.csv, series.csv, timeline, summary.json, as it is when they are
- * written in turn. */
+ * written one after another. Once the CSV files are written, this thread
+ * encodes parts of summary.json's tasks array from its end
+ * (summary_parts.h), so neither thread waits long for the other. With
+ * the write seam set, or no thread to be had, they are written in turn.
+ * An error is the first one in the order tasks.csv, series.csv,
+ * timeline, summary.json, as it is when they are written in turn. */
 gboolean gs_results_write_files(const struct gs_results *r, const char *dir,
 				enum gs_timeline_format timeline,
 				GError **error)
@@ -104,17 +123,23 @@ gboolean gs_results_write_files(const struct gs_results *r, const char *dir,
 	gboolean ok;
 
 	second.fill[0] = timeline_fill(timeline, &second.name[0]);
-	if (!gs_write_seam_set())
+	if (!gs_write_seam_set()) {
+		second.parts = gs_summary_parts_new(r, GS_SUMMARY_PART_TASKS);
 		thread = gs_thread_new_quiet("gpusim-write", write_job,
 					     &second);
+	}
 	ok = gs_results_write_file(r, dir, "tasks.csv",
 				   gs_results_fill_tasks_csv, error) &&
 	     gs_results_write_file(r, dir, "series.csv",
 				   gs_results_fill_series_csv, error);
-	if (thread)
+	if (thread) {
+		if (ok)
+			gs_summary_parts_help(second.parts);
 		g_thread_join(thread);
-	else if (ok)
+	} else if (ok) {
 		write_job(&second);
+	}
+	gs_summary_parts_free(second.parts);
 	if (ok && !second.ok) {
 		g_propagate_error(error, second.error);
 		return FALSE;
