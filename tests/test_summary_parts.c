@@ -130,10 +130,11 @@ static void test_part_boundaries(void **state)
 	assert_parts_identical(r);
 }
 
-/* An error of the main thread's files comes first, though the second
- * thread fails too: tasks.csv, series.csv, timeline, summary.json. And
- * a summary.json that cannot be created is reported once the main
- * thread's files are written (its parts encoded for nothing). */
+/* Errors in the documented order, whichever thread met them: tasks.csv,
+ * series.csv, timeline, summary.json. A summary.json that cannot be
+ * created is reported once the other files are written (its parts
+ * encoded for nothing); series.csv's error comes before it; tasks.csv's
+ * (on the second thread) before series.csv's. */
 static void test_error_order(void **state)
 {
 	struct fixture *fx = *state;
@@ -159,6 +160,18 @@ static void test_error_order(void **state)
 	assert_non_null(error);
 	assert_non_null(strstr(error->message, "series.csv"));
 	assert_non_null(strstr(error->message, "names task 9"));
+	g_clear_error(&error);
+
+	/* tasks.csv, written on the second thread, fails too: its error
+	 * comes before series.csv's */
+	g_unlink(tasks);
+	g_unlink(series);
+	assert_true(g_file_set_contents(tasks, "", 0, NULL));
+	assert_false(gs_results_write_files(&fx->r, fx->dir,
+					    GS_TIMELINE_NONE, &error));
+	assert_non_null(error);
+	assert_non_null(strstr(error->message, "cannot create"));
+	assert_non_null(strstr(error->message, "tasks.csv"));
 	g_clear_error(&error);
 }
 
