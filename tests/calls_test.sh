@@ -32,6 +32,7 @@ policies/drr_sched.c policies/drr.c         one policy in two files: the timing 
 sim/results/results_write.c sim/results/results_json.c      results_write.c is the writers table; results_json.c uses its row functions
 sim/results/results_write.c sim/results/results_timeline.c  the same table and functions for timeline.json
 sim/results/results_write.c sim/results/results_pftrace.c   the same table for timeline.pftrace, which checks spans as timeline.json does
+sim/results/results_write.c sim/results/summary_parts.c     the same table for summary.json written in parts, from the pieces of results_json.c
 '
 
 objs=$(find "$build" -name '*.o' \( -path "$build/base/*" -o \

@@ -110,6 +110,17 @@ static bool scaled(uint64_t m, int e2, int x10, u128 *q, u128 *r, u128 *den)
 	return true;
 }
 
+/* floor(log10(2^e)), the decimal exponent of the first digit of every
+ * value in [2^e, 2^(e+1)) or the one below it: 78913 / 2^18 is log10(2)
+ * rounded up by less than 10^-6, which stays exact for |e| < 1000 (the
+ * same constant as Ryu's log10Pow2). A negative product is floored. */
+static int exp10_guess(int e)
+{
+	int64_t p = (int64_t)e * 78913;
+
+	return (int)(p >= 0 ? p >> 18 : -((-p + (1 << 18) - 1) >> 18));
+}
+
 /* The 17 significant digits of |d| (d finite, not 0) as an integer in
  * [10^16, 10^17) and the decimal exponent of the first; false when the
  * value is out of this code's range. */
@@ -117,14 +128,20 @@ static bool digits17(double d, uint64_t *digits, int *x10)
 {
 	const u128 lo = pow10_u128(DIGITS - 1), hi = pow10_u128(DIGITS);
 	int e2, x, tries;
-	/* |d| = frac x 2^e2 with frac in [0.5, 1): m = frac x 2^53 */
-	double frac = frexp(fabs(d), &e2);
-	uint64_t m = (uint64_t)ldexp(frac, 53);
+	uint64_t bits, m;
 	u128 q, r, den;
 
-	e2 -= 53;
-	x = (int)floor(log10(fabs(d)));
-	/* log10 may be one off next to a power of ten: the quotient says */
+	/* |d| = m x 2^e2 read from its IEEE 754 fields (frexp(), ldexp()
+	 * and log10() were a third of this function's time); subnormals
+	 * are far below 10^MIN_EXP10 */
+	memcpy(&bits, &d, sizeof(bits));
+	e2 = (int)((bits >> 52) & 0x7ff);
+	if (e2 == 0)
+		return false;
+	m = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+	e2 -= 1023 + 52;
+	x = exp10_guess(e2 + 52);
+	/* the guess may be one low: the quotient says */
 	for (tries = 0; tries < 3; tries++) {
 		if (x < MIN_EXP10 || x > MAX_EXP10 ||
 		    !scaled(m, e2, x, &q, &r, &den))

@@ -15,6 +15,7 @@
 #ifndef GS_JSON_WRITER_H
 #define GS_JSON_WRITER_H
 
+#include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 
 struct gs_jsonw {
 	FILE *f;
+	GString *mem; /* where the bytes go instead of f (when not NULL) */
 	size_t len;
 	char buf[GS_JSONW_BUFSZ];
 	unsigned depth; /* open containers */
@@ -37,6 +39,12 @@ struct gs_jsonw {
 };
 
 void gs_jsonw_init(struct gs_jsonw *w, FILE *f);
+/* A writer whose bytes are appended to mem, for a part of a document
+ * written apart and put in its place later: it starts in the state of
+ * another writer at (its open containers and their value counts), so
+ * its bytes are those at would have written from there. */
+void gs_jsonw_init_part(struct gs_jsonw *w, GString *mem,
+			const struct gs_jsonw *at);
 /* Writes out the buffered bytes; call it once the document is complete. */
 void gs_jsonw_finish(struct gs_jsonw *w);
 

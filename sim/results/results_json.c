@@ -8,6 +8,7 @@
 
 #include "sim/results/json_writer.h"
 #include "sim/results/results_priv.h"
+#include "sim/results/summary_parts.h"
 
 static void add_string(struct gs_jsonw *b, const char *key, const char *s)
 {
@@ -234,10 +235,9 @@ static void add_metrics(struct gs_jsonw *b, const struct gs_metrics *m,
 	gs_jsonw_end(b);
 }
 
-static void write_summary(struct gs_jsonw *b, const struct gs_results *r)
+void gs_summary_head(struct gs_jsonw *b, const struct gs_results *r)
 {
 	char checksum[2 + 16 + 1];
-	uint32_t i;
 
 	g_snprintf(checksum, sizeof(checksum), "0x%016" PRIx64,
 		   r->event_checksum);
@@ -264,8 +264,19 @@ static void write_summary(struct gs_jsonw *b, const struct gs_results *r)
 	}
 	gs_jsonw_member(b, "tasks");
 	gs_jsonw_begin_array(b);
-	for (i = 0; i < r->n_tasks; i++)
+}
+
+void gs_summary_tasks(struct gs_jsonw *b, const struct gs_results *r,
+		      uint32_t from, uint32_t to)
+{
+	uint32_t i;
+
+	for (i = from; i < to; i++)
 		add_task(b, &r->tasks[i], r->node_report);
+}
+
+void gs_summary_tail(struct gs_jsonw *b, const struct gs_results *r)
+{
 	gs_jsonw_end(b);
 	if (r->node_report)
 		add_gpus(b, r);
@@ -273,6 +284,7 @@ static void write_summary(struct gs_jsonw *b, const struct gs_results *r)
 		add_vms(b, r);
 	add_metrics(b, &r->metrics, r->node_report);
 	gs_jsonw_end(b);
+	gs_jsonw_finish(b);
 }
 
 gboolean gs_results_fill_summary(const struct gs_results *r, FILE *f,
@@ -282,8 +294,9 @@ gboolean gs_results_fill_summary(const struct gs_results *r, FILE *f,
 
 	(void)error;
 	gs_jsonw_init(&w, f);
-	write_summary(&w, r);
-	gs_jsonw_finish(&w);
+	gs_summary_head(&w, r);
+	gs_summary_tasks(&w, r, 0, r->n_tasks);
+	gs_summary_tail(&w, r);
 	fputc('\n', f);
 	return TRUE;
 }

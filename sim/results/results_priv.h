@@ -24,6 +24,12 @@ typedef gboolean (*gs_results_fill_fn)(const struct gs_results *r, FILE *f,
 gboolean gs_results_write_file(const struct gs_results *r, const char *dir,
 			       const char *name, gs_results_fill_fn fill,
 			       GError **error);
+/* The same for a fill function with a context of its own. */
+typedef gboolean (*gs_stream_fill_fn)(const void *ctx, FILE *f,
+				      GError **error);
+gboolean gs_write_stream_file(const char *dir, const char *name,
+			      gs_stream_fill_fn fn, const void *ctx,
+			      GError **error);
 /* The same for a string. */
 gboolean gs_write_text_file(const char *dir, const char *name,
 			    const char *text, GError **error);

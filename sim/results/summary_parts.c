@@ -1,0 +1,142 @@
+/* See summary_parts.h. */
+#include "sim/results/summary_parts.h"
+
+#include <string.h>
+
+struct gs_summary_parts {
+	const struct gs_results *r;
+	uint32_t part_tasks, n_parts;
+	/* the file's writer at the tasks array's start: depth and counts */
+	struct gs_jsonw at;
+	GMutex lock;
+	GCond done_cond;
+	/* parts [front, back) are not taken yet: the filling thread takes
+	 * front, helpers back - 1 */
+	uint32_t front, back;
+	GString **text; /* a helper's part, once done[i] */
+	gboolean *done;
+};
+
+struct gs_summary_parts *gs_summary_parts_new(const struct gs_results *r,
+					      uint32_t part_tasks)
+{
+	struct gs_summary_parts *sp = g_new0(struct gs_summary_parts, 1);
+	g_autoptr(GString) head = g_string_new(NULL);
+
+	sp->r = r;
+	sp->part_tasks = MAX(part_tasks, 1u);
+	sp->n_parts = (uint32_t)(((uint64_t)r->n_tasks + sp->part_tasks - 1) /
+				 sp->part_tasks);
+	/* the state after the head, from a head written aside (a few
+	 * hundred bytes), rather than assumed */
+	gs_jsonw_init(&sp->at, NULL);
+	sp->at.mem = head;
+	gs_summary_head(&sp->at, r);
+	sp->at.mem = NULL;
+	g_mutex_init(&sp->lock);
+	g_cond_init(&sp->done_cond);
+	sp->back = sp->n_parts;
+	sp->text = g_new0(GString *, sp->n_parts);
+	sp->done = g_new0(gboolean, sp->n_parts);
+	return sp;
+}
+
+void gs_summary_parts_free(struct gs_summary_parts *sp)
+{
+	uint32_t i;
+
+	if (!sp)
+		return;
+	for (i = 0; i < sp->n_parts; i++)
+		if (sp->text[i])
+			g_string_free(sp->text[i], TRUE);
+	g_free(sp->text);
+	g_free(sp->done);
+	g_mutex_clear(&sp->lock);
+	g_cond_clear(&sp->done_cond);
+	g_free(sp);
+}
+
+static uint32_t part_from(const struct gs_summary_parts *sp, uint32_t i)
+{
+	return i * sp->part_tasks;
+}
+
+static uint32_t part_to(const struct gs_summary_parts *sp, uint32_t i)
+{
+	return (uint32_t)MIN((uint64_t)(i + 1) * sp->part_tasks,
+			     sp->r->n_tasks);
+}
+
+/* The array's element count as the file's writer has it at part i's
+ * start: all that decides whether its first task follows a comma. */
+static void at_part(struct gs_jsonw *w, const struct gs_summary_parts *sp,
+		    uint32_t i)
+{
+	w->open[w->depth - 1].n = part_from(sp, i);
+}
+
+void gs_summary_parts_help(struct gs_summary_parts *sp)
+{
+	for (;;) {
+		struct gs_jsonw w;
+		GString *text;
+		uint32_t i;
+
+		g_mutex_lock(&sp->lock);
+		if (sp->back <= sp->front) {
+			g_mutex_unlock(&sp->lock);
+			return;
+		}
+		i = --sp->back;
+		g_mutex_unlock(&sp->lock);
+
+		text = g_string_sized_new(1024);
+		gs_jsonw_init_part(&w, text, &sp->at);
+		at_part(&w, sp, i);
+		gs_summary_tasks(&w, sp->r, part_from(sp, i), part_to(sp, i));
+		gs_jsonw_finish(&w);
+
+		g_mutex_lock(&sp->lock);
+		sp->text[i] = text;
+		sp->done[i] = TRUE;
+		g_cond_broadcast(&sp->done_cond);
+		g_mutex_unlock(&sp->lock);
+	}
+}
+
+gboolean gs_summary_parts_fill(struct gs_summary_parts *sp, FILE *f,
+			       GError **error)
+{
+	struct gs_jsonw w;
+	uint32_t i;
+
+	(void)error;
+	gs_jsonw_init(&w, f);
+	gs_summary_head(&w, sp->r);
+	for (i = 0; i < sp->n_parts; i++) {
+		GString *text;
+
+		g_mutex_lock(&sp->lock);
+		if (i < sp->back) { /* not taken: this thread's */
+			sp->front = i + 1;
+			g_mutex_unlock(&sp->lock);
+			gs_summary_tasks(&w, sp->r, part_from(sp, i),
+					 part_to(sp, i));
+			continue;
+		}
+		while (!sp->done[i])
+			g_cond_wait(&sp->done_cond, &sp->lock);
+		text = sp->text[i];
+		sp->text[i] = NULL;
+		g_mutex_unlock(&sp->lock);
+		/* the writer's bytes so far, then the part's, in order */
+		gs_jsonw_finish(&w);
+		fwrite(text->str, 1, text->len, f);
+		g_string_free(text, TRUE);
+		at_part(&w, sp, i + 1);
+	}
+	gs_summary_tail(&w, sp->r);
+	fputc('\n', f);
+	return TRUE;
+}

@@ -1,0 +1,51 @@
+/* summary.json with its tasks array encoded in parts by two threads
+ * (issue 20): at 65,536 tasks the array is almost all of its 55 MB, and
+ * a second core that has finished its own files can take parts of it.
+ *
+ * One thread writes the file (gs_summary_parts_fill): the head, then
+ * each part in order, encoding it itself unless another thread took it,
+ * then the tail. Others call gs_summary_parts_help(), which takes parts
+ * from the array's end, each encoded into a buffer of its own by a
+ * writer started in the state the file's writer has there (its open
+ * containers, and whether the part's first task follows a comma), so
+ * the file's bytes are those of one writer, whoever encoded which part.
+ * The filling thread waits only for a part another thread is still
+ * encoding; with no helper it writes everything, as before. */
+#ifndef GS_SUMMARY_PARTS_H
+#define GS_SUMMARY_PARTS_H
+
+#include <glib.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/host/results.h"
+#include "sim/results/json_writer.h"
+
+/* The three pieces of summary.json (results_json.c): up to the tasks
+ * array's '[', the tasks [from, to), and the rest (written out). */
+void gs_summary_head(struct gs_jsonw *b, const struct gs_results *r);
+void gs_summary_tasks(struct gs_jsonw *b, const struct gs_results *r,
+		      uint32_t from, uint32_t to);
+void gs_summary_tail(struct gs_jsonw *b, const struct gs_results *r);
+
+/* Tasks per part: parts of about 0.8 MB at 65,536 tasks (64 parts), few
+ * enough that taking one costs nothing beside encoding it, many enough
+ * that the filling thread seldom waits for the last one taken. */
+#define GS_SUMMARY_PART_TASKS 1024
+
+struct gs_summary_parts;
+
+/* Parts of part_tasks tasks each (at least 1) of r's summary. */
+struct gs_summary_parts *gs_summary_parts_new(const struct gs_results *r,
+					      uint32_t part_tasks);
+void gs_summary_parts_free(struct gs_summary_parts *sp);
+
+/* Writes summary.json to f, byte for byte what gs_results_fill_summary()
+ * writes (a gs_results_fill_fn with sp for r's place). Once per sp. */
+gboolean gs_summary_parts_fill(struct gs_summary_parts *sp, FILE *f,
+			       GError **error);
+/* Encodes parts the filling thread has not reached, from the last,
+ * until none is left; any thread, any time before sp is freed. */
+void gs_summary_parts_help(struct gs_summary_parts *sp);
+
+#endif
