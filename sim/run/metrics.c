@@ -233,32 +233,27 @@ static bool counted(const struct gs_latency_entry *e, uint32_t n_tasks)
 	return e->owner < n_tasks && e->kind < GS_LATENCY_KINDS;
 }
 
-static gpointer count_part(gpointer data)
+/* Counts the samples of the part's stretch per slot or, once part->v is
+ * there (the counts turned into offsets), places them. */
+static gpointer count_or_place_part(gpointer data)
 {
 	struct latency_part *part = data;
 	const struct gs_latency_entry *e = part->sim->latency.e;
 	uint32_t n_tasks = part->sim->n_tasks;
 	uint64_t i;
 
-	for (i = part->log_first; i < part->log_end; i++)
-		if (counted(&e[i], n_tasks))
-			part->at[(uint64_t)e[i].owner * GS_LATENCY_KINDS +
-				 e[i].kind]++;
-	return NULL;
-}
+	for (i = part->log_first; i < part->log_end; i++) {
+		uint64_t *at;
 
-static gpointer fill_part(gpointer data)
-{
-	struct latency_part *part = data;
-	const struct gs_latency_entry *e = part->sim->latency.e;
-	uint32_t n_tasks = part->sim->n_tasks;
-	uint64_t i;
-
-	for (i = part->log_first; i < part->log_end; i++)
-		if (counted(&e[i], n_tasks))
-			part->v[part->at[(uint64_t)e[i].owner *
-					 GS_LATENCY_KINDS + e[i].kind]++] =
-				e[i].ns;
+		if (!counted(&e[i], n_tasks))
+			continue;
+		at = &part->at[(uint64_t)e[i].owner * GS_LATENCY_KINDS +
+			       e[i].kind];
+		if (part->v)
+			part->v[(*at)++] = e[i].ns;
+		else
+			(*at)++;
+	}
 	return NULL;
 }
 
@@ -345,7 +340,7 @@ static void collect_latencies(const struct gs_sim *sim, struct gs_results *r,
 					  n_parts),
 			.at = g_new0(uint64_t, MAX(slots, 1)),
 		};
-	run_parts(count_part, parts, n_parts);
+	run_parts(count_or_place_part, parts, n_parts);
 	for (s = 0; s < slots; s++)
 		for (p = 0; p < n_parts; p++) {
 			uint64_t count = parts[p].at[s];
@@ -356,7 +351,7 @@ static void collect_latencies(const struct gs_sim *sim, struct gs_results *r,
 	v = g_new(uint64_t, MAX(pos, 1));
 	for (p = 0; p < n_parts; p++)
 		parts[p].v = v;
-	run_parts(fill_part, parts, n_parts);
+	run_parts(count_or_place_part, parts, n_parts);
 	/* the last part's cursors stopped where each slot ends */
 	for (p = 0; p < n_parts; p++)
 		parts[p].slot_end = parts[n_parts - 1].at;
