@@ -210,155 +210,106 @@ static void collect_estimates(const struct gs_sim *sim, struct gs_results *r)
 	}
 }
 
-/* A share of the latency figures' work (collect_latencies): a stretch
- * of the run's log to count and place, and a range of tasks whose
- * figures it takes. */
+/* The latency figures of tasks [first, end) (collect_latencies). */
 struct latency_part {
 	const struct gs_sim *sim;
 	struct gs_results *r;
-	uint64_t log_first, log_end;  /* its stretch of the log */
-	uint32_t first, end;          /* its tasks, for the figures */
-	/* per (task, kind) slot: how many samples its stretch has, then
-	 * where the next of them goes */
-	uint64_t *at;
-	uint64_t *v;                  /* every part's samples, by slot */
-	const uint64_t *slot_end;     /* where each slot's samples end */
+	uint64_t n_log;
+	uint32_t first, end;
 };
 
-/* The log's entries that are samples of a task: those of the teardown
- * (past n_log) were cut off by the stretches, and an owner or kind out
- * of range is ignored. */
-static bool counted(const struct gs_latency_entry *e, uint32_t n_tasks)
+/* Each task's round times and job waits from the run's log, grouped by
+ * (task, kind) slot in one array by a counting sort: one offset per slot,
+ * where a struct gs_latency and a block of its own per slot (what
+ * gs_latency_log_split gives) cost 48 bytes of headers and two small
+ * allocations per task at the run's peak (about 5 MB at 65,536 tasks).
+ * Within a slot the samples keep the log's order, as the split does.
+ * Only the log's first n_log entries count: the run's, not its teardown's;
+ * and only those of the part's tasks. */
+static gpointer collect_latency_part(gpointer data)
 {
-	return e->owner < n_tasks && e->kind < GS_LATENCY_KINDS;
-}
-
-/* Counts the samples of the part's stretch per slot or, once part->v is
- * there (the counts turned into offsets), places them. */
-static gpointer count_or_place_part(gpointer data)
-{
-	struct latency_part *part = data;
-	const struct gs_latency_entry *e = part->sim->latency.e;
-	uint32_t n_tasks = part->sim->n_tasks;
-	uint64_t i;
-
-	for (i = part->log_first; i < part->log_end; i++) {
-		uint64_t *at;
-
-		if (!counted(&e[i], n_tasks))
-			continue;
-		at = &part->at[(uint64_t)e[i].owner * GS_LATENCY_KINDS +
-			       e[i].kind];
-		if (part->v)
-			part->v[(*at)++] = e[i].ns;
-		else
-			(*at)++;
-	}
-	return NULL;
-}
-
-static void slot_stats(const struct latency_part *part, uint64_t slot,
-		       struct gs_latency_scratch *scratch,
-		       struct gs_latency_stats *out)
-{
-	uint64_t begin = slot ? part->slot_end[slot - 1] : 0;
-	struct gs_latency l = { .v = part->v + begin,
-				.n = part->slot_end[slot] - begin };
-
-	l.cap = l.n;
-	gs_latency_stats_scratch(&l, scratch, out);
-}
-
-static gpointer stats_part(gpointer data)
-{
-	struct latency_part *part = data;
+	const struct latency_part *part = data;
+	const struct gs_latency_log *log = &part->sim->latency;
+	uint64_t first = (uint64_t)part->first * GS_LATENCY_KINDS;
+	uint64_t slots = (uint64_t)(part->end - part->first) *
+			 GS_LATENCY_KINDS, i;
+	/* counts at [slot + 2], then prefix sums: [slot + 1] is the slot's
+	 * start and the cursor while filling, after which [slot] is its
+	 * start and [slot + 1] its end (slots counted from the part's
+	 * first task) */
+	uint64_t *at = g_new0(uint64_t, slots + 2);
+	uint64_t *v;
 	/* one sort buffer for all of the part's distributions */
 	struct gs_latency_scratch scratch = { 0 };
-	uint32_t i;
 
+	for (i = 0; i < part->n_log; i++) {
+		const struct gs_latency_entry *e = &log->e[i];
+
+		if (e->owner >= part->first && e->owner < part->end &&
+		    e->kind < GS_LATENCY_KINDS)
+			at[(uint64_t)e->owner * GS_LATENCY_KINDS + e->kind -
+			   first + 2]++;
+	}
+	for (i = 2; i < slots + 2; i++)
+		at[i] += at[i - 1];
+	v = g_new(uint64_t, at[slots + 1] ? at[slots + 1] : 1);
+	for (i = 0; i < part->n_log; i++) {
+		const struct gs_latency_entry *e = &log->e[i];
+
+		if (e->owner >= part->first && e->owner < part->end &&
+		    e->kind < GS_LATENCY_KINDS)
+			v[at[(uint64_t)e->owner * GS_LATENCY_KINDS + e->kind -
+			     first + 1]++] = e->ns;
+	}
 	for (i = part->first; i < part->end; i++) {
-		uint64_t s = (uint64_t)i * GS_LATENCY_KINDS;
+		uint64_t s = (i - part->first) * GS_LATENCY_KINDS;
+		struct gs_latency round = { .v = v + at[s + GS_LATENCY_ROUND],
+					    .n = at[s + GS_LATENCY_ROUND + 1] -
+						 at[s + GS_LATENCY_ROUND] };
+		struct gs_latency wait = { .v = v + at[s + GS_LATENCY_WAIT],
+					   .n = at[s + GS_LATENCY_WAIT + 1] -
+						at[s + GS_LATENCY_WAIT] };
 
-		slot_stats(part, s + GS_LATENCY_ROUND, &scratch,
-			   &part->r->tasks[i].round);
-		slot_stats(part, s + GS_LATENCY_WAIT, &scratch,
-			   &part->r->tasks[i].wait);
+		round.cap = round.n;
+		wait.cap = wait.n;
+		gs_latency_stats_scratch(&round, &scratch,
+					 &part->r->tasks[i].round);
+		gs_latency_stats_scratch(&wait, &scratch,
+					 &part->r->tasks[i].wait);
 	}
 	gs_latency_scratch_free(&scratch);
+	g_free(v);
+	g_free(at);
 	return NULL;
 }
 
 /* Below this many log entries a second thread costs more than it saves. */
 #define LATENCY_THREAD_MIN_LOG 65536
 
-/* fn on each part, the second (if any) on a thread of its own. */
-static void run_parts(GThreadFunc fn, struct latency_part *parts,
-		      unsigned n_parts)
-{
-	GThread *thread = n_parts > 1 ? gs_thread_new_quiet("gpusim-collect",
-							   fn, &parts[1])
-				      : NULL;
-
-	fn(&parts[0]);
-	if (thread)
-		g_thread_join(thread);
-	else if (n_parts > 1)
-		fn(&parts[1]);
-}
-
-/* The tasks' latency figures: the log's samples grouped by (task, kind)
- * slot into one array by a counting sort (one offset per slot, where a
- * struct gs_latency and a block of its own per slot cost 48 bytes of
- * headers and two allocations per task at the run's peak, about 5 MB at
- * 65,536 tasks), then each slot's statistics. The work is in two parts,
- * the second on a second thread: each counts and places the samples of
- * its half of the log (so the log, 16 bytes a sample, is read twice in
- * all, not twice per thread as when each part read all of it for its
- * own tasks: that reading was most of the collection at 16 tasks once
- * the sorts were cheap), and takes the figures of half of the tasks.
- * Slot by slot the first part's samples come before the second's, so a
- * slot holds its samples in the log's order, and the figures are the
- * same whatever the parts. Only the log's first n_log entries count:
- * the run's, not its teardown's. */
+/* The tasks' latency figures, the second half of the tasks on a second
+ * thread while this one does the first: each part reads the whole log
+ * but groups and sorts only its own tasks' samples, into figures of
+ * tasks of its own, so the figures are what one part gives. At 65,536
+ * tasks the grouping's scattered writes, and at 16 the sorting of a
+ * hundred thousand samples per task, were most of the collection's
+ * time. */
 static void collect_latencies(const struct gs_sim *sim, struct gs_results *r,
 			      uint64_t n_log)
 {
-	uint64_t slots = (uint64_t)sim->n_tasks * GS_LATENCY_KINDS, pos = 0, s;
-	unsigned n_parts = sim->n_tasks >= 2 && n_log >= LATENCY_THREAD_MIN_LOG
-				   ? 2 : 1, p;
-	struct latency_part parts[2];
-	uint64_t *v;
+	uint32_t half = sim->n_tasks / 2;
+	struct latency_part lo = { sim, r, n_log, 0, half };
+	struct latency_part hi = { sim, r, n_log, half, sim->n_tasks };
+	GThread *thread = NULL;
 
-	for (p = 0; p < n_parts; p++)
-		parts[p] = (struct latency_part){
-			.sim = sim, .r = r,
-			.log_first = n_log * p / n_parts,
-			.log_end = n_log * (p + 1) / n_parts,
-			.first = (uint32_t)((uint64_t)sim->n_tasks * p /
-					    n_parts),
-			.end = (uint32_t)((uint64_t)sim->n_tasks * (p + 1) /
-					  n_parts),
-			.at = g_new0(uint64_t, MAX(slots, 1)),
-		};
-	run_parts(count_or_place_part, parts, n_parts);
-	for (s = 0; s < slots; s++)
-		for (p = 0; p < n_parts; p++) {
-			uint64_t count = parts[p].at[s];
-
-			parts[p].at[s] = pos;
-			pos += count;
-		}
-	v = g_new(uint64_t, MAX(pos, 1));
-	for (p = 0; p < n_parts; p++)
-		parts[p].v = v;
-	run_parts(count_or_place_part, parts, n_parts);
-	/* the last part's cursors stopped where each slot ends */
-	for (p = 0; p < n_parts; p++)
-		parts[p].slot_end = parts[n_parts - 1].at;
-	run_parts(stats_part, parts, n_parts);
-	for (p = 0; p < n_parts; p++)
-		g_free(parts[p].at);
-	g_free(v);
+	if (half && n_log >= LATENCY_THREAD_MIN_LOG)
+		thread = gs_thread_new_quiet("gpusim-collect",
+					     collect_latency_part, &hi);
+	if (half)
+		collect_latency_part(&lo);
+	if (thread)
+		g_thread_join(thread);
+	else
+		collect_latency_part(&hi);
 }
 
 /* *from's elements appended to *to, leaving *from empty. Into an empty
