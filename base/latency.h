@@ -31,9 +31,21 @@ struct gs_latency_stats {
 	double mean, std;
 };
 
+/* The radix sort's second buffer, kept between the statistics of many
+ * distributions (one allocation, not one per distribution). */
+struct gs_latency_scratch {
+	uint64_t *tmp;
+	uint64_t cap;
+};
+
 void gs_latency_add(struct gs_latency *l, uint64_t ns);
 /* Sorts the samples in place (adding more afterwards is allowed). */
 void gs_latency_stats(struct gs_latency *l, struct gs_latency_stats *out);
+/* The same, with the sort's buffer from and left in *scratch. */
+void gs_latency_stats_scratch(struct gs_latency *l,
+			      struct gs_latency_scratch *scratch,
+			      struct gs_latency_stats *out);
+void gs_latency_scratch_free(struct gs_latency_scratch *s);
 /* Sorts n values in ascending order (a radix sort: O(n)). */
 void gs_sort_u64(uint64_t *v, uint64_t n);
 /* The nearest-rank percentile of n sorted samples, 0 < pct <= 100. */

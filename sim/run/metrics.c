@@ -239,6 +239,8 @@ static gpointer collect_latency_part(gpointer data)
 	 * first task) */
 	uint64_t *at = g_new0(uint64_t, slots + 2);
 	uint64_t *v;
+	/* one sort buffer for all of the part's distributions */
+	struct gs_latency_scratch scratch = { 0 };
 
 	for (i = 0; i < part->n_log; i++) {
 		const struct gs_latency_entry *e = &log->e[i];
@@ -270,9 +272,12 @@ static gpointer collect_latency_part(gpointer data)
 
 		round.cap = round.n;
 		wait.cap = wait.n;
-		gs_latency_stats(&round, &part->r->tasks[i].round);
-		gs_latency_stats(&wait, &part->r->tasks[i].wait);
+		gs_latency_stats_scratch(&round, &scratch,
+					 &part->r->tasks[i].round);
+		gs_latency_stats_scratch(&wait, &scratch,
+					 &part->r->tasks[i].wait);
 	}
+	gs_latency_scratch_free(&scratch);
 	g_free(v);
 	g_free(at);
 	return NULL;
