@@ -249,7 +249,7 @@ static void test_shadow_queue_forwards_on_demand(void **state)
 	gs_sim_run(sim, NULL);
 	/* one command per forwarding tick: 10 in 10.5 ms, each 50us */
 	assert_int_equal(sim->tasks[0].rounds, 10);
-	assert_int_equal(sim->tasks[0].gpu_time, 10 * 50000);
+	assert_int_equal(sim->task_figs[0].gpu_time, 10 * 50000);
 	gs_sim_free(sim);
 	gs_scenario_free(sc);
 }

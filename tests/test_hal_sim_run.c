@@ -36,12 +36,12 @@ static void test_invariant_checker_catches_breakage(void **state)
 	g_free(err);
 	ch->put_visible = saved;
 
-	sim->tasks[0].gpu_time += 1;           /* time charged to nobody */
+	sim->task_figs[0].gpu_time += 1;         /* time charged to nobody */
 	err = gs_sim_check_invariants(sim);
 	assert_non_null(strstr(err, "engines ran"));
 	assert_non_null(strstr(err, "'GPU time conserved'"));
 	g_free(err);
-	sim->tasks[0].gpu_time -= 1;
+	sim->task_figs[0].gpu_time -= 1;
 
 	/* fetched, counted, but nowhere on the GPU: what a preemption that
 	 * overwrote a saved command left behind */

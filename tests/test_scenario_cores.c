@@ -115,7 +115,7 @@ static void test_invariant_catches_overused_cores(void **state)
 	assert_null(gs_sim_check_invariants(sim));
 	/* a third of the time more for the job: more than the time left */
 	sh->work_ns += 40 * GS_NS_PER_MS;
-	sim->tasks[0].gpu_time += 40 * GS_NS_PER_MS;
+	sim->task_figs[0].gpu_time += 40 * GS_NS_PER_MS;
 	err = gs_sim_check_invariants(sim);
 	assert_non_null(err);
 	assert_non_null(strstr(err, "'engine time <= elapsed'"));

@@ -30,7 +30,7 @@ static unsigned expected_rows(const char *yaml, GArray *expect,
 		for (i = 0; i < sim->n_tasks; i++) {
 			gs_time_t t = gs_task_gpu_time_now(&sim->tasks[i]);
 
-			running |= t != sim->tasks[i].gpu_time;
+			running |= t != sim->task_figs[i].gpu_time;
 			g_array_append_val(expect, t);
 		}
 		mid_command += running;

@@ -330,14 +330,14 @@ void hal_account(struct hal_sched *s, struct hal_task *t, hal_u64 gpu_ns)
 	GS_REC(s, "hal_account", "tu", GS_RV(gs_hal_rec_task(t), gpu_ns),
 	       NULL, NULL);
 	s->sim->policy_accounts = true;
-	t->task->accounted += gpu_ns;
+	gs_task_figs(t->task)->accounted += gpu_ns;
 }
 
 void hal_set_vtime(struct hal_sched *s, struct hal_task *t, hal_u64 vtime)
 {
 	GS_REC(s, "hal_set_vtime", "tu", GS_RV(gs_hal_rec_task(t), vtime),
 	       NULL, NULL);
-	t->task->vtime = vtime;
+	gs_task_figs(t->task)->vtime = vtime;
 }
 
 void hal_trace_phase(struct hal_sched *s, const char *name, hal_u64 start,

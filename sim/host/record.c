@@ -73,17 +73,32 @@ static G_GNUC_NO_INLINE void add_track(struct gs_sim *sim, uint32_t gpu,
 	g_array_append_val(sim->rec->tracks, tr);
 }
 
-static inline void ensure_track(struct gs_sim *sim, uint32_t gpu,
-				uint8_t kind, uint32_t id,
-				const char *task_name)
+static inline bool track_known(const struct gs_sim *sim, uint32_t gpu,
+			       uint8_t kind, uint32_t id)
 {
 	uint64_t bit = track_bit(sim, gpu, kind, id);
 	size_t byte = (size_t)(bit / 8);
 
-	if (G_LIKELY(byte < sim->track_seen_bytes &&
-		     (sim->track_seen[byte] >> (bit % 8)) & 1u))
+	return byte < sim->track_seen_bytes &&
+	       (sim->track_seen[byte] >> (bit % 8)) & 1u;
+}
+
+static inline void ensure_track(struct gs_sim *sim, uint32_t gpu,
+				uint8_t kind, uint32_t id,
+				const char *task_name)
+{
+	if (G_LIKELY(track_known(sim, gpu, kind, id)))
 		return;
 	add_track(sim, gpu, kind, id, task_name);
+}
+
+/* Channel id's track, labelled by its task's name ("?": none). */
+static inline void ensure_chan_track(struct gs_sim *sim, uint32_t gpu,
+				     uint32_t id, const struct gs_task *task)
+{
+	if (G_LIKELY(track_known(sim, gpu, GS_TRACK_CHANNEL, id)))
+		return;
+	add_track(sim, gpu, GS_TRACK_CHANNEL, id, task ? task->name : "?");
 }
 
 /* Room in the results' names for every task's, made when the first is
@@ -199,11 +214,11 @@ void gs_record_complete(struct gs_sim *sim, const struct gs_channel *ch,
 
 void gs_record_work(void *ctx, const struct gs_channel *ch, gs_time_t work)
 {
+	struct gs_sim *sim = ctx;
 	const struct hal_chan *hc = ch->owner;
-	(void)ctx;
 
 	if (hc)
-		hc->task->gpu_time += work;
+		sim->task_figs[hc->task - sim->tasks].gpu_time += work;
 }
 
 /* A span of an engine, and for a command also of its channel. */
@@ -213,7 +228,9 @@ static void engine_span(struct gs_sim *sim, const struct gs_gpu *gpu,
 			gs_time_t end)
 {
 	const struct hal_chan *hc = ch ? ch->owner : NULL;
-	const char *task = hc ? hc->task->name : "?";
+	/* its name is read only for a new track's label: at 65,536 tasks
+	 * the task's line is a cache miss per span */
+	const struct gs_task *task = hc ? hc->task : NULL;
 	const struct gs_engine *eng = &gpu->engines[engine];
 	struct gs_span sp = {
 		.start = start, .end = end, .gpu = gpu->index,
@@ -223,8 +240,8 @@ static void engine_span(struct gs_sim *sim, const struct gs_gpu *gpu,
 	switch (kind) {
 	case GS_SPAN_RUN:
 	case GS_SPAN_SHARED:
-		sp.name = hc ? task_name_id(sim, hc->task)
-			     : gs_results_intern(sim->rec, task);
+		sp.name = task ? task_name_id(sim, task)
+			       : gs_results_intern(sim->rec, "?");
 		sp.category = sim->cat_run;
 		break;
 	case GS_SPAN_SWITCH:
@@ -245,7 +262,7 @@ static void engine_span(struct gs_sim *sim, const struct gs_gpu *gpu,
 	ensure_track(sim, gpu->index, GS_TRACK_ENGINE, engine, NULL);
 	add_span(sim, &sp);
 	if ((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch) {
-		ensure_track(sim, gpu->index, GS_TRACK_CHANNEL, ch->id, task);
+		ensure_chan_track(sim, gpu->index, ch->id, task);
 		sp.track_kind = GS_TRACK_CHANNEL;
 		sp.track = ch->id;
 		add_span(sim, &sp);
@@ -262,9 +279,6 @@ void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 	if (sim->opt.timeline && end != start)
 		engine_span(sim, gpu, engine, kind, ch, start, end);
 }
-
-/* How many tasks ahead a series sample asks for their figures. */
-#define SAMPLE_PREFETCH 8
 
 static gs_time_t task_gpu_time_in(const struct gs_sim *sim,
 				  const struct gs_task *t);
@@ -320,9 +334,9 @@ static uint32_t running_now(const struct gs_sim *sim,
 /* A row of series.csv for every task. A task's GPU time is its finished
  * work plus what its command running now has done: the running commands
  * are found once per sample (at most one per engine), so each task costs
- * the three figures it reads, not a look at its GPU's engines; a task on
- * a GPU with shared kernels running asks task_gpu_time_in, which reads
- * its channels. */
+ * its three figures (struct gs_task_figs, read in order), not a look at
+ * its GPU's engines; a task on a GPU with shared kernels running asks
+ * task_gpu_time_in, which reads its channels. */
 void gs_record_sample(void *ctx, struct gs_event *ev)
 {
 	struct gs_sim *sim = ctx;
@@ -340,37 +354,28 @@ void gs_record_sample(void *ctx, struct gs_event *ev)
 		any_shared |= shared[g];
 	}
 	for (i = 0; i < sim->n_tasks; i++) {
-		const struct gs_task *t = &sim->tasks[i];
-		struct gs_series_point p;
-
-		/* the fields read below of a task a few ahead: at 65,536
-		 * tasks (18 MB of them) each task's lines come from memory,
-		 * and a sample waited for them one task at a time. They lie
-		 * within 64 bytes (gpu_time to state), so one or two lines;
-		 * the task's sim pointer, a line of its own, is not read:
-		 * the sim is this one */
-		if (i + SAMPLE_PREFETCH < sim->n_tasks) {
-			const struct gs_task *ahead = t + SAMPLE_PREFETCH;
-
-			__builtin_prefetch(&ahead->gpu_time);
-			__builtin_prefetch(&ahead->state);
-		}
-		p = (struct gs_series_point){
+		const struct gs_task_figs *f = &sim->task_figs[i];
+		struct gs_series_point p = {
 			.t = sim->q.now,
 			.task = i,
-			.gpu_time_ns = t->gpu_time,
-			.accounted_gpu_time_ns = t->accounted,
-			.vtime_ns = t->vtime,
+			.gpu_time_ns = f->gpu_time,
+			.accounted_gpu_time_ns = f->accounted,
+			.vtime_ns = f->vtime,
 		};
-		if (any_shared && t->state != GS_TASK_NOT_STARTED &&
-		    shared[t->gpu]) {
-			p.gpu_time_ns = task_gpu_time_in(sim, t);
-			while (next < n_run && run[next].task == i)
-				next++;
-		} else {
-			while (next < n_run && run[next].task == i)
-				p.gpu_time_ns += run[next++].work;
+
+		/* the task itself is read only on a GPU with shared kernels
+		 * running */
+		if (any_shared) {
+			const struct gs_task *t = &sim->tasks[i];
+
+			if (t->state != GS_TASK_NOT_STARTED && shared[t->gpu]) {
+				p.gpu_time_ns = task_gpu_time_in(sim, t);
+				while (next < n_run && run[next].task == i)
+					next++;
+			}
 		}
+		while (next < n_run && run[next].task == i)
+			p.gpu_time_ns += run[next++].work;
 		gs_series_append(sim->rec->series, &p);
 	}
 	gs_evq_schedule(&sim->q, ev, sim->q.now + sim->sample_interval);
@@ -471,7 +476,7 @@ gs_time_t gs_task_gpu_time_now(const struct gs_task *t)
 static gs_time_t task_gpu_time_in(const struct gs_sim *sim,
 				  const struct gs_task *t)
 {
-	gs_time_t total = t->gpu_time;
+	gs_time_t total = sim->task_figs[t - sim->tasks].gpu_time;
 	const struct gs_gpu *gpu;
 	uint32_t i;
 	uint8_t k;

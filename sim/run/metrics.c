@@ -373,7 +373,7 @@ static void read_finals(const struct gs_sim *sim, struct finals *f)
 		struct task_final *tf = &f->task[i];
 
 		tf->gpu_time = gs_task_gpu_time_now(t);
-		tf->accounted = t->accounted;
+		tf->accounted = gs_task_figs(t)->accounted;
 		tf->monitored_pm = t->monitored_pm;
 		tf->has_monitored = t->has_monitored;
 		tf->killed = t->killed;

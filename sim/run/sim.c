@@ -81,6 +81,7 @@ static void make_tasks(struct gs_sim *sim)
 	}
 	sim->n_tasks = n;
 	sim->tasks = g_new0(struct gs_task, n ? n : 1);
+	sim->task_figs = g_new0(struct gs_task_figs, n ? n : 1);
 	sim->task_chans = g_new0(struct hal_chan, chans ? chans : 1);
 	sim->loop_stacks = g_new0(uint32_t, loops ? loops : 1);
 	sim->task_names = g_string_chunk_new(4096);
@@ -191,6 +192,7 @@ void gs_sim_free(struct gs_sim *sim)
 	gs_node_free(sim);
 	gs_latency_log_free(&sim->latency);
 	g_free(sim->tasks);
+	g_free(sim->task_figs);
 	g_free(sim->loop_stacks);
 	if (sim->task_names)
 		g_string_chunk_free(sim->task_names);
