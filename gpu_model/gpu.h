@@ -219,7 +219,8 @@ struct gs_gpu_hooks {
 			  const struct gs_cmd *cmd);
 	/* The dispatcher advanced GET: ring slots were freed. */
 	void (*ring_space)(void *ctx, struct gs_channel *ch);
-	/* An engine's status register changed; may be NULL. */
+	/* An engine's status register changed, while gs_gpu.status_watchers
+	 * says someone reads it; may be NULL. */
 	void (*status_change)(void *ctx, struct gs_gpu *gpu, uint8_t engine);
 	/* An engine finished a span of activity (for the timeline); may be NULL. */
 	void (*span)(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
@@ -309,6 +310,10 @@ struct gs_gpu {
 	uint32_t slots_touched;
 	uint32_t n_open;
 	uint32_t next_free_hint;
+	/* Poll loops now reading an engine's status register here (the
+	 * owner counts them): hooks.status_change is called only while one
+	 * runs, not at the three changes of every command for nobody. */
+	uint32_t status_watchers;
 	uint64_t mmio_reads;
 };
 

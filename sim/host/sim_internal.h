@@ -274,6 +274,9 @@ struct gs_sim {
 	struct hal_sched **vm_sched;
 	gs_time_t policy_cpu;       /* CPU time of all policy threads */
 	bool policy_accounts;       /* the policy reports accounted time */
+	/* some instance takes ops->fence_signal: only then does a
+	 * completion look for the levels that want it (fence_signal.c) */
+	bool fence_signal_used;
 	struct gs_node node;
 
 	struct gs_event stop_ev;
