@@ -361,9 +361,10 @@ bool gs_chan_ring_full(const struct gs_channel *ch);
  * ring is full. cls is the command's class tag (0 when untagged). */
 uint64_t gs_chan_write(struct gs_channel *ch, uint64_t duration,
 		       uint8_t engine, uint8_t flags, uint8_t cls);
-/* The contents of the command last written (before its doorbell). */
-void gs_chan_set_content(struct gs_channel *ch,
-			 const struct gs_cmd_content *content);
+/* The same with the command's contents (gs_chan_write: none). */
+uint64_t gs_chan_write_content(struct gs_channel *ch, uint64_t duration,
+			       uint8_t engine, uint8_t flags, uint8_t cls,
+			       const struct gs_cmd_content *content);
 /* Doorbell: publish everything written so far to the GPU. */
 void gs_chan_doorbell(struct gs_channel *ch);
 /* Publish only the next n written commands (a shadow queue forwarding

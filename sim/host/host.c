@@ -381,7 +381,8 @@ static void write_command(struct gs_task *t)
 
 	if (t->state == GS_TASK_RING_FULL)
 		t->sync_ns += now - t->wait_since;
-	serial = gs_chan_write(ch, t->launch_len, s->engine, s->flags, s->cls);
+	serial = gs_chan_write_content(ch, t->launch_len, s->engine, s->flags,
+				       s->cls, &s->content);
 	if (!serial) {
 		t->state = GS_TASK_RING_FULL;
 		t->wait_since = now;
@@ -390,7 +391,6 @@ static void write_command(struct gs_task *t)
 	/* the marks are the timeline's alone: no call per command without it */
 	if (t->sim->opt.timeline)
 		gs_record_submit(t->sim, ch, serial);
-	gs_chan_set_content(ch, &s->content);
 	if (s->engine == GS_ENGINE_COMPUTE && gs_task_node(t))
 		gs_task_node(t)->launched_ns += t->launch_len;
 	ring_doorbell(t);
