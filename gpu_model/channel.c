@@ -85,8 +85,11 @@ bool gs_chan_ring_full(const struct gs_channel *ch)
 	return gs_ring_is_full(ch->get, ch->put, ch->entries);
 }
 
-uint64_t gs_chan_write(struct gs_channel *ch, uint64_t duration,
-		       uint8_t engine, uint8_t flags, uint8_t cls)
+/* The contents go in with the command, not set on it afterwards: a second
+ * look-up of the command in its FIFO for every command a task writes. */
+uint64_t gs_chan_write_content(struct gs_channel *ch, uint64_t duration,
+			       uint8_t engine, uint8_t flags, uint8_t cls,
+			       const struct gs_cmd_content *content)
 {
 	struct gs_cmd cmd = {
 		.duration = duration,
@@ -95,6 +98,7 @@ uint64_t gs_chan_write(struct gs_channel *ch, uint64_t duration,
 		.flags = flags,
 		.cls = cls,
 		.written_at = ch->gpu->q->now,
+		.content = *content,
 	};
 
 	if (!ch->open || gs_chan_ring_full(ch))
@@ -105,15 +109,12 @@ uint64_t gs_chan_write(struct gs_channel *ch, uint64_t duration,
 	return cmd.serial;
 }
 
-void gs_chan_set_content(struct gs_channel *ch,
-			 const struct gs_cmd_content *content)
+uint64_t gs_chan_write(struct gs_channel *ch, uint64_t duration,
+		       uint8_t engine, uint8_t flags, uint8_t cls)
 {
-	struct gs_cmd *last;
+	static const struct gs_cmd_content none;
 
-	if (!ch->cmds.len)
-		return;
-	last = gs_fifo_at(&ch->cmds, sizeof(*last), ch->cmds.len - 1);
-	last->content = *content;
+	return gs_chan_write_content(ch, duration, engine, flags, cls, &none);
 }
 
 /* Commands published and not completed: what holds credits. */

@@ -43,7 +43,7 @@ static void status_changed(struct gs_engine *eng)
 {
 	struct gs_gpu *gpu = eng->gpu;
 
-	if (gpu->hooks.status_change)
+	if (gpu->status_watchers && gpu->hooks.status_change)
 		gpu->hooks.status_change(gpu->hooks.ctx, gpu, eng->kind);
 }
 

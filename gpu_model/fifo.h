@@ -20,8 +20,20 @@
 struct gs_fifo {
 	uint8_t *buf;
 	uint32_t head;           /* index of the oldest element */
-	uint32_t len : 27;
-	uint32_t cap_log2 : 5;   /* the capacity, a power of two, when buf */
+	union {
+		struct {
+			uint32_t len : 27;
+			uint32_t cap_log2 : 5; /* the capacity, a power of
+						* two, when buf */
+		};
+		/* The same word, len in its low 27 bits (the x86-64 and
+		 * AArch64 ABIs lay bit-fields out from the low bit; test_fifo
+		 * checks it): a push or pop adds to the word, one
+		 * instruction where a bit-field's update is five, on every
+		 * command. len is at most 2^26, so no carry reaches
+		 * cap_log2. */
+		uint32_t len_word;
+	};
 };
 
 static inline void gs_fifo_init(struct gs_fifo *f)
@@ -45,10 +57,18 @@ static inline void gs_fifo_free(struct gs_fifo *f)
 	gs_fifo_init(f);
 }
 
+/* The index mask of an allocated FIFO: the accesses below run only with
+ * a buffer (an element to read, or room grown for one), so they skip
+ * gs_fifo_cap's test for none. */
+static inline uint32_t gs_fifo_mask(const struct gs_fifo *f)
+{
+	return (1u << f->cap_log2) - 1;
+}
+
 static inline void *gs_fifo_at(const struct gs_fifo *f, size_t elem,
 			       uint32_t i)
 {
-	return f->buf + (size_t)((f->head + i) & (gs_fifo_cap(f) - 1)) * elem;
+	return f->buf + (size_t)((f->head + i) & gs_fifo_mask(f)) * elem;
 }
 
 /* The first allocation holds one element: a channel that waits for each
@@ -84,7 +104,7 @@ static inline void gs_fifo_push(struct gs_fifo *f, size_t elem, const void *e)
 {
 	gs_fifo_grow(f, elem);
 	memcpy(gs_fifo_at(f, elem, f->len), e, elem);
-	f->len++;
+	f->len_word++;
 }
 
 /* Put e before the oldest element (it becomes the next one popped). */
@@ -92,8 +112,8 @@ static inline void gs_fifo_push_front(struct gs_fifo *f, size_t elem,
 				      const void *e)
 {
 	gs_fifo_grow(f, elem);
-	f->head = (f->head + gs_fifo_cap(f) - 1) & (gs_fifo_cap(f) - 1);
-	f->len++;
+	f->head = (f->head + gs_fifo_mask(f)) & gs_fifo_mask(f);
+	f->len_word++;
 	memcpy(gs_fifo_at(f, elem, 0), e, elem);
 }
 
@@ -101,8 +121,8 @@ static inline void gs_fifo_pop(struct gs_fifo *f, size_t elem, void *out)
 {
 	if (out)
 		memcpy(out, gs_fifo_at(f, elem, 0), elem);
-	f->head = (f->head + 1) & (gs_fifo_cap(f) - 1);
-	f->len--;
+	f->head = (f->head + 1) & gs_fifo_mask(f);
+	f->len_word--;
 }
 
 #endif

@@ -219,7 +219,8 @@ struct gs_gpu_hooks {
 			  const struct gs_cmd *cmd);
 	/* The dispatcher advanced GET: ring slots were freed. */
 	void (*ring_space)(void *ctx, struct gs_channel *ch);
-	/* An engine's status register changed; may be NULL. */
+	/* An engine's status register changed, while gs_gpu.status_watchers
+	 * says someone reads it; may be NULL. */
 	void (*status_change)(void *ctx, struct gs_gpu *gpu, uint8_t engine);
 	/* An engine finished a span of activity (for the timeline); may be NULL. */
 	void (*span)(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
@@ -309,6 +310,10 @@ struct gs_gpu {
 	uint32_t slots_touched;
 	uint32_t n_open;
 	uint32_t next_free_hint;
+	/* Poll loops now reading an engine's status register here (the
+	 * owner counts them): hooks.status_change is called only while one
+	 * runs, not at the three changes of every command for nobody. */
+	uint32_t status_watchers;
 	uint64_t mmio_reads;
 };
 
@@ -356,9 +361,10 @@ bool gs_chan_ring_full(const struct gs_channel *ch);
  * ring is full. cls is the command's class tag (0 when untagged). */
 uint64_t gs_chan_write(struct gs_channel *ch, uint64_t duration,
 		       uint8_t engine, uint8_t flags, uint8_t cls);
-/* The contents of the command last written (before its doorbell). */
-void gs_chan_set_content(struct gs_channel *ch,
-			 const struct gs_cmd_content *content);
+/* The same with the command's contents (gs_chan_write: none). */
+uint64_t gs_chan_write_content(struct gs_channel *ch, uint64_t duration,
+			       uint8_t engine, uint8_t flags, uint8_t cls,
+			       const struct gs_cmd_content *content);
 /* Doorbell: publish everything written so far to the GPU. */
 void gs_chan_doorbell(struct gs_channel *ch);
 /* Publish only the next n written commands (a shadow queue forwarding

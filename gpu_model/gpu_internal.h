@@ -42,8 +42,44 @@ void gs_shared_free(struct gs_gpu *gpu);
 void gs_shared_start(struct gs_gpu *gpu, struct gs_channel *ch,
 		     const struct gs_cmd *cmd);
 void gs_shared_forget_channel(struct gs_gpu *gpu, struct gs_channel *ch);
-/* The compute engine starts (1000) or stops (0) using the cores. */
-void gs_shared_engine_load(struct gs_gpu *gpu, uint32_t pm);
+/* Share of the cores occupied now, per-mille: oversubscribed cores are
+ * all in use, no more. */
+static inline uint64_t gs_shared_cores_pm(const struct gs_shared *sh)
+{
+	uint64_t d = (uint64_t)sh->demand_pm + sh->engine_pm;
+
+	return d < 1000 ? d : 1000;
+}
+
+/* Charge the time since the last change to the cores' integral; the
+ * time it covered. */
+static inline gs_time_t gs_shared_advance_cores(struct gs_gpu *gpu)
+{
+	struct gs_shared *sh = &gpu->shared;
+	gs_time_t dt = gpu->q->now - sh->last;
+
+	sh->last = gpu->q->now;
+	sh->cores_pm_ns += dt * gs_shared_cores_pm(sh);
+	return dt;
+}
+
+/* gs_shared_engine_load with shared kernels running. */
+void gs_shared_engine_load_beside(struct gs_gpu *gpu, uint32_t pm);
+
+/* The compute engine starts (1000) or stops (0) using the cores. Without
+ * shared kernels (every GPU but a DCUDA node's, twice per compute
+ * command) only the cores' integral moves: no kernel progresses, and no
+ * completion is pending, for shared.c cancelled it when the last kernel
+ * left; inline, as the engine does it for every command. */
+static inline void gs_shared_engine_load(struct gs_gpu *gpu, uint32_t pm)
+{
+	if (gpu->shared.running->len) {
+		gs_shared_engine_load_beside(gpu, pm);
+		return;
+	}
+	gs_shared_advance_cores(gpu);
+	gpu->shared.engine_pm = pm;
+}
 /* Divisor of every core user's progress rate (per-mille): 1000 is full
  * speed. */
 uint64_t gs_shared_rate_div(const struct gs_gpu *gpu);

@@ -69,32 +69,11 @@ static gs_time_t work_of(const struct gs_channel *ch, gs_time_t p)
 	return (gs_time_t)((unsigned __int128)p * ch->occupancy_pm / 1000);
 }
 
-/* Share of the cores occupied now, per-mille: oversubscribed cores are
- * all in use, no more. */
-static uint64_t cores_pm(const struct gs_shared *sh)
-{
-	uint64_t d = (uint64_t)sh->demand_pm + sh->engine_pm;
-
-	return d < 1000 ? d : 1000;
-}
-
-/* Charge the time since the last change to the cores' integral; the
- * time it covered. */
-static gs_time_t advance_cores(struct gs_gpu *gpu)
-{
-	struct gs_shared *sh = &gpu->shared;
-	gs_time_t dt = gpu->q->now - sh->last;
-
-	sh->last = gpu->q->now;
-	sh->cores_pm_ns += dt * cores_pm(sh);
-	return dt;
-}
-
 /* Charge the time since the last change to every running kernel. */
 static void advance(struct gs_gpu *gpu)
 {
 	struct gs_shared *sh = &gpu->shared;
-	gs_time_t dt = advance_cores(gpu);
+	gs_time_t dt = gs_shared_advance_cores(gpu);
 	guint i;
 
 	if (!dt || !sh->running->len)
@@ -150,17 +129,8 @@ static void cores_changed(struct gs_gpu *gpu)
 	gpu->notify.engine_rate_changed(&gpu->engines[GS_ENGINE_COMPUTE]);
 }
 
-void gs_shared_engine_load(struct gs_gpu *gpu, uint32_t pm)
+void gs_shared_engine_load_beside(struct gs_gpu *gpu, uint32_t pm)
 {
-	/* Without shared kernels (every GPU but a DCUDA node's, twice per
-	 * compute command) only the cores' integral moves: no kernel
-	 * progresses, and no completion is pending, for schedule_next
-	 * cancelled it when the last kernel left. */
-	if (!gpu->shared.running->len) {
-		advance_cores(gpu);
-		gpu->shared.engine_pm = pm;
-		return;
-	}
 	advance(gpu);
 	gpu->shared.engine_pm = pm;
 	schedule_next(gpu);
@@ -261,8 +231,8 @@ gs_time_t gs_gpu_cores_used_now(const struct gs_gpu *gpu)
 {
 	const struct gs_shared *sh = &gpu->shared;
 
-	return (sh->cores_pm_ns + (gpu->q->now - sh->last) * cores_pm(sh)) /
-	       1000;
+	return (sh->cores_pm_ns +
+		(gpu->q->now - sh->last) * gs_shared_cores_pm(sh)) / 1000;
 }
 
 gs_time_t gs_shared_work_now(const struct gs_gpu *gpu,

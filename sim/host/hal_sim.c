@@ -180,6 +180,8 @@ static bool instance_start(struct gs_sim *sim, struct hal_sched *s,
 	g_assert(ops->n_params <= GS_MAX_PARAMS);
 	s->sim = sim;
 	s->ops = ops;
+	if (ops->fence_signal)
+		sim->fence_signal_used = true;
 	s->priv = ops->priv_size ? g_malloc0(ops->priv_size) : NULL;
 	/* the defaults from the descriptors, then what the scenario set,
 	 * as the loader checked and converted it */

@@ -143,6 +143,7 @@ static void poll_finish(struct hal_sched *s)
 	sim->gpus[p->gpu]->mmio_reads +=
 		(elapsed + p->period - 1) / p->period;
 	p->active = false;
+	sim->gpus[p->gpu]->status_watchers--;
 	gs_evq_cancel(&sim->q, &p->sample_ev);
 	gs_evq_cancel(&sim->q, &p->end_ev);
 }
@@ -193,6 +194,7 @@ void hal_poll_start(struct hal_sched *s, hal_u32 gpu, hal_u32 engine,
 	if (p->active)
 		poll_finish(s);
 	p->active = true;
+	g->status_watchers++;
 	p->gpu = gpu;
 	p->engine = engine;
 	p->start = sim->q.now;

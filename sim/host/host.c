@@ -381,14 +381,16 @@ static void write_command(struct gs_task *t)
 
 	if (t->state == GS_TASK_RING_FULL)
 		t->sync_ns += now - t->wait_since;
-	serial = gs_chan_write(ch, t->launch_len, s->engine, s->flags, s->cls);
+	serial = gs_chan_write_content(ch, t->launch_len, s->engine, s->flags,
+				       s->cls, &s->content);
 	if (!serial) {
 		t->state = GS_TASK_RING_FULL;
 		t->wait_since = now;
 		return;
 	}
-	gs_record_submit(t->sim, ch, serial);
-	gs_chan_set_content(ch, &s->content);
+	/* the marks are the timeline's alone: no call per command without it */
+	if (t->sim->opt.timeline)
+		gs_record_submit(t->sim, ch, serial);
 	if (s->engine == GS_ENGINE_COMPUTE && gs_task_node(t))
 		gs_task_node(t)->launched_ns += t->launch_len;
 	ring_doorbell(t);
@@ -536,19 +538,23 @@ void gs_host_cmd_start(void *ctx, struct gs_channel *ch,
 void gs_host_cmd_complete(void *ctx, struct gs_channel *ch,
 			  const struct gs_cmd *cmd)
 {
+	struct gs_sim *sim = ctx;
 	struct hal_chan *hc = ch->owner;
 	struct gs_task *t;
 	const struct gs_step *s;
 	gs_time_t delay;
 
-	gs_record_complete(ctx, ch, cmd->serial);
+	if (sim->opt.timeline)
+		gs_record_complete(sim, ch, cmd->serial);
 	/* the driver's run-job worker: a returned credit lets the next
 	 * held command onto the hardware */
 	gs_chan_return_credits(ch);
 	if (!hc || !ch->open)
 		return;
 	t = hc->task;
-	gs_fence_signal_due(t, (uint32_t)(hc - t->chans), &ch->gpu->cfg);
+	if (sim->fence_signal_used)
+		gs_fence_signal_due(t, (uint32_t)(hc - t->chans),
+				    &ch->gpu->cfg);
 	if (t->state != GS_TASK_WAITING || gs_event_queued(&t->ev))
 		return;
 	s = cur_step(t);

@@ -293,22 +293,6 @@ void gs_node_collect_tasks(const struct gs_sim *sim, struct gs_results *r)
 	collect_monitor(sim, r);
 }
 
-/* DCUDA 3.4 turns every allocation into unified memory, so nothing is on
- * the GPU until a kernel touches it: the first compute kernel faults the
- * whole footprint in, one page per fault, and stalls for each (Fig. 8's
- * cost; the copy itself an explicit cudaMemcpy would make too). */
-gs_time_t gs_node_first_touch(struct gs_task *t, int engine)
-{
-	const struct gs_paging_config *p = &t->sim->sc->paging;
-	uint64_t faults;
-
-	if (!p->set || t->touched || engine != GS_ENGINE_COMPUTE)
-		return 0;
-	t->touched = true;
-	faults = (t->cfg->memory_bytes + p->page - 1) / p->page;
-	return (gs_time_t)faults * p->fault;
-}
-
 /* The simulator knows a job's declared demand; keep the policy's latest
  * estimate to set beside it (DCUDA's monitor accuracy). */
 void hal_note_demand(struct hal_sched *s, struct hal_task *t,

@@ -285,6 +285,9 @@ struct gs_sim {
 	struct hal_sched **vm_sched;
 	gs_time_t policy_cpu;       /* CPU time of all policy threads */
 	bool policy_accounts;       /* the policy reports accounted time */
+	/* some instance takes ops->fence_signal: only then does a
+	 * completion look for the levels that want it (fence_signal.c) */
+	bool fence_signal_used;
 	struct gs_node node;
 
 	struct gs_event stop_ev;
@@ -379,8 +382,23 @@ void gs_node_advance(struct gs_sim *sim);
 void gs_node_join(struct gs_task *t);
 void gs_node_leave(struct gs_task *t);
 /* node.unified_memory: the stall its first compute kernel adds to a
- * task (its footprint faulted in), once; 0 after, or without paging. */
-gs_time_t gs_node_first_touch(struct gs_task *t, int engine);
+ * task (its footprint faulted in), once; 0 after, or without paging.
+ * DCUDA 3.4 turns every allocation into unified memory, so nothing is on
+ * the GPU until a kernel touches it: the first compute kernel faults the
+ * whole footprint in, one page per fault, and stalls for each (Fig. 8's
+ * cost; the copy itself an explicit cudaMemcpy would make too). Inline:
+ * asked at every launch. */
+static inline gs_time_t gs_node_first_touch(struct gs_task *t, int engine)
+{
+	const struct gs_paging_config *p = &t->sim->sc->paging;
+	uint64_t faults;
+
+	if (!p->set || t->touched || engine != GS_ENGINE_COMPUTE)
+		return 0;
+	t->touched = true;
+	faults = (t->cfg->memory_bytes + p->page - 1) / p->page;
+	return (gs_time_t)faults * p->fault;
+}
 /* Whether the scenario gets node results: several GPUs, jobs or a power
  * model. */
 bool gs_node_reported(const struct gs_scenario *sc);
