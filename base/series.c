@@ -53,24 +53,32 @@ size_t gs_series_bytes(const struct gs_series *s)
 	return s->len;
 }
 
-/* The base of task, the table grown to hold it; for a task beyond
- * GS_SERIES_BASE_TASKS, zeros (its figures are stored whole). */
-static struct gs_series_base *base_of(struct gs_series_state *st,
+/* The table grown to hold task (below GS_SERIES_BASE_TASKS). */
+static G_NO_INLINE void grow_base(struct gs_series_state *st,
 				      uint32_t task)
 {
-	uint32_t n;
+	uint32_t n = MAX(task + 1, MIN(st->n_base * 2, GS_SERIES_BASE_TASKS));
 
+	st->base = g_renew(struct gs_series_base, st->base, n);
+	memset(st->base + st->n_base, 0, (n - st->n_base) * sizeof(*st->base));
+	st->n_base = n;
+}
+
+/* The base of task, the table grown to hold it; for a task beyond
+ * GS_SERIES_BASE_TASKS, zeros (its figures are stored whole). Inline
+ * with the growth out of line: it is looked up for every row read and
+ * appended (two million at 65,536 tasks), and as a call it was a sixth
+ * of a row's decoding. */
+static inline struct gs_series_base *base_of(struct gs_series_state *st,
+					     uint32_t task)
+{
+	if (G_LIKELY(task < st->n_base))
+		return &st->base[task];
 	if (task >= GS_SERIES_BASE_TASKS) {
 		memset(&st->whole, 0, sizeof(st->whole));
 		return &st->whole;
 	}
-	if (task >= st->n_base) {
-		n = MAX(task + 1, MIN(st->n_base * 2, GS_SERIES_BASE_TASKS));
-		st->base = g_renew(struct gs_series_base, st->base, n);
-		memset(st->base + st->n_base, 0,
-		       (n - st->n_base) * sizeof(*st->base));
-		st->n_base = n;
-	}
+	grow_base(st, task);
 	return &st->base[task];
 }
 
@@ -197,12 +205,16 @@ void gs_series_iter_clear(struct gs_series_iter *it)
 
 /* The bytes were written by put_varint into this buffer: every varint
  * ends before len. */
-static uint64_t get_varint(const uint8_t *bytes, size_t *pos)
+static inline uint64_t get_varint(const uint8_t *bytes, size_t *pos)
 {
 	uint64_t v = 0;
 	unsigned shift = 0;
-	uint8_t c;
+	uint8_t c = bytes[*pos];
 
+	if (c < 0x80) { /* one byte: every header and most differences */
+		++*pos;
+		return c;
+	}
 	do {
 		c = bytes[(*pos)++];
 		v |= (uint64_t)(c & 0x7f) << shift;
@@ -211,13 +223,14 @@ static uint64_t get_varint(const uint8_t *bytes, size_t *pos)
 	return v;
 }
 
-/* Difference `field` of a row with header mask: read, or the plain one. */
-static uint64_t get_field(struct gs_series_iter *it, uint64_t mask,
-			  unsigned field, uint64_t plain)
+/* Difference `field` of a row with header mask: read from bytes at
+ * *pos, or the plain one. */
+static inline uint64_t get_field(const uint8_t *bytes, size_t *pos,
+				 uint64_t mask, unsigned field, uint64_t plain)
 {
 	if (!(mask & (1u << field)))
 		return plain;
-	return unzigzag(get_varint(it->s->bytes, &it->pos));
+	return unzigzag(get_varint(bytes, pos));
 }
 
 /* Reads records up to the next row: true with *mask its header (0 for a
@@ -250,18 +263,26 @@ bool gs_series_next(struct gs_series_iter *it, struct gs_series_point *out)
 {
 	struct gs_series_point p;
 	struct gs_series_base *b;
+	const uint8_t *bytes = it->s->bytes;
+	size_t pos;
 	uint64_t mask;
 
 	if (!next_row(it, &mask))
 		return false;
-	p.t = it->r.last.t + get_field(it, mask, FIELD_T, 0);
+	/* the position in a local while the row's fields are read: through
+	 * it->pos every field was a load and a store */
+	pos = it->pos;
+	p.t = it->r.last.t + get_field(bytes, &pos, mask, FIELD_T, 0);
 	p.task = (uint32_t)(it->r.last.task +
-			    get_field(it, mask, FIELD_TASK, 1));
+			    get_field(bytes, &pos, mask, FIELD_TASK, 1));
 	b = base_of(&it->r, p.task);
-	p.gpu_time_ns = b->gpu_time_ns + get_field(it, mask, FIELD_GPU, 0);
+	p.gpu_time_ns = b->gpu_time_ns +
+			get_field(bytes, &pos, mask, FIELD_GPU, 0);
 	p.accounted_gpu_time_ns = b->accounted_gpu_time_ns +
-				  get_field(it, mask, FIELD_ACCOUNTED, 0);
-	p.vtime_ns = b->vtime_ns + get_field(it, mask, FIELD_VTIME, 0);
+				  get_field(bytes, &pos, mask,
+					    FIELD_ACCOUNTED, 0);
+	p.vtime_ns = b->vtime_ns + get_field(bytes, &pos, mask, FIELD_VTIME, 0);
+	it->pos = pos;
 	remember(&it->r, b, &p);
 	*out = p;
 	return true;

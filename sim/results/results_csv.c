@@ -10,23 +10,42 @@
 #include "sim/results/fixed_double.h"
 #include "sim/results/results_priv.h"
 
+/* The most bytes a cell of len bytes takes quoted: every byte a quote
+ * doubled, and the two around it. */
+static size_t cell_max(size_t len)
+{
+	return 2 * len + 2;
+}
+
+/* s as a cell at p (room for cell_max(strlen(s))); returns its end. */
+static char *put_cell(char *p, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		size_t len = strlen(s);
+
+		memcpy(p, s, len);
+		return p + len;
+	}
+	*p++ = '"';
+	for (; *s; s++) {
+		if (*s == '"')
+			*p++ = '"';
+		*p++ = *s;
+	}
+	*p++ = '"';
+	return p;
+}
+
 void gs_csv_append_cell(GString *out, const char *s)
 {
-	const char *p;
+	size_t len;
 
 	if (!s)
 		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		g_string_append(out, s);
-		return;
-	}
-	g_string_append_c(out, '"');
-	for (p = s; *p; p++) {
-		if (*p == '"')
-			g_string_append_c(out, '"');
-		g_string_append_c(out, *p);
-	}
-	g_string_append_c(out, '"');
+	len = out->len;
+	g_string_set_size(out, len + cell_max(strlen(s)));
+	g_string_truncate(out, (size_t)(put_cell(out->str + len, s) -
+					out->str));
 }
 
 void gs_csv_append_double(GString *out, const char *fmt, double d)
@@ -38,17 +57,14 @@ void gs_csv_append_double(GString *out, const char *fmt, double d)
 	g_string_append(out, g_ascii_formatd(buf, sizeof(buf), fmt, d));
 }
 
-/* d with `decimals` digits after the point, as "%.Nf" writes it (the
- * same bytes, without printf: fixed_double.h); nothing when not finite. */
-static void append_fixed(GString *out, unsigned decimals, double d)
+/* d with `decimals` digits after the point at p, as "%.Nf" writes it
+ * (the same bytes, without printf: fixed_double.h), with room for
+ * G_ASCII_DTOSTR_BUF_SIZE bytes; nothing when not finite. */
+static char *put_fixed(char *p, unsigned decimals, double d)
 {
-	char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
 	if (!isfinite(d))
-		return;
-	g_string_append_len(out, buf,
-			    (gssize)gs_format_fixed(buf, sizeof(buf), d,
-						    decimals));
+		return p;
+	return p + gs_format_fixed(p, G_ASCII_DTOSTR_BUF_SIZE, d, decimals);
 }
 
 void gs_csv_append_u64(GString *out, uint64_t v)
@@ -61,75 +77,100 @@ void gs_csv_append_u64(GString *out, uint64_t v)
 
 /* A distribution's min, p50, p90, p99, max and standard deviation in
  * ns, each after a comma; empty cells when it has no sample. */
-static void append_latency(GString *row, const struct gs_latency_stats *st)
+static char *put_latency(char *p, const struct gs_latency_stats *st)
 {
 	const uint64_t v[] = { st->min, st->p50, st->p90, st->p99, st->max };
 	size_t i;
 
 	for (i = 0; i < G_N_ELEMENTS(v); i++) {
-		g_string_append_c(row, ',');
+		*p++ = ',';
 		if (st->n)
-			gs_csv_append_u64(row, v[i]);
+			p = gs_put_u64(p, v[i]);
 	}
-	g_string_append_c(row, ',');
-	append_fixed(row, 1, st->n ? st->std : NAN);
+	*p++ = ',';
+	return put_fixed(p, 1, st->n ? st->std : NAN);
 }
 
 #define LATENCY_COLUMNS(p) \
 	p "_min_ns," p "_p50_ns," p "_p90_ns," p "_p99_ns," p "_max_ns," \
 	p "_std_ns"
 
-static void append_task_row(GString *row, const struct gs_task_result *t)
+/* The most bytes t's row takes: its two text cells quoted, and at most
+ * G_ASCII_DTOSTR_BUF_SIZE for each of its 24 other cells and the comma
+ * or line end after it. */
+static size_t task_row_max(const struct gs_task_result *t)
 {
-	gs_csv_append_cell(row, t->name);
-	g_string_append_c(row, ',');
-	gs_csv_append_cell(row, t->vm);
-	g_string_append_c(row, ',');
-	gs_csv_append_u64(row, t->weight);
-	g_string_append_c(row, ',');
-	gs_csv_append_u64(row, t->gpu);
-	g_string_append_c(row, ',');
-	gs_csv_append_u64(row, t->rounds);
-	g_string_append_c(row, ',');
-	append_fixed(row, 1, t->round_mean_ns);
-	g_string_append_c(row, ',');
-	gs_csv_append_u64(row, t->gpu_time_ns);
-	g_string_append_c(row, ',');
+	return cell_max(t->name ? strlen(t->name) : 0) +
+	       cell_max(t->vm ? strlen(t->vm) : 0) +
+	       26 * (G_ASCII_DTOSTR_BUF_SIZE + 1);
+}
+
+/* t's row at p (room for task_row_max(t)): written straight into the
+ * file's chunk rather than cell by cell through a GString, whose
+ * appends were calls of their own, 25 a row. */
+static char *put_task_row(char *p, const struct gs_task_result *t)
+{
+	if (t->name)
+		p = put_cell(p, t->name);
+	*p++ = ',';
+	if (t->vm)
+		p = put_cell(p, t->vm);
+	*p++ = ',';
+	p = gs_put_u64(p, t->weight);
+	*p++ = ',';
+	p = gs_put_u64(p, t->gpu);
+	*p++ = ',';
+	p = gs_put_u64(p, t->rounds);
+	*p++ = ',';
+	p = put_fixed(p, 1, t->round_mean_ns);
+	*p++ = ',';
+	p = gs_put_u64(p, t->gpu_time_ns);
+	*p++ = ',';
 	if (t->has_accounted)
-		gs_csv_append_u64(row, t->accounted_gpu_time_ns);
-	g_string_append_c(row, ',');
-	append_fixed(row, 6, t->gpu_share);
-	g_string_append_c(row, ',');
-	append_fixed(row, 6, t->slowdown);
-	g_string_append_c(row, ',');
-	g_string_append(row, t->killed ? "true" : "false");
-	g_string_append_c(row, ',');
-	gs_csv_append_u64(row, t->migrations);
-	g_string_append_c(row, ',');
-	gs_csv_append_u64(row, t->migration_stall_ns);
-	append_latency(row, &t->round);
-	append_latency(row, &t->wait);
-	g_string_append_c(row, '\n');
+		p = gs_put_u64(p, t->accounted_gpu_time_ns);
+	*p++ = ',';
+	p = put_fixed(p, 6, t->gpu_share);
+	*p++ = ',';
+	p = put_fixed(p, 6, t->slowdown);
+	*p++ = ',';
+	memcpy(p, t->killed ? "true," : "false,", t->killed ? 5 : 6);
+	p += t->killed ? 5 : 6;
+	p = gs_put_u64(p, t->migrations);
+	*p++ = ',';
+	p = gs_put_u64(p, t->migration_stall_ns);
+	p = put_latency(p, &t->round);
+	p = put_latency(p, &t->wait);
+	*p++ = '\n';
+	return p;
 }
 
 /* Rows are gathered and written a chunk at a time: one stdio call per
- * row of a two-million-row series.csv was a visible part of its time. */
-#define CSV_CHUNK (64 * 1024)
+ * row of a two-million-row series.csv was a visible part of its time.
+ * The folder's writer gives these files no stdio buffer
+ * (gs_results_write_file_chunked), so a chunk is one write(2), of the
+ * size stdio's buffer had (results_file.c). */
+#define CSV_CHUNK (256 * 1024)
 
-/* Writes out rows once they hold at least min bytes (0: whatever they
- * hold). */
-static void flush_rows(GString *rows, FILE *f, size_t min)
+/* Room for need more bytes after the first *len of *buf (*cap of them):
+ * what it holds is written out first when they do not fit. */
+static void chunk_room(char **buf, size_t *cap, size_t *len, size_t need,
+		       FILE *f)
 {
-	if (rows->len == 0 || rows->len < min)
+	if (*len + need <= *cap)
 		return;
-	fwrite(rows->str, 1, rows->len, f);
-	g_string_truncate(rows, 0);
+	fwrite(*buf, 1, *len, f);
+	*len = 0;
+	if (need > *cap) {
+		*cap = need;
+		*buf = g_realloc(*buf, *cap);
+	}
 }
 
 gboolean gs_results_fill_tasks_csv(const struct gs_results *r, FILE *f,
 				   GError **error)
 {
-	g_autoptr(GString) rows = g_string_sized_new(CSV_CHUNK + 1024);
+	size_t cap = CSV_CHUNK, len = 0;
+	g_autofree char *buf = g_malloc(cap);
 	uint32_t i;
 
 	(void)error;
@@ -137,12 +178,18 @@ gboolean gs_results_fill_tasks_csv(const struct gs_results *r, FILE *f,
 	      "accounted_gpu_time_ns,gpu_share,slowdown,killed,migrations,"
 	      "migration_stall_ns," LATENCY_COLUMNS("round") "," LATENCY_COLUMNS("wait") "\n", f);
 	for (i = 0; i < r->n_tasks; i++) {
-		append_task_row(rows, &r->tasks[i]);
-		flush_rows(rows, f, CSV_CHUNK);
+		chunk_room(&buf, &cap, &len, task_row_max(&r->tasks[i]), f);
+		len = (size_t)(put_task_row(buf + len, &r->tasks[i]) - buf);
 	}
-	flush_rows(rows, f, 0);
+	if (len)
+		fwrite(buf, 1, len, f);
 	return TRUE;
 }
+
+/* Names up to this long are copied as this many bytes, a fixed size the
+ * compiler does inline, rather than a call to memcpy of name_len: most
+ * names are a few bytes ("t3#41"), and the call was a tenth of a row. */
+#define NAME_COPY 16
 
 /* Every task's name as its cell (quoted where it needs it), one after
  * another in *cells, task i's from (*at)[i] to (*at)[i + 1]: a series
@@ -159,6 +206,8 @@ static GString *name_cells(const struct gs_results *r, size_t **at)
 		gs_csv_append_cell(cells, r->tasks[i].name);
 	}
 	(*at)[r->n_tasks] = cells->len;
+	/* a cell's first NAME_COPY bytes are read whole (put_series_row) */
+	g_string_append_len(cells, (const char[NAME_COPY]){ 0 }, NAME_COPY);
 	return cells;
 }
 
@@ -179,10 +228,13 @@ static char *put_series_row(char *p, const struct gs_series_point *pt,
 		tt->t = pt->t;
 		tt->len = (size_t)(gs_put_u64(tt->s, pt->t) - tt->s);
 	}
-	memcpy(p, tt->s, tt->len);
+	memcpy(p, tt->s, sizeof(tt->s)); /* whole, as a name below */
 	p += tt->len;
 	*p++ = ',';
-	memcpy(p, name, name_len);
+	if (name_len <= NAME_COPY)
+		memcpy(p, name, NAME_COPY);
+	else
+		memcpy(p, name, name_len);
 	p += name_len;
 	*p++ = ',';
 	p = gs_put_u64(p, pt->gpu_time_ns);
@@ -195,10 +247,11 @@ static char *put_series_row(char *p, const struct gs_series_point *pt,
 	return p;
 }
 
-/* The longest a row naming a task of name_len bytes can be. */
+/* The room a row naming a task of name_len bytes needs: its longest
+ * form, with a short name counted as the NAME_COPY bytes copied. */
 static size_t series_row_max(size_t name_len)
 {
-	return name_len + 4 * GS_U64_DIGITS + 5;
+	return MAX(name_len, (size_t)NAME_COPY) + 4 * GS_U64_DIGITS + 5;
 }
 
 /* accounted_gpu_time_ns is empty for a task whose policy keeps no estimate,
@@ -237,14 +290,7 @@ gboolean gs_results_fill_series_csv(const struct gs_results *r, FILE *f,
 		}
 		name_len = name_at[p.task + 1] - name_at[p.task];
 		need = series_row_max(name_len);
-		if (len + need > cap) {
-			fwrite(buf, 1, len, f);
-			len = 0;
-			if (need > cap) {
-				cap = need;
-				buf = g_realloc(buf, cap);
-			}
-		}
+		chunk_room(&buf, &cap, &len, need, f);
 		len = (size_t)(put_series_row(buf + len, &p, &tt,
 					      names->str + name_at[p.task],
 					      name_len,

@@ -95,6 +95,7 @@ ssize_t gs_write_fd(int fd, const void *buf, size_t len)
 struct out_file {
 	int fd;
 	uint64_t written, synced;
+	int err; /* the errno of the first write that failed */
 };
 
 /* Starts the writeback of what was written since the last start, once
@@ -128,8 +129,14 @@ static ssize_t cookie_write(void *cookie, const char *buf, size_t len)
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n <= 0) {
+			/* kept here: on a stream without a buffer the
+			 * write fails inside fwrite(), and errno may be
+			 * gone by the time the stream's error is seen */
+			if (!of->err)
+				of->err = n < 0 ? errno : EIO;
 			return 0; /* fopencookie(3): 0 marks the error */
+		}
 		done += (size_t)n;
 	}
 	of->written += done;
@@ -145,9 +152,11 @@ static gboolean fail_errno(GError **error, int err, const char *what,
 	return FALSE;
 }
 
-gboolean gs_write_stream_file(const char *dir, const char *name,
-			      gs_stream_fill_fn fn, const void *ctx,
-			      GError **error)
+/* dir/name filled by fn through a FILE with a buffer of bufsz bytes, or
+ * none (bufsz 0): each of fn's writes then goes to write(2) whole. */
+static gboolean write_stream(const char *dir, const char *name,
+			     gs_stream_fill_fn fn, const void *ctx,
+			     size_t bufsz, GError **error)
 {
 	cookie_io_functions_t io = { .write = cookie_write };
 	g_autofree char *path = g_build_filename(dir, name, NULL);
@@ -168,8 +177,12 @@ gboolean gs_write_stream_file(const char *dir, const char *name,
 		close(fd);
 		return fail_errno(error, err, "cannot write", path);
 	}
-	buf = g_malloc(GS_RESULTS_FILE_BUFSZ);
-	setvbuf(f, buf, _IOFBF, GS_RESULTS_FILE_BUFSZ);
+	if (bufsz) {
+		buf = g_malloc(bufsz);
+		setvbuf(f, buf, _IOFBF, bufsz);
+	} else {
+		setvbuf(f, NULL, _IONBF, 0);
+	}
 	if (!fn(ctx, f, &fill_error)) {
 		fclose(f);
 		close(fd);
@@ -178,7 +191,7 @@ gboolean gs_write_stream_file(const char *dir, const char *name,
 	}
 	errno = 0;
 	if (fflush(f) != 0 || ferror(f)) {
-		err = errno ? errno : EIO;
+		err = of.err ? of.err : errno ? errno : EIO;
 		fclose(f);
 		close(fd);
 		return fail_errno(error, err, "cannot write", path);
@@ -192,6 +205,13 @@ gboolean gs_write_stream_file(const char *dir, const char *name,
 	if (close(fd) != 0)
 		return fail_errno(error, errno, "cannot write", path);
 	return TRUE;
+}
+
+gboolean gs_write_stream_file(const char *dir, const char *name,
+			      gs_stream_fill_fn fn, const void *ctx,
+			      GError **error)
+{
+	return write_stream(dir, name, fn, ctx, GS_RESULTS_FILE_BUFSZ, error);
 }
 
 struct results_fill {
@@ -213,6 +233,16 @@ gboolean gs_results_write_file(const struct gs_results *r, const char *dir,
 	struct results_fill c = { .r = r, .fill = fill };
 
 	return gs_write_stream_file(dir, name, fill_results, &c, error);
+}
+
+gboolean gs_results_write_file_chunked(const struct gs_results *r,
+				       const char *dir, const char *name,
+				       gs_results_fill_fn fill,
+				       GError **error)
+{
+	struct results_fill c = { .r = r, .fill = fill };
+
+	return write_stream(dir, name, fill_results, &c, 0, error);
 }
 
 static gboolean fill_text(const void *ctx, FILE *f, GError **error)

@@ -80,6 +80,11 @@ static gboolean write_one(struct file_job *job, unsigned i)
 		return gs_write_stream_file(job->dir, job->name[i],
 					    fill_summary_parts, job->parts,
 					    &job->error);
+	if (job->fill[i] == gs_results_fill_tasks_csv)
+		return gs_results_write_file_chunked(job->r, job->dir,
+						     job->name[i],
+						     job->fill[i],
+						     &job->error);
 	return gs_results_write_file(job->r, job->dir, job->name[i],
 				     job->fill[i], &job->error);
 }
@@ -135,12 +140,13 @@ gboolean gs_results_write_files(const struct gs_results *r, const char *dir,
 	}
 	if (!thread) { /* in turn: the second's tasks.csv written here */
 		second.fill[1] = NULL;
-		ok = gs_results_write_file(r, dir, "tasks.csv",
-					   gs_results_fill_tasks_csv, error);
+		ok = gs_results_write_file_chunked(r, dir, "tasks.csv",
+						   gs_results_fill_tasks_csv,
+						   error);
 	}
-	ok = ok && gs_results_write_file(r, dir, "series.csv",
-					 gs_results_fill_series_csv,
-					 &series_error);
+	ok = ok && gs_results_write_file_chunked(r, dir, "series.csv",
+						 gs_results_fill_series_csv,
+						 &series_error);
 	if (thread) {
 		if (ok)
 			gs_summary_parts_help(second.parts);
