@@ -19,6 +19,8 @@ void gs_record_init(struct gs_sim *sim)
 	sim->cat_save = gs_results_intern(r, "preempt_save");
 	sim->name_switch = gs_results_intern(r, "context switch");
 	sim->name_save = gs_results_intern(r, "preemption save");
+	sim->rec_left[GS_CHUNK_SPANS] = sim->sc->output.timeline_max_spans;
+	sim->rec_left[GS_CHUNK_MARKS] = sim->sc->output.timeline_max_spans;
 }
 
 void gs_record_free(struct gs_sim *sim)
@@ -133,8 +135,9 @@ static uint32_t task_name_id(struct gs_sim *sim, const struct gs_task *t)
  * hands it to the sink if there is one; the array *items then starts
  * anew. Not while the run is closed: the spans recorded then are marked
  * open in the array afterwards. */
-static void end_chunk(struct gs_sim *sim, enum gs_chunk_kind kind,
-		      GArray **items, size_t item_size)
+static G_GNUC_NO_INLINE void end_chunk(struct gs_sim *sim,
+				       enum gs_chunk_kind kind,
+				       GArray **items, size_t item_size)
 {
 	struct gs_results *r = sim->rec;
 	struct gs_span_sink *sink = sim->opt.span_sink;
@@ -152,21 +155,39 @@ static void end_chunk(struct gs_sim *sim, enum gs_chunk_kind kind,
 	if (!*items)
 		*items = g_array_sized_new(FALSE, TRUE, (guint)item_size,
 					   GS_SPAN_CHUNK);
+	sim->rec_sized[kind] = *items;
 }
 
-/* Capped at timeline_max_spans, counting those a sink took. */
-static void add_span(struct gs_sim *sim, const struct gs_span *sp)
+/* Appends item (of item_size bytes) to *items, the timeline's array of
+ * kind, within the cap of timeline_max_spans (counting what a sink took);
+ * a full chunk ends. Four per command (two spans, two marks): an array
+ * known to have room (rec_sized: made with GS_SPAN_CHUNK items of room,
+ * handed on when full) takes the item in place, bumping GArray's public
+ * length as g_array_append_vals would after its checks; any other array,
+ * without a sink or once the run closes, through g_array_append_vals. */
+static inline void add_item(struct gs_sim *sim, enum gs_chunk_kind kind,
+			    GArray **items, const void *item,
+			    size_t item_size)
 {
-	struct gs_results *r = sim->rec;
-	struct gs_span_sink *sink = sim->opt.span_sink;
+	GArray *a = *items;
 
-	if ((uint64_t)r->spans->len + (sink ? sink->taken[GS_CHUNK_SPANS] : 0) >=
-	    sim->sc->output.timeline_max_spans) {
-		r->timeline_truncated = true;
+	if (G_UNLIKELY(!sim->rec_left[kind])) {
+		sim->rec->timeline_truncated = true;
 		return;
 	}
-	g_array_append_vals(r->spans, sp, 1);
-	end_chunk(sim, GS_CHUNK_SPANS, &r->spans, sizeof(struct gs_span));
+	sim->rec_left[kind]--;
+	if (G_LIKELY(a == sim->rec_sized[kind] && a->len < GS_SPAN_CHUNK))
+		memcpy(a->data + (size_t)a->len++ * item_size, item,
+		       item_size);
+	else
+		g_array_append_vals(a, item, 1);
+	if (G_UNLIKELY(a->len >= GS_SPAN_CHUNK))
+		end_chunk(sim, kind, items, item_size);
+}
+
+static inline void add_span(struct gs_sim *sim, const struct gs_span *sp)
+{
+	add_item(sim, GS_CHUNK_SPANS, &sim->rec->spans, sp, sizeof(*sp));
 }
 
 /* A command entering its channel's ring, or completing: the timeline's
@@ -174,30 +195,24 @@ static void add_span(struct gs_sim *sim, const struct gs_span *sp)
 static void add_mark(struct gs_sim *sim, const struct gs_channel *ch,
 		     uint64_t serial, enum gs_cmd_mark_kind kind)
 {
-	struct gs_results *r = sim->rec;
-	struct gs_span_sink *sink = sim->opt.span_sink;
 	const struct hal_chan *hc = ch->owner;
 	struct gs_cmd_mark m;
 
 	/* first: two marks per command, with the timeline off too */
 	if (!sim->opt.timeline)
 		return;
+	if (!sim->rec_left[GS_CHUNK_MARKS]) { /* nothing interned then */
+		sim->rec->timeline_truncated = true;
+		return;
+	}
 	m = (struct gs_cmd_mark){
 		.t = sim->q.now, .serial = serial, .gpu = ch->gpu->index,
 		.channel = ch->id, .kind = (uint8_t)kind,
+		/* the label its channel's track gets from engine_span() */
+		.task_name = hc ? task_name_id(sim, hc->task)
+				: gs_results_intern(sim->rec, "?"),
 	};
-	if ((uint64_t)r->cmd_marks->len +
-		    (sink ? sink->taken[GS_CHUNK_MARKS] : 0) >=
-	    sim->sc->output.timeline_max_spans) {
-		r->timeline_truncated = true;
-		return;
-	}
-	/* the label its channel's track gets from engine_span() */
-	m.task_name = hc ? task_name_id(sim, hc->task)
-			 : gs_results_intern(r, "?");
-	g_array_append_val(r->cmd_marks, m);
-	end_chunk(sim, GS_CHUNK_MARKS, &r->cmd_marks,
-		  sizeof(struct gs_cmd_mark));
+	add_item(sim, GS_CHUNK_MARKS, &sim->rec->cmd_marks, &m, sizeof(m));
 }
 
 void gs_record_submit(struct gs_sim *sim, const struct gs_channel *ch,
@@ -452,6 +467,9 @@ void gs_record_close(struct gs_sim *sim)
 	if (!sim->opt.timeline)
 		return;
 	sim->rec_closing = true;
+	/* what is recorded from now on (and after the results take the
+	 * arrays) is appended through GArray */
+	sim->rec_sized[GS_CHUNK_SPANS] = sim->rec_sized[GS_CHUNK_MARKS] = NULL;
 	for (g = 0; g < sim->n_gpus; g++)
 		close_engines(sim, sim->gpus[g], sim->q.now);
 	if (s->ops)

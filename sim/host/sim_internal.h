@@ -319,6 +319,11 @@ struct gs_sim {
 	bool rec_closing; /* gs_record_close: no chunk to opt.span_sink */
 	/* full chunks of spans and of marks noted in rec->chunk_order */
 	guint rec_chunks[2];
+	/* spans and marks the timeline may still take (timeline_max_spans
+	 * at the start), and the array of each made or handed back with
+	 * room for GS_SPAN_CHUNK items, filled in place (NULL: none) */
+	uint64_t rec_left[2];
+	GArray *rec_sized[2];
 };
 
 /* Task t's figures (struct gs_task_figs). */
