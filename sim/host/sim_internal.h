@@ -275,7 +275,8 @@ struct gs_sim {
 	GStringChunk *task_names;
 	uint32_t live_tasks;        /* started or waiting to start */
 	/* every round time and job wait, by task index and enum
-	 * gs_latency_kind (base/latency.h: why one log) */
+	 * gs_latency_kind (base/latency.h: why one log, or one array per
+	 * slot for few tasks) */
 	struct gs_latency_log latency;
 	struct hal_sched sched;
 	/* VMs' own schedulers (vms[].scheduler), and by VM index the one

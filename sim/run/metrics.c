@@ -34,7 +34,8 @@ struct chan_times {
 struct finals {
 	struct task_final *task;  /* one per task */
 	struct chan_times *chan;  /* one per task with VMs, else NULL */
-	uint64_t n_log;           /* the latency log's length at the end */
+	/* the latency log's length (and its slots') at the end */
+	struct gs_latency_mark latency;
 };
 
 /* Energy from the power model: active power while the compute cores are
@@ -214,94 +215,54 @@ static void collect_estimates(const struct gs_sim *sim, struct gs_results *r)
 struct latency_part {
 	const struct gs_sim *sim;
 	struct gs_results *r;
-	uint64_t n_log;
+	const struct gs_latency_mark *mark;
 	uint32_t first, end;
 };
 
-/* Each task's round times and job waits from the run's log, grouped by
- * (task, kind) slot in one array by a counting sort: one offset per slot,
- * where a struct gs_latency and a block of its own per slot (what
- * gs_latency_log_split gives) cost 48 bytes of headers and two small
- * allocations per task at the run's peak (about 5 MB at 65,536 tasks).
- * Within a slot the samples keep the log's order, as the split does.
- * Only the log's first n_log entries count: the run's, not its teardown's;
- * and only those of the part's tasks. */
+static void put_task_latency(void *ctx, uint32_t task, uint32_t kind,
+			     const struct gs_latency_stats *st)
+{
+	struct gs_task_result *tr = &((struct gs_results *)ctx)->tasks[task];
+
+	if (kind == GS_LATENCY_ROUND)
+		tr->round = *st;
+	else if (kind == GS_LATENCY_WAIT)
+		tr->wait = *st;
+}
+
+/* Each task's round times and job waits (base/latency.h: a slot's
+ * samples sorted where they are, or grouped from the run's log). Only
+ * the samples before the mark count: the run's, not its teardown's. */
 static gpointer collect_latency_part(gpointer data)
 {
 	const struct latency_part *part = data;
-	const struct gs_latency_log *log = &part->sim->latency;
-	uint64_t first = (uint64_t)part->first * GS_LATENCY_KINDS;
-	uint64_t slots = (uint64_t)(part->end - part->first) *
-			 GS_LATENCY_KINDS, i;
-	/* counts at [slot + 2], then prefix sums: [slot + 1] is the slot's
-	 * start and the cursor while filling, after which [slot] is its
-	 * start and [slot + 1] its end (slots counted from the part's
-	 * first task) */
-	uint64_t *at = g_new0(uint64_t, slots + 2);
-	uint64_t *v;
-	/* one sort buffer for all of the part's distributions */
-	struct gs_latency_scratch scratch = { 0 };
 
-	for (i = 0; i < part->n_log; i++) {
-		const struct gs_latency_entry *e = &log->e[i];
-
-		if (e->owner >= part->first && e->owner < part->end &&
-		    e->kind < GS_LATENCY_KINDS)
-			at[(uint64_t)e->owner * GS_LATENCY_KINDS + e->kind -
-			   first + 2]++;
-	}
-	for (i = 2; i < slots + 2; i++)
-		at[i] += at[i - 1];
-	v = g_new(uint64_t, at[slots + 1] ? at[slots + 1] : 1);
-	for (i = 0; i < part->n_log; i++) {
-		const struct gs_latency_entry *e = &log->e[i];
-
-		if (e->owner >= part->first && e->owner < part->end &&
-		    e->kind < GS_LATENCY_KINDS)
-			v[at[(uint64_t)e->owner * GS_LATENCY_KINDS + e->kind -
-			     first + 1]++] = e->ns;
-	}
-	for (i = part->first; i < part->end; i++) {
-		uint64_t s = (i - part->first) * GS_LATENCY_KINDS;
-		struct gs_latency round = { .v = v + at[s + GS_LATENCY_ROUND],
-					    .n = at[s + GS_LATENCY_ROUND + 1] -
-						 at[s + GS_LATENCY_ROUND] };
-		struct gs_latency wait = { .v = v + at[s + GS_LATENCY_WAIT],
-					   .n = at[s + GS_LATENCY_WAIT + 1] -
-						at[s + GS_LATENCY_WAIT] };
-
-		round.cap = round.n;
-		wait.cap = wait.n;
-		gs_latency_stats_scratch(&round, &scratch,
-					 &part->r->tasks[i].round);
-		gs_latency_stats_scratch(&wait, &scratch,
-					 &part->r->tasks[i].wait);
-	}
-	gs_latency_scratch_free(&scratch);
-	g_free(v);
-	g_free(at);
+	gs_latency_log_stats(&part->sim->latency, part->mark, GS_LATENCY_KINDS,
+			     part->first, part->end, put_task_latency,
+			     part->r);
 	return NULL;
 }
 
-/* Below this many log entries a second thread costs more than it saves. */
+/* Below this many samples a second thread costs more than it saves. */
 #define LATENCY_THREAD_MIN_LOG 65536
 
 /* The tasks' latency figures, the second half of the tasks on a second
  * thread while this one does the first: each part reads the whole log
- * but groups and sorts only its own tasks' samples, into figures of
- * tasks of its own, so the figures are what one part gives. At 65,536
+ * (or only its own tasks' slots, base/latency.h) but groups and sorts
+ * only its own tasks' samples, into figures of tasks of its own, so the
+ * figures are what one part gives. At 65,536
  * tasks the grouping's scattered writes, and at 16 the sorting of a
  * hundred thousand samples per task, were most of the collection's
  * time. */
 static void collect_latencies(const struct gs_sim *sim, struct gs_results *r,
-			      uint64_t n_log)
+			      const struct gs_latency_mark *mark)
 {
 	uint32_t half = sim->n_tasks / 2;
-	struct latency_part lo = { sim, r, n_log, 0, half };
-	struct latency_part hi = { sim, r, n_log, half, sim->n_tasks };
+	struct latency_part lo = { sim, r, mark, 0, half };
+	struct latency_part hi = { sim, r, mark, half, sim->n_tasks };
 	GThread *thread = NULL;
 
-	if (half && n_log >= LATENCY_THREAD_MIN_LOG)
+	if (half && mark->n >= LATENCY_THREAD_MIN_LOG)
 		thread = gs_thread_new_quiet("gpusim-collect",
 					     collect_latency_part, &hi);
 	if (half)
@@ -367,7 +328,7 @@ static void read_finals(const struct gs_sim *sim, struct finals *f)
 	f->task = g_new0(struct task_final, MAX(sim->n_tasks, 1));
 	f->chan = sim->sc->n_vms ? g_new0(struct chan_times, sim->n_tasks)
 				 : NULL;
-	f->n_log = sim->latency.n;
+	gs_latency_log_mark(&sim->latency, &f->latency);
 	for (i = 0; i < sim->n_tasks; i++) {
 		const struct gs_task *t = &sim->tasks[i];
 		struct task_final *tf = &f->task[i];
@@ -487,7 +448,7 @@ static void collect_tasks(const struct gs_sim *sim, struct gs_results *r,
 	r->metrics.accounting_error =
 		accounts && acc_truth ? (double)acc_err / (double)acc_truth
 				      : NAN;
-	collect_latencies(sim, r, f->n_log);
+	collect_latencies(sim, r, &f->latency);
 	gs_node_collect_tasks(sim, r);
 	collect_vm_tasks(sim, r, f->chan);
 	tree_weights(sim, r);
@@ -498,6 +459,7 @@ static void finals_free(struct finals *f)
 {
 	g_free(f->task);
 	g_free(f->chan);
+	gs_latency_mark_free(&f->latency);
 }
 
 void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
