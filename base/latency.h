@@ -7,7 +7,9 @@
  * would touch a cache line of its own for every sample, which with
  * thousands of tasks misses on nearly every write. A run whose tasks
  * complete N rounds and start M jobs keeps 16 x (N + M) bytes (a million
- * jobs: 16 MB), plus 8 x (N + M) while the figures are collected. The
+ * jobs: 16 MB), plus 8 x (N + M) while the figures are collected. With
+ * few owners (struct gs_latency_log: slot mode) an array per (owner,
+ * kind) does not miss, and keeps 8 x (N + M) with nothing to group. The
  * statistics depend only on the multiset of samples, so they are the
  * same bytes whatever order the samples came in. */
 #ifndef GS_LATENCY_H
