@@ -30,7 +30,10 @@ static gpointer help_thread(gpointer sp)
 static char *in_parts(const struct gs_results *r, uint32_t part_tasks,
 		      enum helping helping)
 {
-	struct gs_summary_parts *sp = gs_summary_parts_new(r, part_tasks);
+	/* a helper that runs first must have no window, or it would wait
+	 * for a file nobody writes yet */
+	struct gs_summary_parts *sp = gs_summary_parts_new(
+		r, part_tasks, helping == HELP_FIRST ? 0 : GS_SUMMARY_PART_WINDOW);
 	GThread *thread = NULL;
 	char *text = NULL;
 	size_t len = 0;
@@ -130,6 +133,37 @@ static void test_part_boundaries(void **state)
 	assert_parts_identical(r);
 }
 
+/* A helper alone stays `window` parts ahead of a file nobody writes:
+ * it takes that many and waits (what it holds is bounded), and returns
+ * once the parts are closed, as the second thread closes them when it
+ * will not write summary.json. */
+static void test_helper_window(void **state)
+{
+	struct fixture *fx = *state;
+	struct gs_results *r = &fx->r;
+	struct gs_summary_parts *sp;
+	GThread *thread;
+	uint32_t i;
+
+	for (i = 0; i < 10; i++) {
+		g_autofree char *name = g_strdup_printf("w%u", i);
+
+		add_task(r, &(struct gs_task_result){ .name = name,
+						      .rounds = i });
+	}
+	sp = gs_summary_parts_new(r, 1, 2);
+	thread = g_thread_new("help", help_thread, sp);
+	for (i = 0; i < 2000 && gs_summary_parts_taken(sp) < 2; i++)
+		g_usleep(1000);
+	assert_int_equal(gs_summary_parts_taken(sp), 2);
+	g_usleep(50 * 1000); /* time to take a third, were it allowed */
+	assert_int_equal(gs_summary_parts_taken(sp), 2);
+	gs_summary_parts_close(sp);
+	g_thread_join(thread);
+	assert_int_equal(gs_summary_parts_taken(sp), 2);
+	gs_summary_parts_free(sp);
+}
+
 /* Errors in the documented order, whichever thread met them: tasks.csv,
  * series.csv, timeline, summary.json. A summary.json that cannot be
  * created is reported once the other files are written (its parts
@@ -182,6 +216,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_escapes_and_node_groups,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_helper_window, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_part_boundaries, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_error_order, setup,

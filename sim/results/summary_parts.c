@@ -6,25 +6,30 @@
 struct gs_summary_parts {
 	const struct gs_results *r;
 	uint32_t part_tasks, n_parts;
+	/* how many parts a helper may be ahead of the file: what it holds
+	 * encoded (0: no bound) */
+	uint32_t window;
 	/* the file's writer at the tasks array's start: depth and counts */
 	struct gs_jsonw at;
 	GMutex lock;
-	GCond done_cond;
-	/* parts [front, back) are not taken yet: the filling thread takes
-	 * front, helpers back - 1 */
-	uint32_t front, back;
+	GCond cond;     /* a part done, a part written, or closed */
+	uint32_t next;  /* the first part not taken yet (parts in order) */
+	uint32_t written; /* parts in the file so far */
+	gboolean closed;  /* no more parts are wanted */
 	GString **text; /* a helper's part, once done[i] */
 	gboolean *done;
 };
 
 struct gs_summary_parts *gs_summary_parts_new(const struct gs_results *r,
-					      uint32_t part_tasks)
+					      uint32_t part_tasks,
+					      uint32_t window)
 {
 	struct gs_summary_parts *sp = g_new0(struct gs_summary_parts, 1);
 	g_autoptr(GString) head = g_string_new(NULL);
 
 	sp->r = r;
 	sp->part_tasks = MAX(part_tasks, 1u);
+	sp->window = window;
 	sp->n_parts = (uint32_t)(((uint64_t)r->n_tasks + sp->part_tasks - 1) /
 				 sp->part_tasks);
 	/* the state after the head, from a head written aside (a few
@@ -34,8 +39,7 @@ struct gs_summary_parts *gs_summary_parts_new(const struct gs_results *r,
 	gs_summary_head(&sp->at, r);
 	sp->at.mem = NULL;
 	g_mutex_init(&sp->lock);
-	g_cond_init(&sp->done_cond);
-	sp->back = sp->n_parts;
+	g_cond_init(&sp->cond);
 	sp->text = g_new0(GString *, sp->n_parts);
 	sp->done = g_new0(gboolean, sp->n_parts);
 	return sp;
@@ -53,7 +57,7 @@ void gs_summary_parts_free(struct gs_summary_parts *sp)
 	g_free(sp->text);
 	g_free(sp->done);
 	g_mutex_clear(&sp->lock);
-	g_cond_clear(&sp->done_cond);
+	g_cond_clear(&sp->cond);
 	g_free(sp);
 }
 
@@ -76,6 +80,14 @@ static void at_part(struct gs_jsonw *w, const struct gs_summary_parts *sp,
 	w->open[w->depth - 1].n = part_from(sp, i);
 }
 
+/* Whether a helper may take the next part now (sp->lock held): parts
+ * are left, and it would be at most window parts ahead of the file. */
+static gboolean may_take(const struct gs_summary_parts *sp)
+{
+	return sp->next < sp->n_parts &&
+	       (!sp->window || sp->next < sp->written + sp->window);
+}
+
 void gs_summary_parts_help(struct gs_summary_parts *sp)
 {
 	for (;;) {
@@ -84,11 +96,13 @@ void gs_summary_parts_help(struct gs_summary_parts *sp)
 		uint32_t i;
 
 		g_mutex_lock(&sp->lock);
-		if (sp->back <= sp->front) {
+		while (!sp->closed && sp->next < sp->n_parts && !may_take(sp))
+			g_cond_wait(&sp->cond, &sp->lock);
+		if (sp->closed || !may_take(sp)) {
 			g_mutex_unlock(&sp->lock);
 			return;
 		}
-		i = --sp->back;
+		i = sp->next++;
 		g_mutex_unlock(&sp->lock);
 
 		text = g_string_sized_new(1024);
@@ -100,9 +114,36 @@ void gs_summary_parts_help(struct gs_summary_parts *sp)
 		g_mutex_lock(&sp->lock);
 		sp->text[i] = text;
 		sp->done[i] = TRUE;
-		g_cond_broadcast(&sp->done_cond);
+		g_cond_broadcast(&sp->cond);
 		g_mutex_unlock(&sp->lock);
 	}
+}
+
+void gs_summary_parts_close(struct gs_summary_parts *sp)
+{
+	g_mutex_lock(&sp->lock);
+	sp->closed = TRUE;
+	g_cond_broadcast(&sp->cond);
+	g_mutex_unlock(&sp->lock);
+}
+
+uint32_t gs_summary_parts_taken(struct gs_summary_parts *sp)
+{
+	uint32_t n;
+
+	g_mutex_lock(&sp->lock);
+	n = sp->next;
+	g_mutex_unlock(&sp->lock);
+	return n;
+}
+
+/* Part i is in the file: a helper held back by the window may go on. */
+static void part_written(struct gs_summary_parts *sp, uint32_t i)
+{
+	g_mutex_lock(&sp->lock);
+	sp->written = i + 1;
+	g_cond_broadcast(&sp->cond);
+	g_mutex_unlock(&sp->lock);
 }
 
 gboolean gs_summary_parts_fill(struct gs_summary_parts *sp, FILE *f,
@@ -118,15 +159,16 @@ gboolean gs_summary_parts_fill(struct gs_summary_parts *sp, FILE *f,
 		GString *text;
 
 		g_mutex_lock(&sp->lock);
-		if (i < sp->back) { /* not taken: this thread's */
-			sp->front = i + 1;
+		if (i == sp->next) { /* not taken: this thread's */
+			sp->next = i + 1;
 			g_mutex_unlock(&sp->lock);
 			gs_summary_tasks(&w, sp->r, part_from(sp, i),
 					 part_to(sp, i));
+			part_written(sp, i);
 			continue;
 		}
 		while (!sp->done[i])
-			g_cond_wait(&sp->done_cond, &sp->lock);
+			g_cond_wait(&sp->cond, &sp->lock);
 		text = sp->text[i];
 		sp->text[i] = NULL;
 		g_mutex_unlock(&sp->lock);
@@ -135,8 +177,10 @@ gboolean gs_summary_parts_fill(struct gs_summary_parts *sp, FILE *f,
 		fwrite(text->str, 1, text->len, f);
 		g_string_free(text, TRUE);
 		at_part(&w, sp, i + 1);
+		part_written(sp, i);
 	}
 	gs_summary_tail(&w, sp->r);
 	fputc('\n', f);
+	gs_summary_parts_close(sp);
 	return TRUE;
 }
