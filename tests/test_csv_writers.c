@@ -6,6 +6,7 @@
  * many samples and then busy again, and tasks with and without an
  * estimate all reach the writer as a run would hand them over. */
 #include "tests/support/results_fixture.h"
+#include "tests/support/fill_text.h"
 
 #include <inttypes.h>
 
@@ -48,14 +49,7 @@ static char *reference(const struct gs_results *r)
 
 static char *written(const struct gs_results *r)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	assert_non_null(f);
-	assert_true(gs_results_fill_series_csv(r, f, NULL));
-	fclose(f);
-	return text;
+	return fill_text(gs_results_fill_series_csv, r);
 }
 
 static void assert_as_reference(const struct gs_results *r)
@@ -265,13 +259,8 @@ static char *tasks_reference(const struct gs_results *r)
 static void assert_tasks_as_reference(const struct gs_results *r)
 {
 	g_autofree char *want = tasks_reference(r);
-	char *text = NULL, *rows;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	char *text = fill_text(gs_results_fill_tasks_csv, r), *rows;
 
-	assert_non_null(f);
-	assert_true(gs_results_fill_tasks_csv(r, f, NULL));
-	fclose(f);
 	rows = strchr(text, '\n');
 	assert_non_null(rows);
 	assert_string_equal(rows + 1, want);

@@ -22,6 +22,7 @@
 #include "sim/host/sim_internal.h"
 #include "sim/run/sim.h"
 #include "workloads/config_load.h"
+#include "tests/support/fill_text.h"
 
 #define ONE_TASK                                                        \
 	"duration: 10ms\n"                                              \
@@ -121,14 +122,7 @@ static const struct gs_policy_ops warn_ops = {
 /* summary.json of r, as text. */
 static char *summary_text(const struct gs_results *r)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	assert_non_null(f);
-	assert_true(gs_results_fill_summary(r, f, NULL));
-	fclose(f);
-	return text;
+	return fill_text(gs_results_fill_summary, r);
 }
 
 static void test_warnings_counted_per_run_and_reported(void **state)

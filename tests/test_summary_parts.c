@@ -3,6 +3,7 @@
  * writer (gs_results_fill_summary), and an error of the folder's writer
  * is still the first in its documented order (results_write.c). */
 #include "tests/support/results_fixture.h"
+#include "tests/support/fill_text.h"
 
 #include "sim/results/summary_parts.h"
 
@@ -11,14 +12,7 @@ enum helping { NO_HELP, HELP_FIRST, HELP_THREAD };
 
 static char *sequential(const struct gs_results *r)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	assert_non_null(f);
-	assert_true(gs_results_fill_summary(r, f, NULL));
-	fclose(f);
-	return text;
+	return fill_text(gs_results_fill_summary, r);
 }
 
 static gpointer help_thread(gpointer sp)

@@ -198,7 +198,7 @@ static void add_mark(struct gs_sim *sim, const struct gs_channel *ch,
 	const struct hal_chan *hc = ch->owner;
 	struct gs_cmd_mark m;
 
-	/* first: two marks per command, with the timeline off too */
+	/* host.c calls only with the timeline on; another caller may not */
 	if (!sim->opt.timeline)
 		return;
 	if (!sim->rec_left[GS_CHUNK_MARKS]) { /* nothing interned then */
