@@ -191,6 +191,37 @@ void gs_series_append(struct gs_series *s, const struct gs_series_point *pt)
 	remember(&s->w, b, pt);
 }
 
+struct gs_series_block *gs_series_block_new(uint32_t n_tasks, uint32_t cap)
+{
+	size_t rows = (size_t)MAX(cap, 1u) * n_tasks;
+	size_t t_at = sizeof(struct gs_series_block);
+	/* the rows after the times, aligned as the struct is */
+	size_t rows_at = t_at + (size_t)MAX(cap, 1u) * sizeof(gs_time_t);
+	struct gs_series_block *b =
+		g_malloc(rows_at + rows * sizeof(struct gs_series_base));
+
+	memset(b, 0, sizeof(*b));
+	b->n_tasks = n_tasks;
+	b->cap = MAX(cap, 1u);
+	b->t = (gs_time_t *)((char *)b + t_at);
+	b->rows = (struct gs_series_base *)((char *)b + rows_at);
+	return b;
+}
+
+void gs_series_append_block(struct gs_series *s,
+			    const struct gs_series_block *b)
+{
+	uint32_t k, i;
+
+	for (k = 0; k < b->n_samples; k++)
+		for (i = 0; i < b->n_tasks; i++) {
+			struct gs_series_point p =
+				gs_series_block_point(b, k, i);
+
+			gs_series_append(s, &p);
+		}
+}
+
 void gs_series_iter_init(struct gs_series_iter *it,
 			 const struct gs_series *s)
 {

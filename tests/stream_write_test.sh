@@ -22,6 +22,27 @@ for cap in 1000000 20000; do
 	check "at most $cap spans: streamed and kept, the same files" \
 		diff -r "$tmp/streamed$cap" "$tmp/kept$cap"
 done
+# series.csv is written during the run too (sim/results/series_stream.c):
+# with a policy that reports accounted time (the column filled) and
+# without, samples many and few, the same files as written at the end.
+for set in "policy.name=dfq" "policy.name=direct" \
+	"policy.name=loga output.series_interval=1ms"; do
+	sets=""
+	for s in $set; do sets="$sets --set $s"; done
+	n=$(printf %s "$set" | tr -c 'a-z0-9' _)
+	for how in streamed kept; do
+		[ $how = kept ] && seam=GPUSIM_FAIL_WRITE_AFTER=1000000000000 ||
+			seam=GPUSIM_UNUSED=1
+		# shellcheck disable=SC2086
+		env $seam "$GPUSIM" run configs/default.yaml -q --no-standalone \
+			--set duration=2s $sets --out "$tmp/$how$n"
+	done
+	check "series ($set): streamed and kept, the same files" \
+		diff -r "$tmp/streamed$n" "$tmp/kept$n"
+done
+check "dfq's series has the accounted column" \
+	grep -q ',[0-9][0-9]*,[0-9][0-9]*$' "$tmp/streamedpolicy_name_dfq/series.csv"
+
 check "a timeline of more than two chunks" \
 	test "$(wc -c < "$tmp/streamed1000000/timeline.pftrace")" -gt 2000000
 

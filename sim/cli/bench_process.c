@@ -54,6 +54,7 @@ static bool timed_run(const struct gs_scenario *sc, const char *dir,
 	if (dir && !gs_pftrace_run_begin(&out, dir, GS_TIMELINE_PFTRACE, error))
 		return false;
 	opt.span_sink = dir ? gs_pftrace_run_sink(&out) : NULL;
+	opt.series_sink = dir ? gs_pftrace_run_series_sink(&out) : NULL;
 	sim = gs_sim_new(sc, &opt, error);
 	if (!sim) {
 		if (dir)

@@ -194,6 +194,7 @@ static int run_loaded(const char *file, const struct gs_scenario *sc,
 		return GS_EXIT_FAILURE;
 	}
 	opt.span_sink = gs_pftrace_run_sink(&out);
+	opt.series_sink = gs_pftrace_run_series_sink(&out);
 	gs_results_init(&r);
 	if (!gs_run_scenario(sc, &opt, &r, &err)) {
 		gs_pftrace_run_abort(&out);

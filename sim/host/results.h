@@ -170,6 +170,30 @@ struct gs_span_sink {
 	guint taken[2]; /* spans and marks taken so far */
 };
 
+/* Takes a run's series samples while it goes on, so that they are
+ * appended to the compact series (base/series.h) and series.csv written
+ * on a thread of their own (sim/results/series_stream.h), not by the
+ * simulation. The recorder fills blocks of whole samples and hands each
+ * over when full; at the collect it hands the last and takes the series
+ * back. The accounted column is written as each block says
+ * (gs_series_block.accounts); the file is made right at the end if the
+ * results say otherwise. */
+struct gs_series_sink {
+	/* takes a block that block() gave and the recorder filled */
+	void (*take)(struct gs_series_sink *sink, struct gs_series_block *b);
+	/* an empty block for cap samples of n_tasks tasks: one the sink
+	 * is done with, or a new one while few are out, else it waits for
+	 * one (so the blocks' memory stays bounded) */
+	struct gs_series_block *(*block)(struct gs_series_sink *sink,
+					 uint32_t n_tasks, uint32_t cap);
+	/* waits until every block taken is appended and written; the
+	 * series they make, the caller's (once) */
+	struct gs_series *(*finish)(struct gs_series_sink *sink);
+	/* completes series.csv for r (whose series_sink it is), at the
+	 * end: FALSE with error set on failure */
+	gboolean (*end)(const struct gs_results *r, GError **error);
+};
+
 struct gs_track {
 	uint32_t gpu;
 	uint8_t track_kind;
@@ -200,6 +224,8 @@ struct gs_results {
 	uint32_t n_vms;
 	struct gs_metrics metrics;
 	struct gs_series *series; /* series.csv's rows, in time order */
+	/* not owned; if set, series.csv is its to complete */
+	struct gs_series_sink *series_sink;
 	GArray *spans;         /* struct gs_span, in end-time order */
 	/* not owned; if set, it took the spans before those in spans */
 	struct gs_span_sink *span_sink;

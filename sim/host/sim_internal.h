@@ -294,6 +294,12 @@ struct gs_sim {
 	struct gs_event stop_ev;
 	struct gs_event sample_ev;
 	gs_time_t sample_interval;
+	/* samples not yet appended or handed to opt.series_sink, and the
+	 * tasks' names they point to (record_series.c) */
+	struct gs_series_block *sample_block;
+	const char **series_names;
+	gs_time_t last_sample;
+	bool sampled;               /* last_sample is one */
 	bool stopped;
 	bool torn_down;             /* gs_sim_teardown() ran */
 
@@ -441,7 +447,17 @@ void gs_record_free(struct gs_sim *sim);
 void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 		    enum gs_span_kind kind, const struct gs_channel *ch,
 		    gs_time_t start, gs_time_t end);
+/* record_series.c: the series.csv samples */
 void gs_record_sample(void *ctx, struct gs_event *ev);
+/* A sample was taken at the current time. */
+bool gs_record_sampled_now(const struct gs_sim *sim);
+/* The samples all in sim->rec->series: with a series sink, its last
+ * block handed over and the sink's series taken (its thread done), and
+ * the sink passed on to the results (rec->series_sink), which end its
+ * file. Once; later calls do nothing. */
+void gs_record_series_end(struct gs_sim *sim);
+/* gs_record_series_end, and what the samples kept. */
+void gs_record_series_free(struct gs_sim *sim);
 /* GPU time of a kernel that shares the cores (gpu_model/shared.c). */
 void gs_record_work(void *ctx, const struct gs_channel *ch, gs_time_t work);
 /* Record the spans still open at the end of the run, marked open. */

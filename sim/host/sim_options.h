@@ -13,6 +13,7 @@
 
 struct gs_hal_record;
 struct gs_span_sink;
+struct gs_series_sink;
 
 /* Called every few thousand events so a front end can draw progress. */
 typedef void (*gs_progress_fn)(void *ctx, gs_time_t now, gs_time_t end,
@@ -24,6 +25,10 @@ struct gs_sim_options {
 	 * run (results.h), for timeline.pftrace only; NULL: all stay in
 	 * the results. */
 	struct gs_span_sink *span_sink;
+	/* The series samples go here in blocks during the run, to be
+	 * appended and written on a thread of their own (results.h); NULL:
+	 * appended by the run itself. */
+	struct gs_series_sink *series_sink;
 	bool standalone_runs;     /* run each task alone for slowdowns */
 	gs_progress_fn progress;  /* may be NULL */
 	void *progress_ctx;

@@ -9,6 +9,7 @@
 #include "sim/results/decimal_digits.h"
 #include "sim/results/fixed_double.h"
 #include "sim/results/results_priv.h"
+#include "sim/results/series_csv.h"
 
 /* The most bytes a cell of len bytes takes quoted: every byte a quote
  * doubled, and the two around it. */
@@ -195,33 +196,26 @@ gboolean gs_results_fill_tasks_csv(const struct gs_results *r, FILE *f,
  * another in *cells, task i's from (*at)[i] to (*at)[i + 1]: a series
  * row names its task, and checking and copying the name for each of
  * two million rows was a tenth of series.csv's time. */
-static GString *name_cells(const struct gs_results *r, size_t **at)
+static GString *name_cells(const char *const *names, uint32_t n,
+			   size_t **at)
 {
 	GString *cells = g_string_new(NULL);
 	uint32_t i;
 
-	*at = g_new(size_t, (size_t)r->n_tasks + 1);
-	for (i = 0; i < r->n_tasks; i++) {
+	*at = g_new(size_t, (size_t)n + 1);
+	for (i = 0; i < n; i++) {
 		(*at)[i] = cells->len;
-		gs_csv_append_cell(cells, r->tasks[i].name);
+		gs_csv_append_cell(cells, names[i]);
 	}
-	(*at)[r->n_tasks] = cells->len;
+	(*at)[n] = cells->len;
 	/* a cell's first NAME_COPY bytes are read whole (put_series_row) */
 	g_string_append_len(cells, (const char[NAME_COPY]){ 0 }, NAME_COPY);
 	return cells;
 }
 
-/* A sample's time as text: every task's row of a sample has the same
- * time, so it is formatted once per sample, not once per row. */
-struct time_text {
-	gs_time_t t;
-	size_t len;
-	char s[GS_U64_DIGITS];
-};
-
 /* One series row at p, which has room for it (series_row_max). */
 static char *put_series_row(char *p, const struct gs_series_point *pt,
-			    struct time_text *tt, const char *name,
+			    struct gs_series_time_text *tt, const char *name,
 			    size_t name_len, bool accounted)
 {
 	if (pt->t != tt->t || !tt->len) {
@@ -254,6 +248,45 @@ static size_t series_row_max(size_t name_len)
 	return MAX(name_len, (size_t)NAME_COPY) + 4 * GS_U64_DIGITS + 5;
 }
 
+void gs_series_csv_init(struct gs_series_csv *c, const char *const *names,
+			uint32_t n_tasks)
+{
+	memset(c, 0, sizeof(*c));
+	c->n_tasks = n_tasks;
+	c->names = name_cells(names, n_tasks, &c->name_at);
+	c->cap = CSV_CHUNK;
+	c->buf = g_malloc(c->cap);
+}
+
+void gs_series_csv_row(struct gs_series_csv *c,
+		       const struct gs_series_point *p, bool accounted,
+		       FILE *f)
+{
+	size_t name_len = c->name_at[p->task + 1] - c->name_at[p->task];
+
+	chunk_room(&c->buf, &c->cap, &c->len, series_row_max(name_len), f);
+	c->len = (size_t)(put_series_row(c->buf + c->len, p, &c->tt,
+					 c->names->str + c->name_at[p->task],
+					 name_len, accounted) -
+			  c->buf);
+}
+
+void gs_series_csv_flush(struct gs_series_csv *c, FILE *f)
+{
+	if (c->len)
+		fwrite(c->buf, 1, c->len, f);
+	c->len = 0;
+}
+
+void gs_series_csv_clear(struct gs_series_csv *c)
+{
+	if (c->names)
+		g_string_free(c->names, TRUE);
+	g_free(c->name_at);
+	g_free(c->buf);
+	memset(c, 0, sizeof(*c));
+}
+
 /* accounted_gpu_time_ns is empty for a task whose policy keeps no estimate,
  * as in tasks.csv. The rows are decoded from the run's compact series
  * (base/series.h) one at a time into a buffer written out a chunk at a
@@ -262,24 +295,22 @@ static size_t series_row_max(size_t name_len)
 gboolean gs_results_fill_series_csv(const struct gs_results *r, FILE *f,
 				    GError **error)
 {
-	g_autoptr(GString) names = NULL;
-	g_autofree size_t *name_at = NULL;
-	size_t cap = CSV_CHUNK, len = 0;
-	g_autofree char *buf = g_malloc(cap);
+	g_autofree const char **names = NULL;
+	struct gs_series_csv csv;
 	struct gs_series_iter it;
 	struct gs_series_point p;
-	struct time_text tt = { 0 };
 	uint64_t i = 0;
 	gboolean ok = TRUE;
 
-	fputs("time_ns,task,gpu_time_ns,accounted_gpu_time_ns,vtime_ns\n", f);
+	fputs(GS_SERIES_CSV_HEADER, f);
 	if (!r->series)
 		return TRUE;
-	names = name_cells(r, &name_at);
+	names = g_new(const char *, MAX(r->n_tasks, 1u));
+	for (i = 0; i < r->n_tasks; i++)
+		names[i] = r->tasks[i].name;
+	gs_series_csv_init(&csv, names, r->n_tasks);
 	gs_series_iter_init(&it, r->series);
-	for (; gs_series_next(&it, &p); i++) {
-		size_t name_len, need;
-
+	for (i = 0; gs_series_next(&it, &p); i++) {
 		if (p.task >= r->n_tasks) {
 			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
 				    "series point %" PRIu64 " names task %"
@@ -288,17 +319,10 @@ gboolean gs_results_fill_series_csv(const struct gs_results *r, FILE *f,
 			ok = FALSE;
 			break;
 		}
-		name_len = name_at[p.task + 1] - name_at[p.task];
-		need = series_row_max(name_len);
-		chunk_room(&buf, &cap, &len, need, f);
-		len = (size_t)(put_series_row(buf + len, &p, &tt,
-					      names->str + name_at[p.task],
-					      name_len,
-					      r->tasks[p.task].has_accounted) -
-			       buf);
+		gs_series_csv_row(&csv, &p, r->tasks[p.task].has_accounted, f);
 	}
-	if (len)
-		fwrite(buf, 1, len, f);
+	gs_series_csv_flush(&csv, f);
+	gs_series_csv_clear(&csv);
 	gs_series_iter_clear(&it);
 	return ok;
 }

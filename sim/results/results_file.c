@@ -214,6 +214,13 @@ gboolean gs_write_stream_file(const char *dir, const char *name,
 	return write_stream(dir, name, fn, ctx, GS_RESULTS_FILE_BUFSZ, error);
 }
 
+gboolean gs_write_stream_file_chunked(const char *dir, const char *name,
+				      gs_stream_fill_fn fn, const void *ctx,
+				      GError **error)
+{
+	return write_stream(dir, name, fn, ctx, 0, error);
+}
+
 struct results_fill {
 	const struct gs_results *r;
 	gs_results_fill_fn fill;

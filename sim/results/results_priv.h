@@ -37,6 +37,11 @@ typedef gboolean (*gs_stream_fill_fn)(const void *ctx, FILE *f,
 gboolean gs_write_stream_file(const char *dir, const char *name,
 			      gs_stream_fill_fn fn, const void *ctx,
 			      GError **error);
+/* The same without a stdio buffer, for a fill that gathers its bytes in
+ * chunks of its own (series_stream.c). */
+gboolean gs_write_stream_file_chunked(const char *dir, const char *name,
+				      gs_stream_fill_fn fn, const void *ctx,
+				      GError **error);
 /* The same for a string. */
 gboolean gs_write_text_file(const char *dir, const char *name,
 			    const char *text, GError **error);

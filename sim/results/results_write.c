@@ -148,9 +148,13 @@ gboolean gs_results_write_files(const struct gs_results *r, const char *dir,
 						   gs_results_fill_tasks_csv,
 						   error);
 	}
-	ok = ok && gs_results_write_file_chunked(r, dir, "series.csv",
-						 gs_results_fill_series_csv,
-						 &series_error);
+	/* a stream wrote series.csv while the run went on: it ends it */
+	if (ok && r->series_sink)
+		ok = r->series_sink->end(r, &series_error);
+	else
+		ok = ok && gs_results_write_file_chunked(
+				   r, dir, "series.csv",
+				   gs_results_fill_series_csv, &series_error);
 	if (thread) {
 		if (ok)
 			gs_summary_parts_help(second.parts);

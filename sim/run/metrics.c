@@ -305,6 +305,7 @@ static void move_record(struct gs_sim *sim, struct gs_results *r)
 	 * still records (channels closed with work on them) must not reach
 	 * a stream freed by then (gs_pftrace_run_commit before gs_sim_free). */
 	r->span_sink = g_steal_pointer(&sim->opt.span_sink);
+	r->series_sink = g_steal_pointer(&sim->rec->series_sink);
 	move_array(&r->cmd_marks, &sim->rec->cmd_marks);
 	g_byte_array_append(r->chunk_order, sim->rec->chunk_order->data,
 			    sim->rec->chunk_order->len);
@@ -356,6 +357,7 @@ static void collect_live(struct gs_sim *sim, struct gs_results *r,
 
 	gs_hal_flush(sim);
 	gs_record_close(sim);
+	gs_record_series_end(sim);
 	move_record(sim, r);
 	r->config = g_strdup(sc->file);
 	r->name = g_strdup(sc->name);

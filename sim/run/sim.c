@@ -191,6 +191,8 @@ void gs_sim_free(struct gs_sim *sim)
 {
 	if (!sim)
 		return;
+	/* first: a series sink's thread may read the tasks' names */
+	gs_record_series_free(sim);
 	gs_sim_teardown(sim);
 	gs_node_free(sim);
 	gs_latency_log_free(&sim->latency);
@@ -229,8 +231,6 @@ void gs_sim_run(struct gs_sim *sim, bool *capped)
 	uint64_t cap = sim->sc->max_events ? sim->sc->max_events
 					   : GS_DEFAULT_MAX_EVENTS;
 	uint64_t next_progress = PROGRESS_EVERY;
-	struct gs_series_point last;
-
 	if (capped)
 		*capped = false;
 	while (!sim->stopped) {
@@ -257,7 +257,7 @@ void gs_sim_run(struct gs_sim *sim, bool *capped)
 		}
 	}
 	/* A last sample at the end, unless one was just taken. */
-	if (!gs_series_last(sim->rec->series, &last) || last.t != sim->q.now)
+	if (!gs_record_sampled_now(sim))
 		gs_record_sample(sim, &sim->sample_ev);
 	gs_evq_cancel(&sim->q, &sim->sample_ev);
 	check_now(sim);

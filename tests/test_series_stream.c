@@ -1,0 +1,206 @@
+/* series.csv written during the run by a stream (sim/results/
+ * series_stream.c) against the writer at the end over the compact series
+ * (gs_results_fill_series_csv): the same bytes, with and without the
+ * accounted column, over blocks of one and of many samples; rewritten
+ * when blocks were written before the policy first reported accounted
+ * time; the series handed back is the rows taken; the blocks in use
+ * stay at most SERIES_STREAM_BLOCKS however far the recorder runs ahead;
+ * and a file that cannot be created is an error at the end, with the
+ * series made all the same. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "sim/results/series_stream.h"
+#include "tests/support/fill_text.h"
+
+#define N_TASKS 3
+/* blocks_off of a run whose policy never reports accounted time */
+#define NEVER UINT32_MAX
+
+static const char *const names[N_TASKS] = { "a", "b,\"quoted\"", "c#1" };
+
+/* Sample k of task i: figures that differ from task to task and grow
+ * unevenly, with idle stretches (the series' plain rows). */
+static void fill_sample(struct gs_series_block *b, uint32_t k)
+{
+	struct gs_series_base *row =
+		b->rows + (size_t)b->n_samples * b->n_tasks;
+	uint32_t i;
+
+	for (i = 0; i < b->n_tasks; i++) {
+		uint64_t busy = k % 4 == 3 ? k - 1 : k;
+
+		row[i].gpu_time_ns = busy * (1000 + 17 * i);
+		row[i].accounted_gpu_time_ns = busy * (900 + i);
+		row[i].vtime_ns = (uint64_t)k * k * (i + 1);
+	}
+	b->t[b->n_samples++] = (gs_time_t)k * 250000;
+}
+
+/* A recorder's run: n_samples samples in blocks of per_block, the
+ * accounted column off for the first blocks_off blocks. */
+static struct gs_series *record(struct gs_series_sink *sink,
+				uint32_t n_samples, uint32_t per_block,
+				uint32_t blocks_off, GHashTable *seen)
+{
+	struct gs_series_block *b = NULL;
+	uint32_t k, handed = 0;
+
+	for (k = 0; k < n_samples; k++) {
+		if (!b || b->n_samples == b->cap) {
+			if (b) {
+				b->accounts = handed++ >= blocks_off;
+				sink->take(sink, b);
+			}
+			b = sink->block(sink, N_TASKS, per_block);
+			b->names = names;
+			if (seen)
+				g_hash_table_add(seen, b);
+		}
+		fill_sample(b, k);
+	}
+	b->accounts = handed >= blocks_off;
+	sink->take(sink, b);
+	return sink->finish(sink);
+}
+
+/* Results of N_TASKS tasks over series, has_accounted as given. */
+static void results_of(struct gs_results *r, struct gs_series *series,
+		       bool accounted)
+{
+	uint32_t i;
+
+	gs_results_init(r);
+	gs_series_free(r->series);
+	r->series = series;
+	r->n_tasks = N_TASKS;
+	r->tasks = g_new0(struct gs_task_result, N_TASKS);
+	for (i = 0; i < N_TASKS; i++) {
+		r->tasks[i].name = g_strdup(names[i]);
+		r->tasks[i].has_accounted = accounted;
+	}
+}
+
+/* dir and its series.csv removed */
+static void remove_dir(const char *dir)
+{
+	g_autofree char *path = g_build_filename(dir, "series.csv", NULL);
+
+	g_unlink(path);
+	assert_int_equal(g_rmdir(dir), 0);
+}
+
+static char *file_text(const char *dir)
+{
+	g_autofree char *path = g_build_filename(dir, "series.csv", NULL);
+	char *text = NULL;
+
+	assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	return text;
+}
+
+/* The stream's file after a run as record() makes it, against the
+ * writer at the end over the same rows. */
+static void check_streamed(uint32_t n_samples, uint32_t per_block,
+			   uint32_t blocks_off, bool accounted)
+{
+	g_autofree char *dir = g_dir_make_tmp("series-XXXXXX", NULL);
+	struct gs_series_stream *st = gs_series_stream_new(dir);
+	struct gs_series_sink *sink = gs_series_stream_sink(st);
+	g_autoptr(GError) err = NULL;
+	g_autofree char *got = NULL, *want = NULL;
+	struct gs_results r;
+
+	assert_non_null(st);
+	results_of(&r, record(sink, n_samples, per_block, blocks_off, NULL),
+		   accounted);
+	assert_int_equal(gs_series_rows(r.series),
+			 (uint64_t)n_samples * N_TASKS);
+	r.series_sink = sink;
+	assert_true(sink->end(&r, &err));
+	got = file_text(dir);
+	want = fill_text(gs_results_fill_series_csv, &r);
+	assert_string_equal(got, want);
+	gs_series_stream_free(st);
+	gs_results_clear(&r);
+	remove_dir(dir);
+}
+
+static void test_same_bytes(void **state)
+{
+	(void)state;
+	check_streamed(1, 1, NEVER, false);
+	check_streamed(40, 1, NEVER, false); /* a block per sample */
+	check_streamed(40, 7, NEVER, false); /* several, the last partial */
+	check_streamed(40, 64, 0, true);     /* one block */
+	check_streamed(40, 7, 0, true);
+}
+
+/* The policy reported accounted time only after two blocks were
+ * written: their rows had the column empty, the results have it. */
+static void test_accounted_late(void **state)
+{
+	(void)state;
+	check_streamed(40, 7, 2, true);
+	check_streamed(40, 1, 39, true);
+}
+
+/* A recorder far ahead of the thread waits for a block rather than
+ * making more: 500 blocks through at most SERIES_STREAM_BLOCKS. */
+static void test_blocks_bounded(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("series-XXXXXX", NULL);
+	struct gs_series_stream *st = gs_series_stream_new(dir);
+	g_autoptr(GHashTable) seen = g_hash_table_new(NULL, NULL);
+	struct gs_series *s;
+
+	(void)state;
+	s = record(gs_series_stream_sink(st), 1000, 2, 0, seen);
+	assert_true(g_hash_table_size(seen) <= SERIES_STREAM_BLOCKS);
+	assert_int_equal(gs_series_rows(s), 1000 * N_TASKS);
+	gs_series_free(s);
+	gs_series_stream_free(st);
+	remove_dir(dir);
+}
+
+/* The folder gone before the thread creates its file: end() says so,
+ * naming the file, and the series is whole. */
+static void test_cannot_create(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("series-XXXXXX", NULL);
+	g_autofree char *gone = g_build_filename(dir, "gone", NULL);
+	struct gs_series_stream *st = gs_series_stream_new(gone);
+	struct gs_series_sink *sink = gs_series_stream_sink(st);
+	g_autoptr(GError) err = NULL;
+	struct gs_results r;
+
+	(void)state;
+	results_of(&r, record(sink, 10, 3, NEVER, NULL), false);
+	assert_int_equal(gs_series_rows(r.series), 10 * N_TASKS);
+	r.series_sink = sink;
+	assert_false(sink->end(&r, &err));
+	assert_non_null(err);
+	assert_non_null(strstr(err->message, "series.csv"));
+	gs_series_stream_free(st);
+	gs_results_clear(&r);
+	remove_dir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_bytes),
+		cmocka_unit_test(test_accounted_late),
+		cmocka_unit_test(test_blocks_bounded),
+		cmocka_unit_test(test_cannot_create),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
