@@ -55,11 +55,10 @@ static gs_results_fill_fn timeline_fill(enum gs_timeline_format timeline,
 struct file_job {
 	const struct gs_results *r;
 	const char *dir;
-	const char *name[3];
-	gs_results_fill_fn fill[3];
+	const char *name[2];
+	gs_results_fill_fn fill[2];
 	struct gs_summary_parts *parts;
 	gboolean ok;
-	gs_results_fill_fn failed; /* the fill of the file that failed */
 	GError *error;
 };
 
@@ -80,11 +79,6 @@ static gboolean write_one(struct file_job *job, unsigned i)
 		return gs_write_stream_file(job->dir, job->name[i],
 					    fill_summary_parts, job->parts,
 					    &job->error);
-	if (job->fill[i] == gs_results_fill_tasks_csv)
-		return gs_results_write_file_chunked(job->r, job->dir,
-						     job->name[i],
-						     job->fill[i],
-						     &job->error);
 	return gs_results_write_file(job->r, job->dir, job->name[i],
 				     job->fill[i], &job->error);
 }
@@ -95,66 +89,66 @@ static gpointer write_job(gpointer data)
 	unsigned i;
 
 	job->ok = TRUE;
-	for (i = 0; job->ok && i < G_N_ELEMENTS(job->fill); i++) {
-		if (job->fill[i] && !write_one(job, i))
-			job->failed = job->fill[i];
-		job->ok = !job->failed;
-	}
+	for (i = 0; job->ok && i < G_N_ELEMENTS(job->fill); i++)
+		if (job->fill[i])
+			job->ok = write_one(job, i);
 	/* a helper waiting for summary.json's file to move on returns */
 	if (job->parts)
 		gs_summary_parts_close(job->parts);
 	return NULL;
 }
 
+/* tasks.csv, then series.csv: written here, or ended by the stream that
+ * wrote it during the run (series_stream.h). */
+static gboolean write_csv_files(const struct gs_results *r, const char *dir,
+				GError **error)
+{
+	if (!gs_results_write_file_chunked(r, dir, "tasks.csv",
+					   gs_results_fill_tasks_csv, error))
+		return FALSE;
+	if (r->series_sink)
+		return r->series_sink->end(r, error);
+	return gs_results_write_file_chunked(r, dir, "series.csv",
+					     gs_results_fill_series_csv,
+					     error);
+}
+
 /* The files are independent: each is its own temporary file, filled from
  * the same read-only results, and the folder is published only once all
  * are complete (results_dir.h). So they are written on two threads: the
- * timeline's end, tasks.csv and summary.json on a second thread, while
- * this one writes series.csv and then encodes parts of summary.json's
- * tasks array a few ahead of the file (summary_parts.h). At 65,536 tasks the CPU of
- * the three encoders is about summary.json 0.05 s, series.csv 0.045 s,
- * tasks.csv 0.02 s, each plus the kernel's copy of its bytes (55, 58 and
- * 12 MB): tasks.csv goes first on the second thread, so that what is
- * left of summary.json when series.csv is done is shared. A second core
- * shortens the wait, and the bytes of each file are what they are
- * written one after another. With the write seam set, or no thread to
- * be had, they are written in turn, tasks.csv first. An error is the
- * first one in the order tasks.csv, series.csv, timeline, summary.json,
- * as it is when they are written in turn. */
+ * timeline's end and summary.json on a second thread, while this one
+ * writes tasks.csv and series.csv and then encodes parts of summary.json's
+ * tasks array a few ahead of the file (summary_parts.h). At 65,536 tasks
+ * the CPU of the encoders is about summary.json 0.05 s and tasks.csv
+ * 0.02 s, each plus the kernel's copy of its bytes (55 and 12 MB);
+ * series.csv (58 MB, 0.045 s) is written during the run by its stream
+ * when the run had one (`gpusim run`, the bench), and its end here costs
+ * nothing. summary.json starts on the second thread at once, and this
+ * one joins it after tasks.csv. A second core shortens the wait, and the
+ * bytes of each file are what they are written one after another. With
+ * the write seam set, or no thread to be had, they are written in turn:
+ * tasks.csv, series.csv, timeline, summary.json; an error is the first
+ * one in that order either way. */
 gboolean gs_results_write_files(const struct gs_results *r, const char *dir,
 				enum gs_timeline_format timeline,
 				GError **error)
 {
 	struct file_job second = {
-		.r = r, .dir = dir, .name[2] = "summary.json",
-		.fill[2] = gs_results_fill_summary,
+		.r = r, .dir = dir, .name[1] = "summary.json",
+		.fill[1] = gs_results_fill_summary,
 	};
-	GError *series_error = NULL;
+	GError *csv_error = NULL;
 	GThread *thread = NULL;
-	gboolean ok = TRUE;
+	gboolean ok;
 
 	second.fill[0] = timeline_fill(timeline, &second.name[0]);
 	if (!gs_write_seam_set()) {
 		second.parts = gs_summary_parts_new(r, GS_SUMMARY_PART_TASKS,
 						    GS_SUMMARY_PART_WINDOW);
-		second.name[1] = "tasks.csv";
-		second.fill[1] = gs_results_fill_tasks_csv;
 		thread = gs_thread_new_quiet("gpusim-write", write_job,
 					     &second);
 	}
-	if (!thread) { /* in turn: the second's tasks.csv written here */
-		second.fill[1] = NULL;
-		ok = gs_results_write_file_chunked(r, dir, "tasks.csv",
-						   gs_results_fill_tasks_csv,
-						   error);
-	}
-	/* a stream wrote series.csv while the run went on: it ends it */
-	if (ok && r->series_sink)
-		ok = r->series_sink->end(r, &series_error);
-	else
-		ok = ok && gs_results_write_file_chunked(
-				   r, dir, "series.csv",
-				   gs_results_fill_series_csv, &series_error);
+	ok = write_csv_files(r, dir, &csv_error);
 	if (thread) {
 		if (ok)
 			gs_summary_parts_help(second.parts);
@@ -163,15 +157,16 @@ gboolean gs_results_write_files(const struct gs_results *r, const char *dir,
 		write_job(&second);
 	}
 	gs_summary_parts_free(second.parts);
-	if (second.failed == gs_results_fill_tasks_csv || (ok && !second.ok)) {
-		g_clear_error(&series_error);
+	if (!ok) {
+		g_clear_error(&second.error);
+		g_propagate_error(error, csv_error);
+		return FALSE;
+	}
+	if (!second.ok) {
 		g_propagate_error(error, second.error);
 		return FALSE;
 	}
-	g_clear_error(&second.error);
-	if (series_error)
-		g_propagate_error(error, series_error);
-	return ok;
+	return TRUE;
 }
 
 /* All files go into a temporary folder that replaces dir whole: a
