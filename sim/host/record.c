@@ -44,16 +44,21 @@ static inline uint64_t track_bit(const struct gs_sim *sim, uint32_t gpu,
 }
 
 /* Registers track (gpu, kind, id), first seen now: its bit set (the
- * bitmap grown to hold it) and its label made. Out of line, so that the
- * check of every span (ensure_track) stays a few instructions: two per
- * command, of which all but one per channel find the track known. */
+ * bitmap grown to hold it) and its label made, except a channel's, which
+ * keeps its task's name (name) and is labelled by the writers that show
+ * it (gs_track_label): at 65,536 channels a printf and a malloc each, on
+ * the run's thread, for labels the stream never reads. Out of line, so
+ * that the check of every span (ensure_track) stays a few instructions:
+ * two per command, of which all but one per channel find the track
+ * known. */
 static G_GNUC_NO_INLINE void add_track(struct gs_sim *sim, uint32_t gpu,
 				       uint8_t kind, uint32_t id,
-				       const char *task_name)
+				       const char *task_name, uint32_t name)
 {
 	uint64_t bit = track_bit(sim, gpu, kind, id);
 	size_t byte = (size_t)(bit / 8);
-	struct gs_track tr = { .gpu = gpu, .track_kind = kind, .track = id };
+	struct gs_track tr = { .gpu = gpu, .track_kind = kind, .track = id,
+			       .name = name };
 
 	if (byte >= sim->track_seen_bytes) {
 		size_t n = MAX(byte + 1, 2 * sim->track_seen_bytes);
@@ -70,8 +75,7 @@ static G_GNUC_NO_INLINE void add_track(struct gs_sim *sim, uint32_t gpu,
 		tr.label = g_strdup_printf("policy %s", sim->sc->policy.name);
 	else if (kind == GS_TRACK_POLICY)
 		tr.label = g_strdup(task_name); /* a VM's scheduler */
-	else
-		tr.label = g_strdup_printf("ch%u %s", id, task_name);
+	/* a channel's: labelled from name where shown (gs_track_label) */
 	g_array_append_val(sim->rec->tracks, tr);
 }
 
@@ -91,16 +95,17 @@ static inline void ensure_track(struct gs_sim *sim, uint32_t gpu,
 {
 	if (G_LIKELY(track_known(sim, gpu, kind, id)))
 		return;
-	add_track(sim, gpu, kind, id, task_name);
+	add_track(sim, gpu, kind, id, task_name, 0);
 }
 
-/* Channel id's track, labelled by its task's name ("?": none). */
+/* Channel id's track, labelled by its task's name: name, the interned
+ * name of its span ("?": none). */
 static inline void ensure_chan_track(struct gs_sim *sim, uint32_t gpu,
-				     uint32_t id, const struct gs_task *task)
+				     uint32_t id, uint32_t name)
 {
 	if (G_LIKELY(track_known(sim, gpu, GS_TRACK_CHANNEL, id)))
 		return;
-	add_track(sim, gpu, GS_TRACK_CHANNEL, id, task ? task->name : "?");
+	add_track(sim, gpu, GS_TRACK_CHANNEL, id, NULL, name);
 }
 
 /* Room in the results' names for every task's, made when the first is
@@ -116,9 +121,11 @@ static void reserve_task_names(struct gs_sim *sim)
 	gs_strtab_reserve(&sim->rec->names, sim->n_tasks, bytes);
 }
 
-/* Task t's name interned in the results, once per task rather than a
- * string hash per span. */
-static uint32_t task_name_id(struct gs_sim *sim, const struct gs_task *t)
+/* Task t's name interned in the results when first used (the names'
+ * order, which the timeline's bytes follow, is that of first use): the
+ * table of ids made and the name interned out of line. */
+static G_GNUC_NO_INLINE uint32_t intern_task_name(struct gs_sim *sim,
+						  const struct gs_task *t)
 {
 	size_t i = (size_t)(t - sim->tasks);
 
@@ -129,6 +136,18 @@ static uint32_t task_name_id(struct gs_sim *sim, const struct gs_task *t)
 	if (!sim->task_name_ids[i])
 		sim->task_name_ids[i] = gs_results_intern(sim->rec, t->name) + 1;
 	return sim->task_name_ids[i] - 1;
+}
+
+/* Task t's name's index in the results, once per task rather than a
+ * string hash per span; after its first use one load (three per
+ * command: its run span and two marks). */
+static inline uint32_t task_name_id(struct gs_sim *sim, const struct gs_task *t)
+{
+	const uint32_t *ids = sim->task_name_ids;
+
+	if (G_LIKELY(ids && ids[t - sim->tasks]))
+		return ids[t - sim->tasks] - 1;
+	return intern_task_name(sim, t);
 }
 
 /* Notes a full chunk of kind in the results (with or without a sink) and
@@ -277,7 +296,7 @@ static void engine_span(struct gs_sim *sim, const struct gs_gpu *gpu,
 	ensure_track(sim, gpu->index, GS_TRACK_ENGINE, engine, NULL);
 	add_span(sim, &sp);
 	if ((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch) {
-		ensure_chan_track(sim, gpu->index, ch->id, task);
+		ensure_chan_track(sim, gpu->index, ch->id, sp.name);
 		sp.track_kind = GS_TRACK_CHANNEL;
 		sp.track = ch->id;
 		add_span(sim, &sp);

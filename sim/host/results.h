@@ -198,7 +198,14 @@ struct gs_track {
 	uint32_t gpu;
 	uint8_t track_kind;
 	uint32_t track;
-	char *label;          /* "compute", "ch3 dct", "policy" */
+	/* a channel's: its task's name, index into gs_results.names (the
+	 * "?" of a channel with none), when label is NULL */
+	uint32_t name;
+	/* "compute", "policy"; NULL for a channel's track from the recorder,
+	 * labelled "ch3 dct" from name by the writers that show it
+	 * (gs_track_label): not formatted 65,536 times on the run's thread
+	 * for a stream that labels channels from their spans */
+	char *label;
 };
 
 struct gs_results {

@@ -191,8 +191,8 @@ gboolean pf_put_tail(struct pf_enc *e, const struct gs_results *r,
 	for (i = 0; r->tracks && i < r->tracks->len; i++) {
 		const struct gs_track *t =
 			&g_array_index(r->tracks, struct gs_track, i);
-		g_autofree char *label =
-			g_utf8_make_valid(t->label ? t->label : "", -1);
+		g_autofree char *raw = gs_track_label(r, t);
+		g_autofree char *label = g_utf8_make_valid(raw, -1);
 
 		pf_enc_span_track(e, t->gpu, t->track_kind, t->track, label);
 	}

@@ -73,6 +73,9 @@ gboolean gs_results_fill_timeline(const struct gs_results *r, FILE *f,
 				  GError **error);
 /* FALSE (with error set) when a span names a string out of range. */
 gboolean gs_results_check_spans(const struct gs_results *r, GError **error);
+/* Track t's label, newly allocated: its own, or for a channel's track
+ * without one "ch<id> <task>" (the task "?" if t->name is out of range). */
+char *gs_track_label(const struct gs_results *r, const struct gs_track *t);
 /* timeline.pftrace (results_pftrace.c) */
 gboolean gs_results_fill_pftrace(const struct gs_results *r, FILE *f,
 				 GError **error);

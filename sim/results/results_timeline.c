@@ -138,12 +138,13 @@ static void write_metadata(const struct gs_results *r, struct tl_out *o)
 		const struct gs_track *t =
 			&g_array_index(r->tracks, struct gs_track, i);
 		uint64_t tid = track_tid(t->track_kind, t->track);
+		g_autofree char *label = gs_track_label(r, t);
 
 		g_string_append_printf(line,
 			"{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%" PRIu32
 			",\"tid\":%" PRIu64 ",\"args\":{\"name\":",
 			t->gpu, tid);
-		gs_json_append_string(line, t->label ? t->label : "");
+		gs_json_append_string(line, label);
 		g_string_append(line, "}}");
 		emit(o);
 		g_string_append_printf(line,
@@ -153,6 +154,15 @@ static void write_metadata(const struct gs_results *r, struct tl_out *o)
 			t->gpu, tid, tid);
 		emit(o);
 	}
+}
+
+char *gs_track_label(const struct gs_results *r, const struct gs_track *t)
+{
+	if (t->label || t->track_kind != GS_TRACK_CHANNEL)
+		return g_strdup(t->label ? t->label : "");
+	return g_strdup_printf("ch%" PRIu32 " %s", t->track,
+			       t->name < r->names.n ? gs_results_name(r, t->name)
+						    : "?");
 }
 
 gboolean gs_results_check_spans(const struct gs_results *r, GError **error)
