@@ -215,35 +215,45 @@ static void add_mark(struct gs_sim *sim, const struct gs_channel *ch,
 		     uint64_t serial, enum gs_cmd_mark_kind kind)
 {
 	const struct hal_chan *hc = ch->owner;
-	struct gs_cmd_mark m;
-
-	/* host.c calls only with the timeline on; another caller may not */
-	if (!sim->opt.timeline)
-		return;
-	if (!sim->rec_left[GS_CHUNK_MARKS]) { /* nothing interned then */
-		sim->rec->timeline_truncated = true;
-		return;
-	}
-	m = (struct gs_cmd_mark){
+	struct gs_cmd_mark m = {
 		.t = sim->q.now, .serial = serial, .gpu = ch->gpu->index,
 		.channel = ch->id, .kind = (uint8_t)kind,
 		/* the label its channel's track gets from engine_span() */
 		.task_name = hc ? task_name_id(sim, hc->task)
 				: gs_results_intern(sim->rec, "?"),
 	};
+
 	add_item(sim, GS_CHUNK_MARKS, &sim->rec->cmd_marks, &m, sizeof(m));
+}
+
+/* Whether a mark is recorded now: with the timeline on and below the
+ * cap. Checked before add_mark() is called: at 65,536 channels the cap
+ * is reached a tenth of the way into a 60 s run, and the call and its
+ * frame for every later mark were most of the marks' cost. Past the cap
+ * nothing is interned for a mark. */
+static inline bool mark_wanted(struct gs_sim *sim)
+{
+	/* host.c calls only with the timeline on; another caller may not */
+	if (!sim->opt.timeline)
+		return false;
+	if (G_LIKELY(sim->rec_left[GS_CHUNK_MARKS]))
+		return true;
+	sim->rec->timeline_truncated = true;
+	return false;
 }
 
 void gs_record_submit(struct gs_sim *sim, const struct gs_channel *ch,
 		      uint64_t serial)
 {
-	add_mark(sim, ch, serial, GS_MARK_SUBMIT);
+	if (mark_wanted(sim))
+		add_mark(sim, ch, serial, GS_MARK_SUBMIT);
 }
 
 void gs_record_complete(struct gs_sim *sim, const struct gs_channel *ch,
 			uint64_t serial)
 {
-	add_mark(sim, ch, serial, GS_MARK_COMPLETE);
+	if (mark_wanted(sim))
+		add_mark(sim, ch, serial, GS_MARK_COMPLETE);
 }
 
 void gs_record_work(void *ctx, const struct gs_channel *ch, gs_time_t work)
@@ -255,11 +265,44 @@ void gs_record_work(void *ctx, const struct gs_channel *ch, gs_time_t work)
 		sim->task_figs[hc->task - sim->tasks].gpu_time += work;
 }
 
-/* A span of an engine, and for a command also of its channel. */
-static void engine_span(struct gs_sim *sim, const struct gs_gpu *gpu,
-			uint8_t engine, enum gs_span_kind kind,
-			const struct gs_channel *ch, gs_time_t start,
-			gs_time_t end)
+/* The name of a span of kind: for a command (or shared kernel) its
+ * task's, interned when first used ("?": no task), else the phase's. */
+static inline uint32_t span_name(struct gs_sim *sim, enum gs_span_kind kind,
+				 const struct gs_task *task)
+{
+	switch (kind) {
+	case GS_SPAN_RUN:
+	case GS_SPAN_SHARED:
+		return task ? task_name_id(sim, task)
+			    : gs_results_intern(sim->rec, "?");
+	case GS_SPAN_SWITCH:
+		return sim->name_switch;
+	default:
+		return sim->name_save;
+	}
+}
+
+static inline uint32_t span_category(const struct gs_sim *sim,
+				     enum gs_span_kind kind)
+{
+	switch (kind) {
+	case GS_SPAN_RUN:
+	case GS_SPAN_SHARED:
+		return sim->cat_run;
+	case GS_SPAN_SWITCH:
+		return sim->cat_switch;
+	default:
+		return sim->cat_save;
+	}
+}
+
+/* A span of an engine, and for a command also of its channel, below the
+ * cap of timeline_max_spans. */
+static G_GNUC_NO_INLINE void engine_span(struct gs_sim *sim,
+					 const struct gs_gpu *gpu,
+					 uint8_t engine, enum gs_span_kind kind,
+					 const struct gs_channel *ch,
+					 gs_time_t start, gs_time_t end)
 {
 	const struct hal_chan *hc = ch ? ch->owner : NULL;
 	/* its name is read only for a new track's label: at 65,536 tasks
@@ -269,23 +312,10 @@ static void engine_span(struct gs_sim *sim, const struct gs_gpu *gpu,
 	struct gs_span sp = {
 		.start = start, .end = end, .gpu = gpu->index,
 		.track_kind = GS_TRACK_ENGINE, .track = engine,
+		.name = span_name(sim, kind, task),
+		.category = span_category(sim, kind),
 	};
 
-	switch (kind) {
-	case GS_SPAN_RUN:
-	case GS_SPAN_SHARED:
-		sp.name = task ? task_name_id(sim, task)
-			       : gs_results_intern(sim->rec, "?");
-		sp.category = sim->cat_run;
-		break;
-	case GS_SPAN_SWITCH:
-		sp.name = sim->name_switch;
-		sp.category = sim->cat_switch;
-		break;
-	default:
-		sp.name = sim->name_save;
-		sp.category = sim->cat_save;
-	}
 	/* the engine's command is the one that ran (shared kernels are not
 	 * on an engine, and carry no command number) */
 	if (kind == GS_SPAN_RUN && ch && eng->running_chan == ch) {
@@ -303,6 +333,25 @@ static void engine_span(struct gs_sim *sim, const struct gs_gpu *gpu,
 	}
 }
 
+/* Past the cap of timeline_max_spans only what the files show of every
+ * span is done: its task's name interned and its tracks registered, in
+ * the order engine_span() does (a track first seen then is still in the
+ * timeline, with no span). Building each span to drop it was most of
+ * the recording's cost at 65,536 channels, where the cap is reached a
+ * tenth of the way into a 60 s run. */
+static inline void past_cap_span(struct gs_sim *sim, const struct gs_gpu *gpu,
+				 uint8_t engine, enum gs_span_kind kind,
+				 const struct gs_channel *ch)
+{
+	const struct hal_chan *hc = ch ? ch->owner : NULL;
+	uint32_t name = span_name(sim, kind, hc ? hc->task : NULL);
+
+	sim->rec->timeline_truncated = true;
+	ensure_track(sim, gpu->index, GS_TRACK_ENGINE, engine, NULL);
+	if ((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch)
+		ensure_chan_track(sim, gpu->index, ch->id, name);
+}
+
 void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 		    enum gs_span_kind kind, const struct gs_channel *ch,
 		    gs_time_t start, gs_time_t end)
@@ -310,8 +359,12 @@ void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 	struct gs_sim *sim = ctx;
 
 	/* the GPU time came through gs_record_work */
-	if (sim->opt.timeline && end != start)
+	if (!sim->opt.timeline || end == start)
+		return;
+	if (G_LIKELY(sim->rec_left[GS_CHUNK_SPANS]))
 		engine_span(sim, gpu, engine, kind, ch, start, end);
+	else
+		past_cap_span(sim, gpu, engine, kind, ch);
 }
 
 /* A span on the track of policy instance s: the host's policy, or a VM's
