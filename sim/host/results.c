@@ -5,7 +5,8 @@
  * VMs, track labels) is owned by it, allocated with g_malloc/g_strdup,
  * the interned names are in one table (base/strtab.h), and all are freed
  * by gs_results_clear(). tasks is a g_new()
- * array of n_tasks entries. */
+ * array of n_tasks entries; their names and VMs are strings of their own
+ * or, with task_text, all in that block. */
 #include "sim/host/results.h"
 
 #include <math.h>
@@ -36,10 +37,11 @@ void gs_results_clear(struct gs_results *r)
 	g_free(r->policy);
 	g_free(r->invariant_violation);
 	g_free(r->policy_warning);
-	for (i = 0; r->tasks && i < r->n_tasks; i++) {
+	for (i = 0; r->tasks && !r->task_text && i < r->n_tasks; i++) {
 		g_free(r->tasks[i].name);
 		g_free(r->tasks[i].vm);
 	}
+	g_free(r->task_text);
 	g_free(r->tasks);
 	for (i = 0; r->vms && i < r->n_vms; i++) {
 		g_free(r->vms[i].name);

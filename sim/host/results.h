@@ -227,6 +227,10 @@ struct gs_results {
 	struct gs_gpu_result *gpus; /* n_gpus of them when node_report */
 	struct gs_task_result *tasks;
 	uint32_t n_tasks;
+	/* When not NULL, every task's name and vm point into this one block
+	 * (gs_sim_collect: one allocation and one free for all of them, not
+	 * two per task), and are not freed one by one. */
+	char *task_text;
 	struct gs_vm_result *vms;
 	uint32_t n_vms;
 	struct gs_metrics metrics;

@@ -162,41 +162,77 @@ static bool plain(const char *s, size_t *len)
 	return true;
 }
 
-/* The deepest indent gs_jsonw_member() writes the fast way: summary.json
+/* The deepest indent gs_jsonw_key() writes the fast way: summary.json
  * nests four deep. */
 #define MEMBER_INDENT_MAX 16
 static const char member_spaces[MEMBER_INDENT_MAX + 1] = "                ";
 
-/* A member's key, and what comes before it, put into the buffer at once
- * when it fits and the key needs no escape (every key summary.json has):
- * some thirty per task, each a dozen small copies the slow way. */
-void gs_jsonw_member(struct gs_jsonw *w, const char *key)
+/* n <= 16 bytes from s to p with no call and no byte read past s + n:
+ * two copies of a fixed length that overlap when n is not a power of
+ * two (a call to memcpy was a sixth of a member's instructions). */
+static void copy_short(char *p, const char *s, size_t n)
 {
-	size_t n, level = w->depth, need;
+	if (n >= 8) {
+		memcpy(p, s, 8);
+		memcpy(p + n - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(p, s, 4);
+		memcpy(p + n - 4, s + n - 4, 4);
+	} else {
+		if (n >= 1)
+			p[0] = s[0];
+		if (n >= 2)
+			p[n - 1] = s[n - 1];
+		if (n == 3)
+			p[1] = s[1];
+	}
+}
+
+/* The general way: any key, escaped, at any depth. */
+static void member_slow(struct gs_jsonw *w, const char *key)
+{
+	separate(w);
+	quoted(w, key);
+	out(w, " : ", 3);
+}
+
+/* A member's key, and what comes before it, put into the buffer at once
+ * when it fits: some thirty per task, each a dozen small copies the slow
+ * way. */
+void gs_jsonw_key(struct gs_jsonw *w, const char *key, size_t n)
+{
+	size_t level = w->depth;
 	char *p;
 
-	if (level == 0 || level > MEMBER_INDENT_MAX / 2 || !plain(key, &n) ||
-	    (need = 2 + MEMBER_INDENT_MAX + n + 5) >
-		    sizeof(w->buf) - w->len) {
-		separate(w);
-		quoted(w, key);
-		out(w, " : ", 3);
+	if (level == 0 || level > MEMBER_INDENT_MAX / 2 || n > 16 ||
+	    2 + MEMBER_INDENT_MAX + n + 5 > sizeof(w->buf) - w->len) {
+		member_slow(w, key);
 		return;
 	}
 	p = w->buf + w->len;
-	if (w->open[level - 1].n++ != 0)
-		*p++ = ',';
+	*p = ',';
+	p += w->open[level - 1].n++ != 0;
 	*p++ = '\n';
 	/* a copy of a fixed length (two stores), of which the indent is
 	 * kept: a memset() of 2 to 8 bytes was a call per member */
 	memcpy(p, member_spaces, MEMBER_INDENT_MAX);
 	p += 2 * level;
 	*p++ = '"';
-	memcpy(p, key, n);
+	copy_short(p, key, n);
 	p += n;
 	memcpy(p, "\" : ", 4);
 	p += 4;
 	w->len = (size_t)(p - w->buf);
+}
+
+void gs_jsonw_member(struct gs_jsonw *w, const char *key)
+{
+	size_t n;
+
+	if (plain(key, &n))
+		gs_jsonw_key(w, key, n);
+	else
+		member_slow(w, key);
 }
 
 static void begin(struct gs_jsonw *w, bool array)
@@ -245,21 +281,32 @@ void gs_jsonw_string(struct gs_jsonw *w, const char *s)
 }
 
 /* Digits by hand (decimal_digits.h), as "%" G_GINT64_FORMAT writes
- * them: summary.json has some twenty integers per task. */
+ * them, straight into the buffer when they fit: summary.json has some
+ * twenty integers per task. */
 void gs_jsonw_int(struct gs_jsonw *w, int64_t v)
 {
-	char buf[GS_U64_DIGITS + 1], *p = buf;
+	char buf[GS_U64_DIGITS + 1], *p;
 	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 
 	value_start(w);
+	if (sizeof(w->buf) - w->len >= sizeof(buf)) {
+		p = w->buf + w->len;
+		if (v < 0)
+			*p++ = '-';
+		w->len = (size_t)(gs_put_u64(p, u) - w->buf);
+		return;
+	}
+	p = buf;
 	if (v < 0)
 		*p++ = '-';
 	out(w, buf, (size_t)(gs_put_u64(p, u) - buf));
 }
 
+/* Formatted straight into the buffer when it has room for the longest
+ * text and its ".0". */
 void gs_jsonw_double(struct gs_jsonw *w, double d)
 {
-	char buf[G_ASCII_DTOSTR_BUF_SIZE];
+	char buf[G_ASCII_DTOSTR_BUF_SIZE], *at;
 	size_t n;
 
 	if (!isfinite(d)) {
@@ -267,6 +314,16 @@ void gs_jsonw_double(struct gs_jsonw *w, double d)
 		return;
 	}
 	value_start(w);
+	if (sizeof(w->buf) - w->len >= sizeof(buf) + 2) {
+		at = w->buf + w->len;
+		n = gs_json_format_g17(at, sizeof(buf), d);
+		w->len += n;
+		if (!memchr(at, '.', n)) {
+			memcpy(w->buf + w->len, ".0", 2);
+			w->len += 2;
+		}
+		return;
+	}
 	n = gs_json_format_g17(buf, sizeof(buf), d);
 	out(w, buf, n);
 	if (!memchr(buf, '.', n))

@@ -56,6 +56,11 @@ void gs_jsonw_end(struct gs_jsonw *w);
 /* The name of the next value of the open object, escaped as json-glib
  * escapes it (the caller makes it valid UTF-8). */
 void gs_jsonw_member(struct gs_jsonw *w, const char *key);
+/* The same for a key of n bytes that needs no escape (letters, digits,
+ * '_': every key of summary.json), its length known to the caller, so
+ * it is not scanned; GS_JSONW_KEY() gives a literal's. */
+void gs_jsonw_key(struct gs_jsonw *w, const char *key, size_t n);
+#define GS_JSONW_KEY(w, lit) gs_jsonw_key((w), "" lit "", sizeof(lit) - 1)
 
 /* s escaped as json-glib escapes it; NULL is written as null. */
 void gs_jsonw_string(struct gs_jsonw *w, const char *s);

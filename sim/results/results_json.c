@@ -5,39 +5,50 @@
  * "nan". */
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 
 #include "sim/results/json_writer.h"
 #include "sim/results/results_priv.h"
 #include "sim/results/summary_parts.h"
 
-static void add_string(struct gs_jsonw *b, const char *key, const char *s)
+/* The add_ helpers take a literal key (GS_JSONW_KEY: its length known,
+ * not scanned, some thirty times per task). */
+static void put_string(struct gs_jsonw *b, const char *key, size_t n,
+		       const char *s)
 {
 	g_autofree char *tmp = NULL;
 
-	gs_jsonw_member(b, key);
+	gs_jsonw_key(b, key, n);
 	gs_jsonw_string(b, gs_results_utf8(s, &tmp));
 }
 
 /* JSON integers were signed 64-bit for json-glib, and stay so; larger
  * values cannot occur in a run (584 years of nanoseconds) and are
  * clamped. */
-static void add_uint(struct gs_jsonw *b, const char *key, uint64_t v)
+static void put_uint(struct gs_jsonw *b, const char *key, size_t n,
+		     uint64_t v)
 {
-	gs_jsonw_member(b, key);
+	gs_jsonw_key(b, key, n);
 	gs_jsonw_int(b, v > INT64_MAX ? INT64_MAX : (int64_t)v);
 }
 
-static void add_double(struct gs_jsonw *b, const char *key, double d)
+static void put_double(struct gs_jsonw *b, const char *key, size_t n,
+		       double d)
 {
-	gs_jsonw_member(b, key);
+	gs_jsonw_key(b, key, n);
 	gs_jsonw_double(b, d); /* null when not finite */
 }
 
-static void add_bool(struct gs_jsonw *b, const char *key, bool v)
+static void put_bool(struct gs_jsonw *b, const char *key, size_t n, bool v)
 {
-	gs_jsonw_member(b, key);
+	gs_jsonw_key(b, key, n);
 	gs_jsonw_bool(b, v);
 }
+
+#define add_string(b, key, s) put_string(b, "" key "", sizeof(key) - 1, s)
+#define add_uint(b, key, v) put_uint(b, "" key "", sizeof(key) - 1, v)
+#define add_double(b, key, d) put_double(b, "" key "", sizeof(key) - 1, d)
+#define add_bool(b, key, v) put_bool(b, "" key "", sizeof(key) - 1, v)
 
 /* LoGA 5.5's fair optimum (sim/run/fair_share.c), with standalone runs. */
 static void add_fair_optimum(struct gs_jsonw *b, const struct gs_task_result *t)
@@ -50,10 +61,10 @@ static void add_fair_optimum(struct gs_jsonw *b, const struct gs_task_result *t)
 
 /* One latency distribution (base/latency.h) as an object of
  * nanoseconds; its figures are null when it has no sample. */
-static void add_latency(struct gs_jsonw *b, const char *key,
+static void put_latency(struct gs_jsonw *b, const char *key, size_t n,
 			const struct gs_latency_stats *st)
 {
-	gs_jsonw_member(b, key);
+	gs_jsonw_key(b, key, n);
 	gs_jsonw_begin_object(b);
 	add_uint(b, "n", st->n);
 	if (st->n) {
@@ -76,6 +87,9 @@ static void add_latency(struct gs_jsonw *b, const char *key,
 	add_double(b, "std", st->n ? st->std : NAN);
 	gs_jsonw_end(b);
 }
+
+#define add_latency(b, key, st) \
+	put_latency(b, "" key "", sizeof(key) - 1, st)
 
 /* Issue 18's distributions: round (cycle) times and job waits. */
 static void add_task_latencies(struct gs_jsonw *b, const struct gs_task_result *t)
@@ -118,7 +132,7 @@ static void add_task(struct gs_jsonw *b, const struct gs_task_result *t,
 	if (t->has_accounted) {
 		add_uint(b, "accounted_gpu_time_ns", t->accounted_gpu_time_ns);
 	} else {
-		gs_jsonw_member(b, "accounted_gpu_time_ns");
+		GS_JSONW_KEY(b, "accounted_gpu_time_ns");
 		gs_jsonw_null(b);
 	}
 	add_double(b, "gpu_share", t->gpu_share);
@@ -137,7 +151,7 @@ static void add_gpus(struct gs_jsonw *b, const struct gs_results *r)
 {
 	uint32_t i;
 
-	gs_jsonw_member(b, "gpus");
+	GS_JSONW_KEY(b, "gpus");
 	gs_jsonw_begin_array(b);
 	for (i = 0; i < r->n_gpus; i++) {
 		const struct gs_gpu_result *g = &r->gpus[i];
@@ -161,7 +175,7 @@ static void add_vms(struct gs_jsonw *b, const struct gs_results *r)
 {
 	uint32_t i;
 
-	gs_jsonw_member(b, "vms");
+	GS_JSONW_KEY(b, "vms");
 	gs_jsonw_begin_array(b);
 	for (i = 0; i < r->n_vms; i++) {
 		const struct gs_vm_result *v = &r->vms[i];
@@ -196,9 +210,9 @@ static void add_germ_metrics(struct gs_jsonw *b, const struct gs_metrics *m)
 		max = g_strdup_printf("estimate_error_max_%s",
 				      gs_estimate_kind_names[k]);
 		n = g_strdup_printf("estimates_%s", gs_estimate_kind_names[k]);
-		add_uint(b, n, e->n);
-		add_double(b, mean, e->mean_error);
-		add_double(b, max, e->max_error);
+		put_uint(b, n, strlen(n), e->n);
+		put_double(b, mean, strlen(mean), e->mean_error);
+		put_double(b, max, strlen(max), e->max_error);
 	}
 }
 
@@ -213,7 +227,7 @@ static void add_node_balance(struct gs_jsonw *b, const struct gs_metrics *m)
 static void add_metrics(struct gs_jsonw *b, const struct gs_metrics *m,
 			bool node)
 {
-	gs_jsonw_member(b, "metrics");
+	GS_JSONW_KEY(b, "metrics");
 	gs_jsonw_begin_object(b);
 	add_double(b, "jain_index", m->jain_index);
 	add_double(b, "concurrency_efficiency", m->concurrency_efficiency);
@@ -262,7 +276,7 @@ void gs_summary_head(struct gs_jsonw *b, const struct gs_results *r)
 		add_uint(b, "policy_warnings", r->policy_warnings);
 		add_string(b, "policy_warning", r->policy_warning);
 	}
-	gs_jsonw_member(b, "tasks");
+	GS_JSONW_KEY(b, "tasks");
 	gs_jsonw_begin_array(b);
 }
 

@@ -2,6 +2,7 @@
  * VM, per GPU of a node, and the run's metrics. */
 #include <glib.h>
 #include <math.h>
+#include <string.h>
 
 #include "base/thread_quiet.h"
 #include "sim/host/sim_internal.h"
@@ -397,6 +398,36 @@ static void collect_live(struct gs_sim *sim, struct gs_results *r,
 	collect_estimates(sim, r);
 }
 
+/* Every task's name and VM, copied into one block (r->task_text): at
+ * 65,536 tasks a string of its own each was 65,536 allocations here and
+ * as many frees with the results, scattered over the heap. */
+static void copy_task_text(const struct gs_sim *sim, struct gs_results *r)
+{
+	const struct gs_scenario *sc = sim->sc;
+	size_t size = 0, at = 0, n;
+	uint32_t i;
+
+	for (i = 0; i < sim->n_tasks; i++) {
+		const char *vm = vm_name(sc, sim->tasks[i].cfg->vm);
+
+		size += strlen(sim->tasks[i].name) + 1 + (vm ? strlen(vm) + 1 : 0);
+	}
+	r->task_text = g_malloc(MAX(size, 1));
+	for (i = 0; i < sim->n_tasks; i++) {
+		const char *vm = vm_name(sc, sim->tasks[i].cfg->vm);
+
+		n = strlen(sim->tasks[i].name) + 1;
+		r->tasks[i].name = memcpy(r->task_text + at, sim->tasks[i].name,
+					  n);
+		at += n;
+		if (vm) {
+			n = strlen(vm) + 1;
+			r->tasks[i].vm = memcpy(r->task_text + at, vm, n);
+			at += n;
+		}
+	}
+}
+
 /* Each task's record, from *f and the task's own fields (which the
  * teardown leaves as they were), and the figures made of the records. */
 static void collect_tasks(const struct gs_sim *sim, struct gs_results *r,
@@ -410,6 +441,7 @@ static void collect_tasks(const struct gs_sim *sim, struct gs_results *r,
 
 	r->n_tasks = sim->n_tasks;
 	r->tasks = g_new0(struct gs_task_result, sim->n_tasks ? sim->n_tasks : 1);
+	copy_task_text(sim, r);
 	for (i = 0; i < sim->n_tasks; i++)
 		total += f->task[i].gpu_time;
 	for (i = 0; i < sim->n_tasks; i++) {
@@ -418,8 +450,6 @@ static void collect_tasks(const struct gs_sim *sim, struct gs_results *r,
 		struct gs_task_result *tr = &r->tasks[i];
 		gs_time_t truth = tf->gpu_time;
 
-		tr->name = g_strdup(t->name);
-		tr->vm = g_strdup(vm_name(sc, t->cfg->vm));
 		tr->weight = t->cfg->weight;
 		tr->gpu = t->gpu;
 		tr->rounds = t->rounds;
