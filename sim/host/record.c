@@ -339,17 +339,41 @@ static G_GNUC_NO_INLINE void engine_span(struct gs_sim *sim,
  * timeline, with no span). Building each span to drop it was most of
  * the recording's cost at 65,536 channels, where the cap is reached a
  * tenth of the way into a 60 s run. */
-static inline void past_cap_span(struct gs_sim *sim, const struct gs_gpu *gpu,
-				 uint8_t engine, enum gs_span_kind kind,
-				 const struct gs_channel *ch)
+static G_GNUC_NO_INLINE void past_cap_span(struct gs_sim *sim,
+					   const struct gs_gpu *gpu,
+					   uint8_t engine,
+					   enum gs_span_kind kind,
+					   const struct gs_channel *ch)
 {
 	const struct hal_chan *hc = ch ? ch->owner : NULL;
 	uint32_t name = span_name(sim, kind, hc ? hc->task : NULL);
 
-	sim->rec->timeline_truncated = true;
 	ensure_track(sim, gpu->index, GS_TRACK_ENGINE, engine, NULL);
 	if ((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch)
 		ensure_chan_track(sim, gpu->index, ch->id, name);
+}
+
+/* Whether past_cap_span() would find everything it registers known: the
+ * engine's track and, for a command, its task's name and its channel's
+ * track (a channel without a task goes to past_cap_span(), which interns
+ * "?"). Inline, so that after the cap a span costs these few loads and
+ * no call: nearly every one after the first of its channel. */
+static inline bool past_cap_known(const struct gs_sim *sim,
+				  const struct gs_gpu *gpu, uint8_t engine,
+				  enum gs_span_kind kind,
+				  const struct gs_channel *ch)
+{
+	const struct hal_chan *hc;
+
+	if (!track_known(sim, gpu->index, GS_TRACK_ENGINE, engine))
+		return false;
+	if (!((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch))
+		return true;
+	hc = ch->owner;
+	if (!hc || !sim->task_name_ids ||
+	    !sim->task_name_ids[hc->task - sim->tasks])
+		return false;
+	return track_known(sim, gpu->index, GS_TRACK_CHANNEL, ch->id);
 }
 
 void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
@@ -361,9 +385,12 @@ void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 	/* the GPU time came through gs_record_work */
 	if (!sim->opt.timeline || end == start)
 		return;
-	if (G_LIKELY(sim->rec_left[GS_CHUNK_SPANS]))
+	if (G_LIKELY(sim->rec_left[GS_CHUNK_SPANS])) {
 		engine_span(sim, gpu, engine, kind, ch, start, end);
-	else
+		return;
+	}
+	sim->rec->timeline_truncated = true;
+	if (!past_cap_known(sim, gpu, engine, kind, ch))
 		past_cap_span(sim, gpu, engine, kind, ch);
 }
 
