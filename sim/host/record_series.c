@@ -200,21 +200,26 @@ bool gs_record_sampled_now(const struct gs_sim *sim)
 	return sim->sampled && sim->last_sample == sim->q.now;
 }
 
-void gs_record_series_end(struct gs_sim *sim)
+void gs_record_series_hand(struct gs_sim *sim)
 {
 	struct gs_series_sink *sink = sim->opt.series_sink;
 	struct gs_series_block *b = g_steal_pointer(&sim->sample_block);
 
-	if (!sink) {
-		g_free(b);
-		return;
-	}
-	if (b && b->n_samples) {
+	if (sink && b && b->n_samples) {
 		b->accounts = sim->policy_accounts;
 		sink->take(sink, b);
 	} else {
 		g_free(b);
 	}
+}
+
+void gs_record_series_end(struct gs_sim *sim)
+{
+	struct gs_series_sink *sink = sim->opt.series_sink;
+
+	gs_record_series_hand(sim);
+	if (!sink)
+		return;
 	gs_series_free(sim->rec->series);
 	sim->rec->series = sink->finish(sink);
 	sim->rec->series_sink = g_steal_pointer(&sim->opt.series_sink);

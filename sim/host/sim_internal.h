@@ -451,6 +451,9 @@ void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 void gs_record_sample(void *ctx, struct gs_event *ev);
 /* A sample was taken at the current time. */
 bool gs_record_sampled_now(const struct gs_sim *sim);
+/* The last samples handed to the series sink, if there is one, whose
+ * thread then appends and writes them while the collect goes on. */
+void gs_record_series_hand(struct gs_sim *sim);
 /* The samples all in sim->rec->series: with a series sink, its last
  * block handed over and the sink's series taken (its thread done), and
  * the sink passed on to the results (rec->series_sink), which end its

@@ -290,14 +290,12 @@ static void move_array(GArray **to, GArray **from)
 	g_array_set_size(*from, 0);
 }
 
-/* The recorder's series, spans and tracks move into r (before an exit
- * hook could add to them). */
+/* The recorder's spans and tracks move into r (before an exit hook
+ * could add to them). */
 static void move_record(struct gs_sim *sim, struct gs_results *r)
 {
 	uint32_t i;
 
-	gs_series_move(&r->series, &sim->rec->series);
-	gs_series_end_appending(r->series);
 	g_array_append_vals(r->tracks, sim->rec->tracks->data,
 			    sim->rec->tracks->len);
 	g_array_set_size(sim->rec->tracks, 0); /* labels now owned by r */
@@ -306,7 +304,6 @@ static void move_record(struct gs_sim *sim, struct gs_results *r)
 	 * still records (channels closed with work on them) must not reach
 	 * a stream freed by then (gs_pftrace_run_commit before gs_sim_free). */
 	r->span_sink = g_steal_pointer(&sim->opt.span_sink);
-	r->series_sink = g_steal_pointer(&sim->rec->series_sink);
 	move_array(&r->cmd_marks, &sim->rec->cmd_marks);
 	g_byte_array_append(r->chunk_order, sim->rec->chunk_order->data,
 			    sim->rec->chunk_order->len);
@@ -358,7 +355,7 @@ static void collect_live(struct gs_sim *sim, struct gs_results *r,
 
 	gs_hal_flush(sim);
 	gs_record_close(sim);
-	gs_record_series_end(sim);
+	gs_record_series_hand(sim);
 	move_record(sim, r);
 	r->config = g_strdup(sc->file);
 	r->name = g_strdup(sc->name);
@@ -494,12 +491,25 @@ static void finals_free(struct finals *f)
 	gs_latency_mark_free(&f->latency);
 }
 
+/* The series into r, last: with a series sink its thread appends and
+ * writes the samples handed over at the collect's start (a sample of
+ * every task: 2-3 ms at 65,536 tasks) while the collect goes on, and is
+ * waited for only now. */
+static void move_series(struct gs_sim *sim, struct gs_results *r)
+{
+	gs_record_series_end(sim);
+	gs_series_move(&r->series, &sim->rec->series);
+	gs_series_end_appending(r->series);
+	r->series_sink = g_steal_pointer(&sim->rec->series_sink);
+}
+
 void gs_sim_collect(struct gs_sim *sim, struct gs_results *r)
 {
 	struct finals f;
 
 	collect_live(sim, r, &f);
 	collect_tasks(sim, r, &f);
+	move_series(sim, r);
 	finals_free(&f);
 }
 
@@ -510,6 +520,7 @@ void gs_sim_collect_and_free(struct gs_sim *sim, struct gs_results *r)
 	collect_live(sim, r, &f);
 	gs_sim_teardown(sim);
 	collect_tasks(sim, r, &f);
+	move_series(sim, r);
 	finals_free(&f);
 	gs_sim_free(sim);
 }
