@@ -11,6 +11,8 @@
  * compares both on millions of values. */
 #include "sim/results/json_double.h"
 
+#include "sim/results/decimal_digits.h"
+
 #include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -166,38 +168,61 @@ static bool digits17(double d, uint64_t *digits, int *x10)
 	return true;
 }
 
+/* v < 10^8 as exactly 8 digits at p: 32-bit divisions by constants, two
+ * digits per table entry (a 64-bit division per digit was a third of a
+ * double's instructions). */
+static void put8(char *p, uint32_t v)
+{
+	uint32_t hi = v / 10000, lo = v % 10000;
+
+	memcpy(p, gs_digit_pairs + 2 * (hi / 100), 2);
+	memcpy(p + 2, gs_digit_pairs + 2 * (hi % 100), 2);
+	memcpy(p + 4, gs_digit_pairs + 2 * (lo / 100), 2);
+	memcpy(p + 6, gs_digit_pairs + 2 * (lo % 100), 2);
+}
+
+/* Room for the 17 digits and the fixed-size copies that read past
+ * them (layout() copies 16 bytes from at most the 17th). */
+#define DIG_ROOM 40
+
 /* %g's layout of 17 digits with exponent x: fixed for -4 <= x < 17,
  * else d.ddd e+XX; trailing zeros of the fraction dropped, and the point
- * with them when none is left. */
-static size_t layout(char *out, bool neg, uint64_t digits, int x)
+ * with them when none is left. Digits are moved by copies of a fixed
+ * length (inlined stores, no call), which may write past the text's end
+ * inside out's G_ASCII_DTOSTR_BUF_SIZE bytes; *point says whether the
+ * text has a '.'. */
+static size_t layout(char *out, bool neg, uint64_t digits, int x,
+		     bool *point)
 {
-	char dig[DIGITS];
-	int n = DIGITS, i;
+	char dig[DIG_ROOM];
+	uint64_t top = digits / 100000000; /* the first 9 digits */
+	int n = DIGITS;
 	char *p = out;
 
-	for (i = DIGITS - 1; i >= 0; i--) {
-		dig[i] = (char)('0' + digits % 10);
-		digits /= 10;
-	}
+	memset(dig + DIGITS, '0', DIG_ROOM - DIGITS);
+	dig[0] = (char)('0' + top / 100000000);
+	put8(dig + 1, (uint32_t)(top % 100000000));
+	put8(dig + 9, (uint32_t)(digits % 100000000));
 	while (n > 1 && dig[n - 1] == '0')
 		n--; /* significant digits left */
 	if (neg)
 		*p++ = '-';
+	*point = true;
 	if (x >= -4 && x < DIGITS) {
 		if (x < 0) {
-			*p++ = '0';
-			*p++ = '.';
-			for (i = 0; i < -x - 1; i++)
-				*p++ = '0';
-			memcpy(p, dig, (size_t)n);
+			memcpy(p, "0.000", 5);
+			p += 1 - x;
+			memcpy(p, dig, DIGITS);
 			p += n;
 		} else {
-			for (i = 0; i <= x; i++)
-				*p++ = dig[i];
+			memcpy(p, dig, DIGITS);
+			p += x + 1;
 			if (n > x + 1) {
 				*p++ = '.';
-				memcpy(p, dig + x + 1, (size_t)(n - x - 1));
+				memcpy(p, dig + x + 1, 16);
 				p += n - x - 1;
+			} else {
+				*point = false;
 			}
 		}
 	} else {
@@ -206,15 +231,17 @@ static size_t layout(char *out, bool neg, uint64_t digits, int x)
 		*p++ = dig[0];
 		if (n > 1) {
 			*p++ = '.';
-			memcpy(p, dig + 1, (size_t)(n - 1));
+			memcpy(p, dig + 1, 16);
 			p += n - 1;
+		} else {
+			*point = false;
 		}
 		*p++ = 'e';
 		*p++ = x < 0 ? '-' : '+';
 		if (ax >= 100)
 			*p++ = (char)('0' + ax / 100);
-		*p++ = (char)('0' + ax / 10 % 10);
-		*p++ = (char)('0' + ax % 10);
+		memcpy(p, gs_digit_pairs + 2 * (ax % 100), 2);
+		p += 2;
 	}
 	*p = '\0';
 	return (size_t)(p - out);
@@ -222,8 +249,11 @@ static size_t layout(char *out, bool neg, uint64_t digits, int x)
 
 #endif
 
-size_t gs_json_format_g17(char *buf, size_t size, double d)
+size_t gs_json_format_g17_point(char *buf, size_t size, double d,
+				bool *point)
 {
+	size_t n;
+
 	g_return_val_if_fail(size >= G_ASCII_DTOSTR_BUF_SIZE, 0);
 #ifdef __SIZEOF_INT128__
 	{
@@ -231,8 +261,17 @@ size_t gs_json_format_g17(char *buf, size_t size, double d)
 		int x;
 
 		if (d != 0 && isfinite(d) && digits17(d, &digits, &x))
-			return layout(buf, signbit(d) != 0, digits, x);
+			return layout(buf, signbit(d) != 0, digits, x, point);
 	}
 #endif
-	return strlen(g_ascii_dtostr(buf, (gint)size, d));
+	n = strlen(g_ascii_dtostr(buf, (gint)size, d));
+	*point = memchr(buf, '.', n) != NULL;
+	return n;
+}
+
+size_t gs_json_format_g17(char *buf, size_t size, double d)
+{
+	bool point;
+
+	return gs_json_format_g17_point(buf, size, d, &point);
 }

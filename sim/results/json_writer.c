@@ -306,7 +306,8 @@ void gs_jsonw_int(struct gs_jsonw *w, int64_t v)
  * text and its ".0". */
 void gs_jsonw_double(struct gs_jsonw *w, double d)
 {
-	char buf[G_ASCII_DTOSTR_BUF_SIZE], *at;
+	char buf[G_ASCII_DTOSTR_BUF_SIZE];
+	bool point;
 	size_t n;
 
 	if (!isfinite(d)) {
@@ -315,18 +316,18 @@ void gs_jsonw_double(struct gs_jsonw *w, double d)
 	}
 	value_start(w);
 	if (sizeof(w->buf) - w->len >= sizeof(buf) + 2) {
-		at = w->buf + w->len;
-		n = gs_json_format_g17(at, sizeof(buf), d);
+		n = gs_json_format_g17_point(w->buf + w->len, sizeof(buf), d,
+					     &point);
 		w->len += n;
-		if (!memchr(at, '.', n)) {
+		if (!point) {
 			memcpy(w->buf + w->len, ".0", 2);
 			w->len += 2;
 		}
 		return;
 	}
-	n = gs_json_format_g17(buf, sizeof(buf), d);
+	n = gs_json_format_g17_point(buf, sizeof(buf), d, &point);
 	out(w, buf, n);
-	if (!memchr(buf, '.', n))
+	if (!point)
 		out(w, ".0", 2);
 }
 
