@@ -247,31 +247,42 @@ static gpointer collect_latency_part(gpointer data)
 /* Below this many samples a second thread costs more than it saves. */
 #define LATENCY_THREAD_MIN_LOG 65536
 
-/* The tasks' latency figures, the second half of the tasks on a second
- * thread while this one does the first: each part reads the whole log
- * (or only its own tasks' slots, base/latency.h) but groups and sorts
+/* The tasks' latency figures in two halves: each part reads the whole
+ * log (or only its own tasks' slots, base/latency.h) but groups and sorts
  * only its own tasks' samples, into figures of tasks of its own, so the
- * figures are what one part gives. At 65,536
- * tasks the grouping's scattered writes, and at 16 the sorting of a
- * hundred thousand samples per task, were most of the collection's
- * time. */
-static void collect_latencies(const struct gs_sim *sim, struct gs_results *r,
-			      const struct gs_latency_mark *mark)
+ * figures are what one part gives. At 65,536 tasks the grouping's
+ * scattered writes, and at 16 the sorting of a hundred thousand samples
+ * per task, were most of the collection's time. The second half goes to
+ * a thread started before the task records are made (latencies_start),
+ * which writes only the records' round and wait (fields of their own),
+ * so that its part overlaps the records and not only this thread's
+ * half (latencies_finish). */
+struct latencies {
+	struct latency_part lo, hi;
+	GThread *thread;
+};
+
+static void latencies_start(const struct gs_sim *sim, struct gs_results *r,
+			    const struct gs_latency_mark *mark,
+			    struct latencies *l)
 {
 	uint32_t half = sim->n_tasks / 2;
-	struct latency_part lo = { sim, r, mark, 0, half };
-	struct latency_part hi = { sim, r, mark, half, sim->n_tasks };
-	GThread *thread = NULL;
 
+	l->lo = (struct latency_part){ sim, r, mark, 0, half };
+	l->hi = (struct latency_part){ sim, r, mark, half, sim->n_tasks };
+	l->thread = NULL;
 	if (half && mark->n >= LATENCY_THREAD_MIN_LOG)
-		thread = gs_thread_new_quiet("gpusim-collect",
-					     collect_latency_part, &hi);
-	if (half)
-		collect_latency_part(&lo);
-	if (thread)
-		g_thread_join(thread);
+		l->thread = gs_thread_new_quiet("gpusim-collect",
+						collect_latency_part, &l->hi);
+}
+
+static void latencies_finish(struct latencies *l)
+{
+	collect_latency_part(&l->lo);
+	if (l->thread)
+		g_thread_join(l->thread);
 	else
-		collect_latency_part(&hi);
+		collect_latency_part(&l->hi);
 }
 
 /* *from's elements appended to *to, leaving *from empty. Into an empty
@@ -434,10 +445,12 @@ static void collect_tasks(const struct gs_sim *sim, struct gs_results *r,
 	gs_time_t total = 0;
 	uint64_t acc_err = 0, acc_truth = 0;
 	bool accounts = false, node = gs_node_reported(sc);
+	struct latencies lat;
 	uint32_t i;
 
 	r->n_tasks = sim->n_tasks;
 	r->tasks = g_new0(struct gs_task_result, sim->n_tasks ? sim->n_tasks : 1);
+	latencies_start(sim, r, &f->latency, &lat);
 	copy_task_text(sim, r);
 	for (i = 0; i < sim->n_tasks; i++)
 		total += f->task[i].gpu_time;
@@ -477,7 +490,7 @@ static void collect_tasks(const struct gs_sim *sim, struct gs_results *r,
 	r->metrics.accounting_error =
 		accounts && acc_truth ? (double)acc_err / (double)acc_truth
 				      : NAN;
-	collect_latencies(sim, r, &f->latency);
+	latencies_finish(&lat);
 	gs_node_collect_tasks(sim, r);
 	collect_vm_tasks(sim, r, f->chan);
 	tree_weights(sim, r);
