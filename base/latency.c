@@ -383,43 +383,22 @@ static void slot_stats(const struct gs_latency_log *log,
 	gs_latency_scratch_free(&scratch);
 }
 
-/* Log mode: the part's samples grouped by slot in one array by a
- * counting sort: one offset per slot, where a struct gs_latency and a
- * block of its own per slot (what gs_latency_log_split gives) cost 48
- * bytes of headers and two small allocations per owner at the run's
- * peak (about 5 MB at 65,536 tasks). Within a slot the samples keep the
- * log's order, as the split does. Only the log's first mark->n entries
- * count, and only those of the part's owners. */
-static void log_stats(const struct gs_latency_log *log,
-		      const struct gs_latency_mark *mark, uint32_t n_kinds,
-		      uint32_t first_owner, uint32_t end, gs_latency_put_fn *put,
-		      void *ctx)
+void gs_latency_log_group_stats(const struct gs_latency_log *log,
+				const struct gs_latency_mark *mark,
+				uint32_t n_kinds, uint32_t first_owner,
+				uint32_t end, uint64_t *at,
+				gs_latency_put_fn *put, void *ctx)
 {
 	uint64_t first = (uint64_t)first_owner * n_kinds;
+	uint64_t slots = (uint64_t)(end - first_owner) * n_kinds, i;
 	/* one unsigned compare for first_owner <= owner < end */
 	uint32_t owners = end - first_owner;
-	uint64_t slots = (uint64_t)(end - first_owner) * n_kinds, i;
-	/* counts at [slot + 2], then prefix sums: [slot + 1] is the slot's
-	 * start and the cursor while filling, after which [slot] is its
-	 * start and [slot + 1] its end (slots counted from the part's
-	 * first owner) */
-	uint64_t *at = g_new0(uint64_t, slots + 2);
-	uint64_t *v;
+	uint64_t *v = g_new(uint64_t, at[slots + 1] ? at[slots + 1] : 1);
 	/* one sort buffer for all of the part's distributions */
 	struct gs_latency_scratch scratch = { 0 };
 	struct gs_latency_stats st;
 	uint32_t o, k;
 
-	for (i = 0; i < mark->n; i++) {
-		const struct gs_latency_entry *e = &log->e[i];
-
-		if (e->owner - first_owner < owners && e->kind < n_kinds)
-			at[(uint64_t)e->owner * n_kinds + e->kind - first +
-			   2]++;
-	}
-	for (i = 2; i < slots + 2; i++)
-		at[i] += at[i - 1];
-	v = g_new(uint64_t, at[slots + 1] ? at[slots + 1] : 1);
 	for (i = 0; i < mark->n; i++) {
 		const struct gs_latency_entry *e = &log->e[i];
 
@@ -440,6 +419,38 @@ static void log_stats(const struct gs_latency_log *log,
 	}
 	gs_latency_scratch_free(&scratch);
 	g_free(v);
+}
+
+/* Log mode: the part's samples grouped by slot in one array by a
+ * counting sort: one offset per slot, where a struct gs_latency and a
+ * block of its own per slot (what gs_latency_log_split gives) cost 48
+ * bytes of headers and two small allocations per owner at the run's
+ * peak (about 5 MB at 65,536 tasks). Within a slot the samples keep the
+ * log's order, as the split does. Only the log's first mark->n entries
+ * count, and only those of the part's owners. */
+static void log_stats(const struct gs_latency_log *log,
+		      const struct gs_latency_mark *mark, uint32_t n_kinds,
+		      uint32_t first_owner, uint32_t end, gs_latency_put_fn *put,
+		      void *ctx)
+{
+	uint64_t first = (uint64_t)first_owner * n_kinds;
+	uint32_t owners = end - first_owner;
+	uint64_t slots = (uint64_t)owners * n_kinds, i;
+	/* counts at [slot + 2], then prefix sums: [slot + 1] is the slot's
+	 * start (gs_latency_log_group_stats) */
+	uint64_t *at = g_new0(uint64_t, slots + 2);
+
+	for (i = 0; i < mark->n; i++) {
+		const struct gs_latency_entry *e = &log->e[i];
+
+		if (e->owner - first_owner < owners && e->kind < n_kinds)
+			at[(uint64_t)e->owner * n_kinds + e->kind - first +
+			   2]++;
+	}
+	for (i = 2; i < slots + 2; i++)
+		at[i] += at[i - 1];
+	gs_latency_log_group_stats(log, mark, n_kinds, first_owner, end, at,
+				   put, ctx);
 	g_free(at);
 }
 

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/latency_halves.h"
 #include "base/thread_quiet.h"
 #include "sim/host/sim_internal.h"
 #include "sim/run/sim.h"
@@ -247,20 +248,33 @@ static gpointer collect_latency_part(gpointer data)
 /* Below this many samples a second thread costs more than it saves. */
 #define LATENCY_THREAD_MIN_LOG 65536
 
-/* The tasks' latency figures in two halves: each part reads the whole
- * log (or only its own tasks' slots, base/latency.h) but groups and sorts
- * only its own tasks' samples, into figures of tasks of its own, so the
- * figures are what one part gives. At 65,536 tasks the grouping's
- * scattered writes, and at 16 the sorting of a hundred thousand samples
- * per task, were most of the collection's time. The second half goes to
- * a thread started before the task records are made (latencies_start),
+/* The tasks' latency figures in two halves of the tasks: each part
+ * groups and sorts only its own tasks' samples, into figures of tasks of
+ * its own, so the figures are what one part gives. At 65,536 tasks the
+ * grouping's passes over the log, and at 16 the sorting of a hundred
+ * thousand samples per task, were most of the collection's time. With
+ * a log (base/latency_halves.h) each part counts the slots over half of
+ * it first, the second on its thread and the first here before the task
+ * records are made; in slot mode each part reads only its own tasks'
+ * slots. The second half goes to a thread started before the records,
  * which writes only the records' round and wait (fields of their own),
  * so that its part overlaps the records and not only this thread's
  * half (latencies_finish). */
 struct latencies {
 	struct latency_part lo, hi;
+	struct gs_latency_halves halves;
+	bool shared_count;        /* halves in use */
 	GThread *thread;
 };
+
+static gpointer collect_latency_half(gpointer data)
+{
+	struct latencies *l = data;
+
+	gs_latency_halves_count(&l->halves, 1);
+	gs_latency_halves_stats(&l->halves, 1, put_task_latency, l->hi.r);
+	return NULL;
+}
 
 static void latencies_start(const struct gs_sim *sim, struct gs_results *r,
 			    const struct gs_latency_mark *mark,
@@ -271,18 +285,35 @@ static void latencies_start(const struct gs_sim *sim, struct gs_results *r,
 	l->lo = (struct latency_part){ sim, r, mark, 0, half };
 	l->hi = (struct latency_part){ sim, r, mark, half, sim->n_tasks };
 	l->thread = NULL;
-	if (half && mark->n >= LATENCY_THREAD_MIN_LOG)
+	l->shared_count = false;
+	if (!half || mark->n < LATENCY_THREAD_MIN_LOG)
+		return;
+	if (gs_latency_halves_fit(&sim->latency, mark)) {
+		l->shared_count = true;
+		gs_latency_halves_init(&l->halves, &sim->latency, mark,
+				       sim->n_tasks, GS_LATENCY_KINDS, half);
 		l->thread = gs_thread_new_quiet("gpusim-collect",
-						collect_latency_part, &l->hi);
+						collect_latency_half, l);
+		gs_latency_halves_count(&l->halves, 0);
+		return;
+	}
+	l->thread = gs_thread_new_quiet("gpusim-collect",
+					collect_latency_part, &l->hi);
 }
 
 static void latencies_finish(struct latencies *l)
 {
-	collect_latency_part(&l->lo);
+	if (l->shared_count)
+		gs_latency_halves_stats(&l->halves, 0, put_task_latency,
+					l->lo.r);
+	else
+		collect_latency_part(&l->lo);
 	if (l->thread)
 		g_thread_join(l->thread);
 	else
 		collect_latency_part(&l->hi);
+	if (l->shared_count)
+		gs_latency_halves_free(&l->halves);
 }
 
 /* *from's elements appended to *to, leaving *from empty. Into an empty
