@@ -1,4 +1,5 @@
 /* Exact latency distributions: all samples, sorted when asked. */
+#define _DEFAULT_SOURCE /* madvise, MAP_ANONYMOUS */
 #include "base/latency.h"
 
 #include <glib.h>
@@ -6,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 void gs_latency_add(struct gs_latency *l, uint64_t ns)
 {
@@ -383,6 +385,41 @@ static void slot_stats(const struct gs_latency_log *log,
 	gs_latency_scratch_free(&scratch);
 }
 
+/* From this size the grouped samples are mapped with transparent huge
+ * pages asked for: at 65,536 tasks each part's 13.6 MB were 3,300 page
+ * faults of 4 KiB, a fresh page each (2 MiB pages: a handful). */
+#define GROUP_HUGE_MIN ((size_t)4 << 20)
+
+/* n values' room; *mapped: its length if mapped (group_free). */
+static uint64_t *group_alloc(uint64_t n, size_t *mapped)
+{
+	size_t bytes = MAX(n, 1) * sizeof(uint64_t);
+
+	*mapped = 0;
+#ifdef MADV_HUGEPAGE
+	if (bytes >= GROUP_HUGE_MIN) {
+		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p != MAP_FAILED) {
+			/* advice only: small pages if refused */
+			(void)madvise(p, bytes, MADV_HUGEPAGE);
+			*mapped = bytes;
+			return p;
+		}
+	}
+#endif
+	return g_new(uint64_t, MAX(n, 1));
+}
+
+static void group_free(uint64_t *v, size_t mapped)
+{
+	if (mapped)
+		munmap(v, mapped);
+	else
+		g_free(v);
+}
+
 void gs_latency_log_group_stats(const struct gs_latency_log *log,
 				const struct gs_latency_mark *mark,
 				uint32_t n_kinds, uint32_t first_owner,
@@ -393,7 +430,8 @@ void gs_latency_log_group_stats(const struct gs_latency_log *log,
 	uint64_t slots = (uint64_t)(end - first_owner) * n_kinds, i;
 	/* one unsigned compare for first_owner <= owner < end */
 	uint32_t owners = end - first_owner;
-	uint64_t *v = g_new(uint64_t, at[slots + 1] ? at[slots + 1] : 1);
+	size_t mapped;
+	uint64_t *v = group_alloc(at[slots + 1], &mapped);
 	/* one sort buffer for all of the part's distributions */
 	struct gs_latency_scratch scratch = { 0 };
 	struct gs_latency_stats st;
@@ -418,7 +456,7 @@ void gs_latency_log_group_stats(const struct gs_latency_log *log,
 		}
 	}
 	gs_latency_scratch_free(&scratch);
-	g_free(v);
+	group_free(v, mapped);
 }
 
 /* Log mode: the part's samples grouped by slot in one array by a

@@ -4,7 +4,8 @@
  * slots over the whole log): every field of every slot the same. Logs
  * with owners and kinds out of range (ignored by both), empty slots,
  * odd lengths (the halves differ by one), a split with no owners on one
- * side, and a mark short of the log's end (later entries not counted). */
+ * side, a mark short of the log's end (later entries not counted),
+ * and parts of more than 4 MiB of samples (mapped with huge pages). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -105,6 +106,8 @@ static void test_halves_match_one_part(void **state)
 	assert_halves_match(64, 2, 1, 32, 0);      /* halves of 0 and 1 */
 	assert_halves_match(64, 2, 0, 32, 0);      /* nothing logged */
 	assert_halves_match(2000, 2, 50000, 1000, 777); /* mark before end */
+	/* each part's grouped samples past 4 MiB: mapped, not malloc'd */
+	assert_halves_match(1000, 2, 2000000, 500, 0);
 }
 
 int main(void)
