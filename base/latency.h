@@ -116,6 +116,18 @@ void gs_latency_log_stats(const struct gs_latency_log *log,
 			  const struct gs_latency_mark *mark, uint32_t n_kinds,
 			  uint32_t first, uint32_t end, gs_latency_put_fn *put,
 			  void *ctx);
+/* Log mode, the second half of gs_latency_log_stats for owners
+ * [first, end): at holds (end - first) x n_kinds + 2 offsets, at[s + 1]
+ * the start of the part's slot s (counted from the part's first owner,
+ * at[0] = at[1] = 0) and at[last + 1] the part's sample count; the
+ * part's samples are grouped there (at[s + 1] then is slot s's end) and
+ * each slot's statistics handed to put. For callers that counted the
+ * slots' samples their own way (base/latency_halves.h). */
+void gs_latency_log_group_stats(const struct gs_latency_log *log,
+				const struct gs_latency_mark *mark,
+				uint32_t n_kinds, uint32_t first, uint32_t end,
+				uint64_t *at, gs_latency_put_fn *put,
+				void *ctx);
 /* Each owner's samples of each kind into out[owner * n_kinds + kind]
  * (n_owners x n_kinds of them, empty on entry); the log is kept. Entries
  * of an owner or kind out of range are ignored. Log mode only. */

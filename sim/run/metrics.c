@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/latency_halves.h"
 #include "base/thread_quiet.h"
 #include "sim/host/sim_internal.h"
 #include "sim/run/sim.h"
@@ -247,31 +248,72 @@ static gpointer collect_latency_part(gpointer data)
 /* Below this many samples a second thread costs more than it saves. */
 #define LATENCY_THREAD_MIN_LOG 65536
 
-/* The tasks' latency figures, the second half of the tasks on a second
- * thread while this one does the first: each part reads the whole log
- * (or only its own tasks' slots, base/latency.h) but groups and sorts
- * only its own tasks' samples, into figures of tasks of its own, so the
- * figures are what one part gives. At 65,536
- * tasks the grouping's scattered writes, and at 16 the sorting of a
- * hundred thousand samples per task, were most of the collection's
- * time. */
-static void collect_latencies(const struct gs_sim *sim, struct gs_results *r,
-			      const struct gs_latency_mark *mark)
+/* The tasks' latency figures in two halves of the tasks: each part
+ * groups and sorts only its own tasks' samples, into figures of tasks of
+ * its own, so the figures are what one part gives. At 65,536 tasks the
+ * grouping's passes over the log, and at 16 the sorting of a hundred
+ * thousand samples per task, were most of the collection's time. With
+ * a log (base/latency_halves.h) each part counts the slots over half of
+ * it first, the second on its thread and the first here before the task
+ * records are made; in slot mode each part reads only its own tasks'
+ * slots. The second half goes to a thread started before the records,
+ * which writes only the records' round and wait (fields of their own),
+ * so that its part overlaps the records and not only this thread's
+ * half (latencies_finish). */
+struct latencies {
+	struct latency_part lo, hi;
+	struct gs_latency_halves halves;
+	bool shared_count;        /* halves in use */
+	GThread *thread;
+};
+
+static gpointer collect_latency_half(gpointer data)
+{
+	struct latencies *l = data;
+
+	gs_latency_halves_count(&l->halves, 1);
+	gs_latency_halves_stats(&l->halves, 1, put_task_latency, l->hi.r);
+	return NULL;
+}
+
+static void latencies_start(const struct gs_sim *sim, struct gs_results *r,
+			    const struct gs_latency_mark *mark,
+			    struct latencies *l)
 {
 	uint32_t half = sim->n_tasks / 2;
-	struct latency_part lo = { sim, r, mark, 0, half };
-	struct latency_part hi = { sim, r, mark, half, sim->n_tasks };
-	GThread *thread = NULL;
 
-	if (half && mark->n >= LATENCY_THREAD_MIN_LOG)
-		thread = gs_thread_new_quiet("gpusim-collect",
-					     collect_latency_part, &hi);
-	if (half)
-		collect_latency_part(&lo);
-	if (thread)
-		g_thread_join(thread);
+	l->lo = (struct latency_part){ sim, r, mark, 0, half };
+	l->hi = (struct latency_part){ sim, r, mark, half, sim->n_tasks };
+	l->thread = NULL;
+	l->shared_count = false;
+	if (!half || mark->n < LATENCY_THREAD_MIN_LOG)
+		return;
+	if (gs_latency_halves_fit(&sim->latency, mark)) {
+		l->shared_count = true;
+		gs_latency_halves_init(&l->halves, &sim->latency, mark,
+				       sim->n_tasks, GS_LATENCY_KINDS, half);
+		l->thread = gs_thread_new_quiet("gpusim-collect",
+						collect_latency_half, l);
+		gs_latency_halves_count(&l->halves, 0);
+		return;
+	}
+	l->thread = gs_thread_new_quiet("gpusim-collect",
+					collect_latency_part, &l->hi);
+}
+
+static void latencies_finish(struct latencies *l)
+{
+	if (l->shared_count)
+		gs_latency_halves_stats(&l->halves, 0, put_task_latency,
+					l->lo.r);
 	else
-		collect_latency_part(&hi);
+		collect_latency_part(&l->lo);
+	if (l->thread)
+		g_thread_join(l->thread);
+	else
+		collect_latency_part(&l->hi);
+	if (l->shared_count)
+		gs_latency_halves_free(&l->halves);
 }
 
 /* *from's elements appended to *to, leaving *from empty. Into an empty
@@ -434,10 +476,12 @@ static void collect_tasks(const struct gs_sim *sim, struct gs_results *r,
 	gs_time_t total = 0;
 	uint64_t acc_err = 0, acc_truth = 0;
 	bool accounts = false, node = gs_node_reported(sc);
+	struct latencies lat;
 	uint32_t i;
 
 	r->n_tasks = sim->n_tasks;
 	r->tasks = g_new0(struct gs_task_result, sim->n_tasks ? sim->n_tasks : 1);
+	latencies_start(sim, r, &f->latency, &lat);
 	copy_task_text(sim, r);
 	for (i = 0; i < sim->n_tasks; i++)
 		total += f->task[i].gpu_time;
@@ -477,7 +521,7 @@ static void collect_tasks(const struct gs_sim *sim, struct gs_results *r,
 	r->metrics.accounting_error =
 		accounts && acc_truth ? (double)acc_err / (double)acc_truth
 				      : NAN;
-	collect_latencies(sim, r, &f->latency);
+	latencies_finish(&lat);
 	gs_node_collect_tasks(sim, r);
 	collect_vm_tasks(sim, r, f->chan);
 	tree_weights(sim, r);
