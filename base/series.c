@@ -193,16 +193,16 @@ void gs_series_append(struct gs_series *s, const struct gs_series_point *pt)
 
 struct gs_series_block *gs_series_block_new(uint32_t n_tasks, uint32_t cap)
 {
-	size_t rows = (size_t)MAX(cap, 1u) * n_tasks;
+	size_t rows = MAX(cap, 1u);
 	size_t t_at = sizeof(struct gs_series_block);
 	/* the rows after the times, aligned as the struct is */
-	size_t rows_at = t_at + (size_t)MAX(cap, 1u) * sizeof(gs_time_t);
+	size_t rows_at = t_at + rows * sizeof(gs_time_t);
 	struct gs_series_block *b =
 		g_malloc(rows_at + rows * sizeof(struct gs_series_base));
 
 	memset(b, 0, sizeof(*b));
 	b->n_tasks = n_tasks;
-	b->cap = MAX(cap, 1u);
+	b->cap = (uint32_t)rows;
 	b->t = (gs_time_t *)((char *)b + t_at);
 	b->rows = (struct gs_series_base *)((char *)b + rows_at);
 	return b;
@@ -211,15 +211,15 @@ struct gs_series_block *gs_series_block_new(uint32_t n_tasks, uint32_t cap)
 void gs_series_append_block(struct gs_series *s,
 			    const struct gs_series_block *b)
 {
-	uint32_t k, i;
+	uint32_t r, task = b->first;
 
-	for (k = 0; k < b->n_samples; k++)
-		for (i = 0; i < b->n_tasks; i++) {
-			struct gs_series_point p =
-				gs_series_block_point(b, k, i);
+	for (r = 0; r < b->n_rows; r++) {
+		struct gs_series_point p = gs_series_block_point(b, r, task);
 
-			gs_series_append(s, &p);
-		}
+		gs_series_append(s, &p);
+		if (++task == b->n_tasks)
+			task = 0;
+	}
 }
 
 void gs_series_iter_init(struct gs_series_iter *it,

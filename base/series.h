@@ -88,38 +88,41 @@ size_t gs_series_bytes(const struct gs_series *s);
  * append after it rebuilds the table by reading the rows once. */
 void gs_series_end_appending(struct gs_series *s);
 
-/* Samples of every task, one after another, as a recorder takes them:
- * sample k's time is t[k] and task i's figures in it rows[k * n_tasks +
- * i]. A block is one allocation (g_free() frees it), so that whoever
- * ends up holding it can free it; blocks carry samples from the
- * simulation to a thread that appends them and writes series.csv
- * (sim/results/series_stream.h). */
+/* Rows of series.csv in order, as a recorder takes them: row r is of
+ * task (first + r) mod n_tasks, in the sample taken at t[r]; a sample's
+ * rows may go on in the next block. A block is one allocation (g_free()
+ * frees it), so that whoever ends up holding it can free it; blocks
+ * carry the rows from the simulation to a thread that appends them and
+ * writes series.csv (sim/results/series_stream.h). */
 struct gs_series_block {
-	uint32_t n_tasks;
-	uint32_t n_samples, cap; /* samples held, and room for */
+	uint32_t n_tasks;        /* tasks in a sample */
+	uint32_t first;          /* the task of row 0 */
+	uint32_t n_rows, cap;    /* rows held, and room for */
 	bool accounts;           /* accounted_gpu_time_ns is a column */
 	const char *const *names; /* the tasks', for whoever writes them */
 	gs_time_t *t;
 	struct gs_series_base *rows;
 };
-/* Row i of sample k of b, as a series point. */
+/* Row r of b, of task `task` (the caller counts the tasks from b->first,
+ * back to 0 after the last), as a series point. */
 static inline struct gs_series_point
-gs_series_block_point(const struct gs_series_block *b, uint32_t k,
-		      uint32_t i)
+gs_series_block_point(const struct gs_series_block *b, uint32_t r,
+		      uint32_t task)
 {
-	const struct gs_series_base *row = &b->rows[(size_t)k * b->n_tasks + i];
+	const struct gs_series_base *row = &b->rows[r];
 
 	return (struct gs_series_point){
-		.t = b->t[k],
-		.task = i,
+		.t = b->t[r],
+		.task = task,
 		.gpu_time_ns = row->gpu_time_ns,
 		.accounted_gpu_time_ns = row->accounted_gpu_time_ns,
 		.vtime_ns = row->vtime_ns,
 	};
 }
-/* An empty block with room for cap samples of n_tasks tasks (cap >= 1). */
+/* An empty block for samples of n_tasks tasks with room for cap rows
+ * (at least 1), its first row of task 0. */
 struct gs_series_block *gs_series_block_new(uint32_t n_tasks, uint32_t cap);
-/* The block's rows appended to s, sample after sample, task by task. */
+/* The block's rows appended to s, in order. */
 void gs_series_append_block(struct gs_series *s,
 			    const struct gs_series_block *b);
 /* Appends the rows of *from to *to and leaves *from empty (by swapping

@@ -1,9 +1,9 @@
 /* series.csv written during the run by a stream (sim/results/
  * series_stream.c) against the writer at the end over the compact series
  * (gs_results_fill_series_csv): the same bytes, with and without the
- * accounted column, over blocks of one and of many samples; rewritten
- * when blocks were written before the policy first reported accounted
- * time; the series handed back is the rows taken; the blocks in use
+ * accounted column, over blocks of a row, of a sample and of many, with
+ * samples split between blocks; rewritten when blocks were written
+ * before the policy first reported accounted time; the series handed back is the rows taken; the blocks in use
  * stay at most SERIES_STREAM_BLOCKS however far the recorder runs ahead;
  * and a file that cannot be created is an error at the end, with the
  * series made all the same. */
@@ -26,46 +26,46 @@
 
 static const char *const names[N_TASKS] = { "a", "b,\"quoted\"", "c#1" };
 
-/* Sample k of task i: figures that differ from task to task and grow
- * unevenly, with idle stretches (the series' plain rows). */
-static void fill_sample(struct gs_series_block *b, uint32_t k)
+/* Row of task i in sample k: figures that differ from task to task and
+ * grow unevenly, with idle stretches (the series' plain rows). */
+static void put_row(struct gs_series_block *b, uint32_t k, uint32_t i)
 {
-	struct gs_series_base *row =
-		b->rows + (size_t)b->n_samples * b->n_tasks;
-	uint32_t i;
+	uint64_t busy = k % 4 == 3 ? k - 1 : k;
+	uint32_t r = b->n_rows++;
 
-	for (i = 0; i < b->n_tasks; i++) {
-		uint64_t busy = k % 4 == 3 ? k - 1 : k;
-
-		row[i].gpu_time_ns = busy * (1000 + 17 * i);
-		row[i].accounted_gpu_time_ns = busy * (900 + i);
-		row[i].vtime_ns = (uint64_t)k * k * (i + 1);
-	}
-	b->t[b->n_samples++] = (gs_time_t)k * 250000;
+	b->t[r] = (gs_time_t)k * 250000;
+	b->rows[r] = (struct gs_series_base){
+		.gpu_time_ns = busy * (1000 + 17 * i),
+		.accounted_gpu_time_ns = busy * (900 + i),
+		.vtime_ns = (uint64_t)k * k * (i + 1),
+	};
 }
 
-/* A recorder's run: n_samples samples in blocks of per_block, the
- * accounted column off for the first blocks_off blocks. */
+/* A recorder's run: n_samples samples in blocks of per_block rows (a
+ * sample split between blocks when per_block is not a multiple of
+ * N_TASKS), the accounted column off for the first blocks_off blocks. */
 static struct gs_series *record(struct gs_series_sink *sink,
 				uint32_t n_samples, uint32_t per_block,
 				uint32_t blocks_off, GHashTable *seen)
 {
 	struct gs_series_block *b = NULL;
-	uint32_t k, handed = 0;
+	uint32_t k, i, handed = 0;
 
-	for (k = 0; k < n_samples; k++) {
-		if (!b || b->n_samples == b->cap) {
-			if (b) {
-				b->accounts = handed++ >= blocks_off;
-				sink->take(sink, b);
+	for (k = 0; k < n_samples; k++)
+		for (i = 0; i < N_TASKS; i++) {
+			if (!b || b->n_rows == b->cap) {
+				if (b) {
+					b->accounts = handed++ >= blocks_off;
+					sink->take(sink, b);
+				}
+				b = sink->block(sink, N_TASKS, per_block);
+				b->first = i;
+				b->names = names;
+				if (seen)
+					g_hash_table_add(seen, b);
 			}
-			b = sink->block(sink, N_TASKS, per_block);
-			b->names = names;
-			if (seen)
-				g_hash_table_add(seen, b);
+			put_row(b, k, i);
 		}
-		fill_sample(b, k);
-	}
 	b->accounts = handed >= blocks_off;
 	sink->take(sink, b);
 	return sink->finish(sink);
@@ -136,10 +136,11 @@ static void check_streamed(uint32_t n_samples, uint32_t per_block,
 static void test_same_bytes(void **state)
 {
 	(void)state;
-	check_streamed(1, 1, NEVER, false);
-	check_streamed(40, 1, NEVER, false); /* a block per sample */
-	check_streamed(40, 7, NEVER, false); /* several, the last partial */
-	check_streamed(40, 64, 0, true);     /* one block */
+	check_streamed(1, 1, NEVER, false);  /* a block per row */
+	check_streamed(40, 3, NEVER, false); /* a block per sample */
+	check_streamed(40, 7, NEVER, false); /* samples split, the last
+					      * block partial */
+	check_streamed(40, 200, 0, true);    /* one block */
 	check_streamed(40, 7, 0, true);
 }
 
@@ -149,11 +150,11 @@ static void test_accounted_late(void **state)
 {
 	(void)state;
 	check_streamed(40, 7, 2, true);
-	check_streamed(40, 1, 39, true);
+	check_streamed(40, 1, 100, true);
 }
 
 /* A recorder far ahead of the thread waits for a block rather than
- * making more: 500 blocks through at most SERIES_STREAM_BLOCKS. */
+ * making more: 1,500 blocks through at most SERIES_STREAM_BLOCKS. */
 static void test_blocks_bounded(void **state)
 {
 	g_autofree char *dir = g_dir_make_tmp("series-XXXXXX", NULL);

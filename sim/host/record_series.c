@@ -103,22 +103,22 @@ gs_time_t gs_task_gpu_time_now(const struct gs_task *t)
 	return task_gpu_time_in(t->sim, t);
 }
 
-/* Samples a block holds with a sink: about 65,536 rows (1.5 MB), a
- * sample of every task at least, so that handing a block over is rare
- * against the rows it carries. */
-#define SERIES_BLOCK_ROWS 65536u
+/* Rows a block holds: 16,384 (512 KB), so that at 65,536 tasks the
+ * blocks in use (SERIES_STREAM_BLOCKS) hold 1.5 MB, not the 4.5 MB of a
+ * block per sample, and a block is still handed over once in many rows. */
+#define SERIES_BLOCK_ROWS 16384u
 
-/* The block the next sample goes into: with a sink, a full one is
- * handed over first (with the accounted column as it stands now: rows
- * are written as the last word on it when they are written). */
-static struct gs_series_block *sample_block(struct gs_sim *sim)
+/* The block with room for the next row, of task `task`: a full one is
+ * handed to the sink first (with the accounted column as it stands now:
+ * rows are written as the last word on it when they are written), or,
+ * without a sink, its rows appended to the series and the block used
+ * again. */
+static G_GNUC_NO_INLINE struct gs_series_block *
+block_for_row(struct gs_sim *sim, uint32_t task)
 {
 	struct gs_series_sink *sink = sim->opt.series_sink;
 	struct gs_series_block *b = sim->sample_block;
-	uint32_t cap;
 
-	if (b && b->n_samples < b->cap)
-		return b;
 	if (!sim->series_names) {
 		uint32_t i;
 
@@ -126,36 +126,42 @@ static struct gs_series_block *sample_block(struct gs_sim *sim)
 		for (i = 0; i < sim->n_tasks; i++)
 			sim->series_names[i] = sim->tasks[i].name;
 	}
-	if (b) {
+	if (b && !sink) {
+		gs_series_append_block(sim->rec->series, b);
+	} else if (b) {
 		b->accounts = sim->policy_accounts;
 		sink->take(sink, b);
+		b = NULL;
 	}
-	cap = sink ? MAX(SERIES_BLOCK_ROWS / MAX(sim->n_tasks, 1u), 1u) : 1;
-	b = sink ? sink->block(sink, sim->n_tasks, cap)
-		 : gs_series_block_new(sim->n_tasks, cap);
+	if (!b)
+		b = sink ? sink->block(sink, sim->n_tasks, SERIES_BLOCK_ROWS)
+			 : gs_series_block_new(sim->n_tasks,
+					       SERIES_BLOCK_ROWS);
+	b->n_rows = 0;
+	b->first = task;
 	b->names = sim->series_names;
 	sim->sample_block = b;
 	return b;
 }
 
-/* A sample of every task into the next rows of the block. A task's GPU
- * time is its finished work plus what its command running now has done:
- * the running commands are found once per sample (at most one per
- * engine), so each task costs its three figures (struct gs_task_figs,
- * read in order), not a look at its GPU's engines; a task on a GPU with
- * shared kernels running asks task_gpu_time_in, which reads its
- * channels. */
+/* A row of every task into the block, in task order. A task's GPU time
+ * is its finished work plus what its command running now has done: the
+ * running commands are found once per sample (at most one per engine,
+ * in task order), so each task costs its three figures (struct
+ * gs_task_figs, read in order), not a look at its GPU's engines; a task
+ * on a GPU with shared kernels running asks task_gpu_time_in, which
+ * reads its channels. Without a sink the rows are appended to the
+ * series at the sample's end. */
 void gs_record_sample(void *ctx, struct gs_event *ev)
 {
 	struct gs_sim *sim = ctx;
-	struct gs_series_block *b = sample_block(sim);
-	struct gs_series_base *row = b->rows + (size_t)b->n_samples * b->n_tasks;
+	struct gs_series_block *b = sim->sample_block;
 	g_autofree struct running_work *run =
 		g_new(struct running_work,
 		      MAX(sim->n_gpus, 1u) * GS_ENGINE_KINDS);
 	g_autofree bool *shared = g_new0(bool, MAX(sim->n_gpus, 1u));
 	bool any_shared = false;
-	uint32_t i, g, n_run = running_now(sim, run);
+	uint32_t i, g, n_run = running_now(sim, run), next = 0;
 
 	for (g = 0; g < sim->n_gpus; g++) {
 		const struct gs_gpu *gpu = sim->gpus[g];
@@ -165,32 +171,38 @@ void gs_record_sample(void *ctx, struct gs_event *ev)
 	}
 	for (i = 0; i < sim->n_tasks; i++) {
 		const struct gs_task_figs *f = &sim->task_figs[i];
+		gs_time_t gpu_time = f->gpu_time;
+		uint32_t r;
 
-		row[i].gpu_time_ns = f->gpu_time;
-		row[i].accounted_gpu_time_ns = f->accounted;
-		row[i].vtime_ns = f->vtime;
-	}
-	/* the task itself is read only on a GPU with shared kernels running:
-	 * its time then counts its running commands too */
-	for (i = 0; any_shared && i < sim->n_tasks; i++) {
-		const struct gs_task *t = &sim->tasks[i];
+		/* the task itself is read only on a GPU with shared kernels
+		 * running: its time then counts its running commands too */
+		if (any_shared) {
+			const struct gs_task *t = &sim->tasks[i];
 
-		if (t->state != GS_TASK_NOT_STARTED && shared[t->gpu])
-			row[i].gpu_time_ns = task_gpu_time_in(sim, t);
+			if (t->state != GS_TASK_NOT_STARTED && shared[t->gpu]) {
+				gpu_time = task_gpu_time_in(sim, t);
+				while (next < n_run && run[next].task == i)
+					next++;
+			}
+		}
+		while (next < n_run && run[next].task == i)
+			gpu_time += run[next++].work;
+		if (G_UNLIKELY(!b || b->n_rows == b->cap))
+			b = block_for_row(sim, i);
+		r = b->n_rows++;
+		b->t[r] = sim->q.now;
+		b->rows[r] = (struct gs_series_base){
+			.gpu_time_ns = gpu_time,
+			.accounted_gpu_time_ns = f->accounted,
+			.vtime_ns = f->vtime,
+		};
 	}
-	for (i = 0; i < n_run; i++) {
-		const struct gs_task *t = &sim->tasks[run[i].task];
-
-		/* (running_now leaves out tasks not started) */
-		if (!(any_shared && shared[t->gpu]))
-			row[run[i].task].gpu_time_ns += run[i].work;
-	}
-	b->t[b->n_samples++] = sim->q.now;
 	sim->sampled = true;
 	sim->last_sample = sim->q.now;
-	if (!sim->opt.series_sink) {
+	if (b && !sim->opt.series_sink) {
 		gs_series_append_block(sim->rec->series, b);
-		b->n_samples = 0;
+		b->n_rows = 0;
+		b->first = 0;
 	}
 	gs_evq_schedule(&sim->q, ev, sim->q.now + sim->sample_interval);
 }
@@ -205,7 +217,7 @@ void gs_record_series_hand(struct gs_sim *sim)
 	struct gs_series_sink *sink = sim->opt.series_sink;
 	struct gs_series_block *b = g_steal_pointer(&sim->sample_block);
 
-	if (sink && b && b->n_samples) {
+	if (sink && b && b->n_rows) {
 		b->accounts = sim->policy_accounts;
 		sink->take(sink, b);
 	} else {

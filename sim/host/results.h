@@ -181,7 +181,7 @@ struct gs_span_sink {
 struct gs_series_sink {
 	/* takes a block that block() gave and the recorder filled */
 	void (*take)(struct gs_series_sink *sink, struct gs_series_block *b);
-	/* an empty block for cap samples of n_tasks tasks: one the sink
+	/* an empty block for cap rows of n_tasks tasks: one the sink
 	 * is done with, or a new one while few are out, else it waits for
 	 * one (so the blocks' memory stays bounded) */
 	struct gs_series_block *(*block)(struct gs_series_sink *sink,

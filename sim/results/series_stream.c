@@ -22,19 +22,19 @@ struct gs_series_stream {
 	GError *error;
 };
 
-/* Block b's rows into the file, sample after sample. */
+/* Block b's rows into the file, in order. */
 static void write_block(struct gs_series_csv *csv,
 			const struct gs_series_block *b, FILE *f)
 {
-	uint32_t k, i;
+	uint32_t r, task = b->first;
 
-	for (k = 0; k < b->n_samples; k++)
-		for (i = 0; i < b->n_tasks; i++) {
-			struct gs_series_point p =
-				gs_series_block_point(b, k, i);
+	for (r = 0; r < b->n_rows; r++) {
+		struct gs_series_point p = gs_series_block_point(b, r, task);
 
-			gs_series_csv_row(csv, &p, b->accounts, f);
-		}
+		gs_series_csv_row(csv, &p, b->accounts, f);
+		if (++task == b->n_tasks)
+			task = 0;
+	}
 }
 
 /* The thread's loop: every block appended to the series and, while
@@ -106,7 +106,8 @@ static struct gs_series_block *block(struct gs_series_sink *sink,
 		g_free(b);
 		return gs_series_block_new(n_tasks, cap);
 	}
-	b->n_samples = 0;
+	b->n_rows = 0;
+	b->first = 0;
 	return b;
 }
 

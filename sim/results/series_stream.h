@@ -2,7 +2,7 @@
  * goes on.
  *
  * The stream is the recorder's series sink (struct gs_series_sink in
- * sim/host/results.h): each block of samples it takes goes to a thread
+ * sim/host/results.h): each block of rows it takes goes to a thread
  * of its own, which appends its rows to the series (base/series.h) and
  * writes them to the file (series_csv.h), then hands the block back for
  * the recorder to fill again. At most SERIES_STREAM_BLOCKS blocks exist:
@@ -23,7 +23,7 @@
 #include "sim/host/results.h"
 
 /* Blocks at most: one the recorder fills, one the thread writes, one
- * between them (at 65,536 tasks a block is one sample, 1.5 MB). */
+ * between them (a block holds 16,384 rows, 512 KB: record_series.c). */
 #define SERIES_STREAM_BLOCKS 3u
 
 struct gs_series_stream;
