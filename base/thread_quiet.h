@@ -7,7 +7,8 @@
 /* A thread that blocks every asynchronous signal, so that a SIGINT's
  * handler (sim/results/interrupt.c) runs on the main thread, which then
  * creates no more files while the handler removes the temporary folder;
- * NULL if none could be started. */
+ * NULL if none could be started, or with GPUSIM_NO_THREADS set in the
+ * environment (a test seam: every caller then does the work itself). */
 GThread *gs_thread_new_quiet(const char *name, GThreadFunc fn, gpointer data);
 
 #endif

@@ -33,6 +33,7 @@ for script in cli_test.sh input_test.sh golden_test.sh sweep_test.sh \
 	      bench_phases_test.sh \
 	      parallel_write_test.sh \
 	      stream_write_test.sh \
+	      no_threads_test.sh \
 	      sweep_order_test.sh \
 	      sweep_overlap_test.sh \
 	      sweep_summary_test.sh; do

@@ -289,11 +289,17 @@ static void latencies_start(const struct gs_sim *sim, struct gs_results *r,
 	if (!half || mark->n < LATENCY_THREAD_MIN_LOG)
 		return;
 	if (gs_latency_halves_fit(&sim->latency, mark)) {
-		l->shared_count = true;
 		gs_latency_halves_init(&l->halves, &sim->latency, mark,
 				       sim->n_tasks, GS_LATENCY_KINDS, half);
 		l->thread = gs_thread_new_quiet("gpusim-collect",
 						collect_latency_half, l);
+		/* without a thread nobody would count the other half, which
+		 * the first part waits for: both parts here, in turn */
+		if (!l->thread) {
+			gs_latency_halves_free(&l->halves);
+			return;
+		}
+		l->shared_count = true;
 		gs_latency_halves_count(&l->halves, 0);
 		return;
 	}
