@@ -83,14 +83,16 @@ static bool index_full(uint32_t n_slots, uint32_t n)
 	return n_slots / 4 * 3 < n;
 }
 
-/* An index of a power of two slots, at most half used after one more
- * string, every string entered in number order (the first of equal ones
+/* An index of a power of two slots, at most half used with n strings,
+ * every string so far entered in number order (the first of equal ones
  * wins). */
-static void grow_index(struct gs_strtab *t)
+static void grow_index_for(struct gs_strtab *t, uint32_t n)
 {
 	uint32_t n_slots = 16, i;
 
-	while (n_slots / 2 < t->n + 1)
+	if (n > (1u << 30))
+		g_error("more than 2^30 strings in an interned table");
+	while (n_slots / 2 < n)
 		n_slots *= 2;
 	g_free(t->slots);
 	t->slots = g_new0(uint32_t, n_slots);
@@ -103,12 +105,22 @@ static void grow_index(struct gs_strtab *t)
 	}
 }
 
+void gs_strtab_reserve_interned(struct gs_strtab *t, uint32_t n_strings,
+				size_t n_bytes)
+{
+	uint32_t room = t->slots ? t->slots_mask + 1 : 0;
+
+	gs_strtab_reserve(t, n_strings, n_bytes);
+	if (!t->slots || index_full(room, t->n + n_strings))
+		grow_index_for(t, t->n + n_strings);
+}
+
 uint32_t gs_strtab_intern(struct gs_strtab *t, const char *s)
 {
 	uint32_t *slot;
 
 	if (!t->slots || index_full(t->slots_mask + 1, t->n + 1))
-		grow_index(t);
+		grow_index_for(t, t->n + 1);
 	slot = slot_of(t, s);
 	if (!*slot)
 		*slot = gs_strtab_append(t, s) + 1;

@@ -29,6 +29,12 @@ void gs_strtab_clear(struct gs_strtab *t);
  * that a table whose size is known grows once. */
 void gs_strtab_reserve(struct gs_strtab *t, uint32_t n_strings,
 		       size_t n_bytes);
+/* gs_strtab_reserve, and an index for interning that holds n_strings
+ * more without growing: interning tens of thousands of names one by one
+ * otherwise rebuilds the index at every doubling (every string hashed
+ * and compared again, about twice in all). */
+void gs_strtab_reserve_interned(struct gs_strtab *t, uint32_t n_strings,
+				size_t n_bytes);
 /* Adds s (any bytes up to its NUL, kept as given) as a new string,
  * equal to an earlier one or not; returns its number. */
 uint32_t gs_strtab_append(struct gs_strtab *t, const char *s);

@@ -27,5 +27,11 @@ check "rows other than process have no phases" sh -c \
 check "the table prints the phases under the process goal" grep -Eq \
 	'^  phases of the fastest: run [0-9.]+ s, collect [0-9.]+ s, write [0-9.]+ s, free [0-9.-]+ s$' \
 	"$tmp/bench.txt"
+check "the process row has the run's thread CPU, with outputs and alone" \
+	awk -v r="$(field run_cpu_s)" -v a="$(field sim_run_cpu_s)" \
+	    'BEGIN { exit !(r > 0 && a > 0) }'
+check "the table prints the simulation thread's CPU under the phases" \
+	grep -Eq '^  simulation thread.s CPU in the run: [0-9.]+ s, alone [0-9.]+ s \([0-9.]+x\)$' \
+	"$tmp/bench.txt"
 echo "bench_phases_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

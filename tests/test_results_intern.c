@@ -124,10 +124,44 @@ static void test_append_then_intern(void **state)
 	gs_strtab_clear(&t);
 }
 
+/* A reservation for interning sizes the index once: the names interned
+ * after it find the index as it was made (no rebuild), every id is that
+ * of first interning, and the strings entered before (duplicates
+ * appended included) keep theirs. */
+static void test_reserve_interned_index_once(void **state)
+{
+	struct gs_strtab t = GS_STRTAB_INIT;
+	const uint32_t *slots;
+	char buf[32];
+	uint32_t i;
+
+	(void)state;
+	gs_strtab_append(&t, "a");
+	gs_strtab_append(&t, "a");
+	assert_int_equal(gs_strtab_intern(&t, "b"), 2);
+	gs_strtab_reserve_interned(&t, 5000, 5000 * 8);
+	slots = t.slots;
+	assert_true(t.slots_mask + 1 >= 2 * (3 + 5000));
+	for (i = 0; i < 5000; i++) {
+		name_of(buf, sizeof(buf), i);
+		assert_int_equal(gs_strtab_intern(&t, buf), 3 + i);
+	}
+	assert_ptr_equal(t.slots, slots);
+	assert_int_equal(gs_strtab_intern(&t, "a"), 0);
+	assert_int_equal(gs_strtab_intern(&t, "b"), 2);
+	for (i = 0; i < 5000; i += 7) {
+		name_of(buf, sizeof(buf), i);
+		assert_int_equal(gs_strtab_intern(&t, buf), 3 + i);
+	}
+	assert_int_equal(t.n, 5003);
+	gs_strtab_clear(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ids_in_order_equal_strings_shared),
+		cmocka_unit_test(test_reserve_interned_index_once),
 		cmocka_unit_test(test_many_names_across_resizes),
 		cmocka_unit_test(test_bytes_as_given_and_empty),
 		cmocka_unit_test(test_append_then_intern),

@@ -3,8 +3,10 @@
  * (gs_results_fill_series_csv): the same bytes, with and without the
  * accounted column, over blocks of a row, of a sample and of many, with
  * samples split between blocks; rewritten when blocks were written
- * before the policy first reported accounted time; the series handed back is the rows taken; the blocks in use
- * stay at most SERIES_STREAM_BLOCKS however far the recorder runs ahead;
+ * before the policy first reported accounted time; the series handed
+ * back is the rows taken; the blocks in use stay at most
+ * gs_series_stream_max_blocks() however far the recorder runs ahead,
+ * and a whole sample's blocks and one more are had without waiting;
  * and a file that cannot be created is an error at the end, with the
  * series made all the same. */
 #include <stdarg.h>
@@ -16,6 +18,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sim/results/series_stream.h"
 #include "tests/support/fill_text.h"
@@ -154,7 +157,7 @@ static void test_accounted_late(void **state)
 }
 
 /* A recorder far ahead of the thread waits for a block rather than
- * making more: 1,500 blocks through at most SERIES_STREAM_BLOCKS. */
+ * making more: 1,500 blocks through at most the bound's three. */
 static void test_blocks_bounded(void **state)
 {
 	g_autofree char *dir = g_dir_make_tmp("series-XXXXXX", NULL);
@@ -164,10 +167,63 @@ static void test_blocks_bounded(void **state)
 
 	(void)state;
 	s = record(gs_series_stream_sink(st), 1000, 2, 0, seen);
-	assert_true(g_hash_table_size(seen) <= SERIES_STREAM_BLOCKS);
+	assert_true(g_hash_table_size(seen) <=
+		    gs_series_stream_max_blocks(N_TASKS, 2));
 	assert_int_equal(gs_series_rows(s), 1000 * N_TASKS);
 	gs_series_free(s);
 	gs_series_stream_free(st);
+	remove_dir(dir);
+}
+
+/* The bound: a whole sample's blocks and one more, at least three. */
+static void test_max_blocks(void **state)
+{
+	(void)state;
+	assert_int_equal(gs_series_stream_max_blocks(3, 2), 3);
+	assert_int_equal(gs_series_stream_max_blocks(1, 16384), 3);
+	assert_int_equal(gs_series_stream_max_blocks(16384, 16384), 3);
+	assert_int_equal(gs_series_stream_max_blocks(16385, 16384), 3);
+	assert_int_equal(gs_series_stream_max_blocks(65536, 16384), 5);
+	assert_int_equal(gs_series_stream_max_blocks(65537, 16384), 6);
+	assert_int_equal(gs_series_stream_max_blocks(40, 1), 41);
+}
+
+/* A sample of many blocks (40 tasks in blocks of 4 rows: ten) is taken
+ * whole, and the next block had, without the thread handing a block
+ * back: none is handed to it here. With fewer blocks than that, the
+ * recorder waited for the thread to write the sample before each sample
+ * (at 65,536 tasks every sample of the run); here block() would never
+ * return, which the alarm turns into a failure. */
+static void test_sample_without_waiting(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("series-XXXXXX", NULL);
+	struct gs_series_stream *st = gs_series_stream_new(dir);
+	struct gs_series_sink *sink = gs_series_stream_sink(st);
+	uint32_t n = gs_series_stream_max_blocks(40, 4), k;
+	struct gs_series_block **b = g_new0(struct gs_series_block *, n);
+	g_autoptr(GHashTable) seen = g_hash_table_new(NULL, NULL);
+	const char *many[40];
+
+	(void)state;
+	for (k = 0; k < 40; k++)
+		many[k] = names[k % N_TASKS];
+	assert_int_equal(n, 11);
+	alarm(20);
+	for (k = 0; k < n; k++) {
+		b[k] = sink->block(sink, 40, 4);
+		g_hash_table_add(seen, b[k]);
+	}
+	alarm(0);
+	assert_int_equal(g_hash_table_size(seen), n);
+	for (k = 0; k < n; k++) {
+		b[k]->names = many;
+		b[k]->first = 0;
+		b[k]->n_rows = 0;
+		sink->take(sink, b[k]);
+	}
+	gs_series_free(sink->finish(sink));
+	gs_series_stream_free(st);
+	g_free(b);
 	remove_dir(dir);
 }
 
@@ -200,6 +256,8 @@ int main(void)
 		cmocka_unit_test(test_same_bytes),
 		cmocka_unit_test(test_accounted_late),
 		cmocka_unit_test(test_blocks_bounded),
+		cmocka_unit_test(test_max_blocks),
+		cmocka_unit_test(test_sample_without_waiting),
 		cmocka_unit_test(test_cannot_create),
 	};
 

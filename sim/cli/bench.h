@@ -40,6 +40,12 @@ struct gs_bench_point {
 	 * commit the folder. What is left of wall_s frees the simulation.
 	 * Other points leave them unset. */
 	double run_s, collect_s, write_s;
+	/* `process`: CPU seconds of the thread that runs the simulation,
+	 * from the start of the build to the end of the run, with outputs
+	 * (best repeat) and alone (best repeat): the recording's cost on the
+	 * simulation's own thread, which time other processes and the
+	 * output threads take from the cores does not move. */
+	double run_cpu_s, sim_run_cpu_s;
 };
 
 /* The speed points' workload: saturating throttles. */

@@ -109,8 +109,10 @@ static inline void ensure_chan_track(struct gs_sim *sim, uint32_t gpu,
 }
 
 /* Room in the results' names for every task's, made when the first is
- * interned: the table then grows once instead of doubling past the end
- * (about 11 bytes a task at 65,536), and not at all without spans. */
+ * interned: the table and its index then grow once instead of doubling
+ * past the end (about 11 bytes a task at 65,536, and the index rebuilt
+ * at each doubling: a tenth of the interning), and not at all without
+ * spans. */
 static void reserve_task_names(struct gs_sim *sim)
 {
 	size_t bytes = 0;
@@ -118,7 +120,7 @@ static void reserve_task_names(struct gs_sim *sim)
 
 	for (i = 0; i < sim->n_tasks; i++)
 		bytes += strlen(sim->tasks[i].name) + 1;
-	gs_strtab_reserve(&sim->rec->names, sim->n_tasks, bytes);
+	gs_strtab_reserve_interned(&sim->rec->names, sim->n_tasks, bytes);
 }
 
 /* Task t's name interned in the results when first used (the names'

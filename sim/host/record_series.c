@@ -104,8 +104,9 @@ gs_time_t gs_task_gpu_time_now(const struct gs_task *t)
 }
 
 /* Rows a block holds: 16,384 (512 KB), so that at 65,536 tasks the
- * blocks in use (SERIES_STREAM_BLOCKS) hold 1.5 MB, not the 4.5 MB of a
- * block per sample, and a block is still handed over once in many rows. */
+ * blocks in use (gs_series_stream_max_blocks: a sample's four and one)
+ * hold 2.5 MB, not the 6 MB of a block per sample and two more, and a
+ * block is still handed over once in many rows. */
 #define SERIES_BLOCK_ROWS 16384u
 
 /* The block with room for the next row, of task `task`: a full one is

@@ -90,13 +90,21 @@ static void take(struct gs_series_sink *sink, struct gs_series_block *b)
 	g_async_queue_push(st->full, b);
 }
 
+uint32_t gs_series_stream_max_blocks(uint32_t n_tasks, uint32_t cap)
+{
+	uint32_t per_sample = n_tasks / MAX(cap, 1u) +
+			      (n_tasks % MAX(cap, 1u) != 0);
+
+	return MAX(per_sample + 1, 3u);
+}
+
 static struct gs_series_block *block(struct gs_series_sink *sink,
 				     uint32_t n_tasks, uint32_t cap)
 {
 	struct gs_series_stream *st = (struct gs_series_stream *)sink;
 	struct gs_series_block *b = g_async_queue_try_pop(st->empty);
 
-	if (!b && st->made < SERIES_STREAM_BLOCKS) {
+	if (!b && st->made < gs_series_stream_max_blocks(n_tasks, cap)) {
 		st->made++;
 		return gs_series_block_new(n_tasks, cap);
 	}

@@ -5,8 +5,8 @@
  * sim/host/results.h): each block of rows it takes goes to a thread
  * of its own, which appends its rows to the series (base/series.h) and
  * writes them to the file (series_csv.h), then hands the block back for
- * the recorder to fill again. At most SERIES_STREAM_BLOCKS blocks exist:
- * a recorder ahead of the thread waits for one. The recorder's finish()
+ * the recorder to fill again. At most gs_series_stream_max_blocks()
+ * blocks exist: a recorder ahead of the thread waits for one. The recorder's finish()
  * waits for the thread and takes the series; the results' end() then
  * completes the file, rewriting it from the series in the one case the
  * rows written could be wrong: the accounted column, which a policy
@@ -22,9 +22,16 @@
 
 #include "sim/host/results.h"
 
-/* Blocks at most: one the recorder fills, one the thread writes, one
- * between them (a block holds 16,384 rows, 512 KB: record_series.c). */
-#define SERIES_STREAM_BLOCKS 3u
+/* Blocks at most for samples of n_tasks rows in blocks of cap rows:
+ * those of one whole sample, and one more, at least three (one the
+ * recorder fills, one the thread writes, one between them). A sample is
+ * one burst of the recorder's, n_tasks rows at one instant; with fewer
+ * blocks than a sample spans, every sample waited for the thread to
+ * write the sample before it (at 65,536 tasks, four blocks of 16,384
+ * rows: 14-34 ms of a 0.34 s run spent waiting, with three). A block is
+ * 32 bytes a row (record_series.c), so the bound is about 32 bytes a
+ * task, 2.5 MB at 65,536 tasks. */
+uint32_t gs_series_stream_max_blocks(uint32_t n_tasks, uint32_t cap);
 
 struct gs_series_stream;
 
