@@ -72,6 +72,7 @@ void gs_gpu_channel_close(struct gs_channel *ch)
 	ch->open = false;
 	ch->enabled = false;
 	ch->owner = NULL;
+	ch->traced = false;
 	gpu->n_open--;
 }
 

@@ -157,6 +157,12 @@ struct gs_channel {
 	bool open;
 	bool enabled;     /* channel RAM enable bit */
 	bool rr_linked;
+	/* The host's recorder (sim/host/record.c) has this channel's
+	 * timeline track and its owner's task name: past the timeline's cap
+	 * a span of it then needs no look at the owner. The model never
+	 * reads it; false whenever the channel has no owner (cleared at
+	 * open and close), so it never outlives the owner it was set for. */
+	bool traced;
 };
 
 enum gs_engine_state {

@@ -108,6 +108,16 @@ static inline void ensure_chan_track(struct gs_sim *sim, uint32_t gpu,
 	add_track(sim, gpu, GS_TRACK_CHANNEL, id, NULL, name);
 }
 
+/* Notes that channel ch's track is registered and its owner's name
+ * interned (both stay so: the bitmap and the names only grow), which
+ * past_cap_known() then reads from the channel alone. The channel comes
+ * const through the span hook; this field is the recorder's own, and
+ * the channel clears it when its owner changes (gpu_model/gpu.h). */
+static inline void note_chan_traced(const struct gs_channel *ch)
+{
+	((struct gs_channel *)ch)->traced = true;
+}
+
 /* Room in the results' names for every task's, made when the first is
  * interned: the table and its index then grow once instead of doubling
  * past the end (about 11 bytes a task at 65,536, and the index rebuilt
@@ -329,6 +339,8 @@ static G_GNUC_NO_INLINE void engine_span(struct gs_sim *sim,
 	add_span(sim, &sp);
 	if ((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch) {
 		ensure_chan_track(sim, gpu->index, ch->id, sp.name);
+		if (hc)
+			note_chan_traced(ch);
 		sp.track_kind = GS_TRACK_CHANNEL;
 		sp.track = ch->id;
 		add_span(sim, &sp);
@@ -351,31 +363,31 @@ static G_GNUC_NO_INLINE void past_cap_span(struct gs_sim *sim,
 	uint32_t name = span_name(sim, kind, hc ? hc->task : NULL);
 
 	ensure_track(sim, gpu->index, GS_TRACK_ENGINE, engine, NULL);
-	if ((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch)
+	if ((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch) {
 		ensure_chan_track(sim, gpu->index, ch->id, name);
+		if (hc)
+			note_chan_traced(ch);
+	}
 }
 
 /* Whether past_cap_span() would find everything it registers known: the
  * engine's track and, for a command, its task's name and its channel's
- * track (a channel without a task goes to past_cap_span(), which interns
- * "?"). Inline, so that after the cap a span costs these few loads and
- * no call: nearly every one after the first of its channel. */
+ * track, which the channel's traced mark says (a channel without a task
+ * has none: past_cap_span() interns "?"). Inline, so that after the cap
+ * a span costs these few loads and no call: nearly every one after the
+ * first of its channel. The mark spares the owner's hal_chan and the
+ * task's entry in task_name_ids, two loads that at 65,536 channels
+ * missed the cache on most of the 3.4 M spans past the cap. */
 static inline bool past_cap_known(const struct gs_sim *sim,
 				  const struct gs_gpu *gpu, uint8_t engine,
 				  enum gs_span_kind kind,
 				  const struct gs_channel *ch)
 {
-	const struct hal_chan *hc;
-
 	if (!track_known(sim, gpu->index, GS_TRACK_ENGINE, engine))
 		return false;
 	if (!((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch))
 		return true;
-	hc = ch->owner;
-	if (!hc || !sim->task_name_ids ||
-	    !sim->task_name_ids[hc->task - sim->tasks])
-		return false;
-	return track_known(sim, gpu->index, GS_TRACK_CHANNEL, ch->id);
+	return ch->traced;
 }
 
 void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
