@@ -176,6 +176,9 @@ struct gs_engine {
 	struct gs_gpu *gpu;
 	uint8_t kind;
 	uint8_t state;
+	/* The host's recorder (sim/host/record.c) has this engine's
+	 * timeline track; the model never reads it (as gs_channel.traced). */
+	bool traced;
 	struct gs_channel *cur;   /* loaded context's channel (NULL: none) */
 	struct gs_channel *next;  /* being switched in */
 	struct gs_channel *running_chan;

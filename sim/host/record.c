@@ -118,6 +118,41 @@ static inline void note_chan_traced(const struct gs_channel *ch)
 	((struct gs_channel *)ch)->traced = true;
 }
 
+/* Notes that engine `engine` of gpu has its track registered, which
+ * past_cap_known() then reads from the engine alone rather than from
+ * the track bitmap (an index computed from the GPU count); the field is
+ * the recorder's own, as note_chan_traced's. */
+static inline void note_engine_traced(const struct gs_gpu *gpu,
+				      uint8_t engine)
+{
+	((struct gs_gpu *)gpu)->engines[engine].traced = true;
+}
+
+/* Engine `engine` of gpu's track registered if it is new, and the
+ * engine marked: after its first span one load. */
+static inline void trace_engine(struct gs_sim *sim, const struct gs_gpu *gpu,
+				uint8_t engine)
+{
+	if (G_LIKELY(gpu->engines[engine].traced))
+		return;
+	ensure_track(sim, gpu->index, GS_TRACK_ENGINE, engine, NULL);
+	note_engine_traced(gpu, engine);
+}
+
+/* Channel ch's track registered if it is new, labelled by name, its
+ * owner's task's (interned by the caller) and, if it has an owner (hc),
+ * the channel marked: after its first span one load. */
+static inline void trace_chan(struct gs_sim *sim, const struct gs_gpu *gpu,
+			      const struct gs_channel *ch,
+			      const struct hal_chan *hc, uint32_t name)
+{
+	if (G_LIKELY(ch->traced))
+		return;
+	ensure_chan_track(sim, gpu->index, ch->id, name);
+	if (hc)
+		note_chan_traced(ch);
+}
+
 /* Room in the results' names for every task's, made when the first is
  * interned: the table and its index then grow once instead of doubling
  * past the end (about 11 bytes a task at 65,536, and the index rebuilt
@@ -335,12 +370,10 @@ static G_GNUC_NO_INLINE void engine_span(struct gs_sim *sim,
 		sp.cmd_len = eng->cmd.duration;
 		sp.channel = ch->id;
 	}
-	ensure_track(sim, gpu->index, GS_TRACK_ENGINE, engine, NULL);
+	trace_engine(sim, gpu, engine);
 	add_span(sim, &sp);
 	if ((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch) {
-		ensure_chan_track(sim, gpu->index, ch->id, sp.name);
-		if (hc)
-			note_chan_traced(ch);
+		trace_chan(sim, gpu, ch, hc, sp.name);
 		sp.track_kind = GS_TRACK_CHANNEL;
 		sp.track = ch->id;
 		add_span(sim, &sp);
@@ -362,28 +395,25 @@ static G_GNUC_NO_INLINE void past_cap_span(struct gs_sim *sim,
 	const struct hal_chan *hc = ch ? ch->owner : NULL;
 	uint32_t name = span_name(sim, kind, hc ? hc->task : NULL);
 
-	ensure_track(sim, gpu->index, GS_TRACK_ENGINE, engine, NULL);
-	if ((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch) {
-		ensure_chan_track(sim, gpu->index, ch->id, name);
-		if (hc)
-			note_chan_traced(ch);
-	}
+	trace_engine(sim, gpu, engine);
+	if ((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch)
+		trace_chan(sim, gpu, ch, hc, name);
 }
 
 /* Whether past_cap_span() would find everything it registers known: the
- * engine's track and, for a command, its task's name and its channel's
- * track, which the channel's traced mark says (a channel without a task
- * has none: past_cap_span() interns "?"). Inline, so that after the cap
- * a span costs these few loads and no call: nearly every one after the
- * first of its channel. The mark spares the owner's hal_chan and the
- * task's entry in task_name_ids, two loads that at 65,536 channels
- * missed the cache on most of the 3.4 M spans past the cap. */
-static inline bool past_cap_known(const struct gs_sim *sim,
-				  const struct gs_gpu *gpu, uint8_t engine,
+ * engine's track, which the engine's traced mark says, and for a command
+ * its task's name and its channel's track, which the channel's says (a
+ * channel without a task has none: past_cap_span() interns "?"). Inline,
+ * so that after the cap a span costs these few loads and no call: nearly
+ * every one after the first of its channel. The channel's mark spares
+ * the owner's hal_chan and the task's entry in task_name_ids, two loads
+ * that at 65,536 channels missed the cache on most of the 3.4 M spans
+ * past the cap; the engine's, the bitmap's index arithmetic. */
+static inline bool past_cap_known(const struct gs_gpu *gpu, uint8_t engine,
 				  enum gs_span_kind kind,
 				  const struct gs_channel *ch)
 {
-	if (!track_known(sim, gpu->index, GS_TRACK_ENGINE, engine))
+	if (!gpu->engines[engine].traced)
 		return false;
 	if (!((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch))
 		return true;
@@ -404,7 +434,7 @@ void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 		return;
 	}
 	sim->rec->timeline_truncated = true;
-	if (!past_cap_known(sim, gpu, engine, kind, ch))
+	if (!past_cap_known(gpu, engine, kind, ch))
 		past_cap_span(sim, gpu, engine, kind, ch);
 }
 
