@@ -103,11 +103,36 @@ static void test_node_shared_kernels(void **state)
 		"    behavior: {throttle: {kernel: 500us}}\n");
 }
 
+/* More tasks than a series block holds (16,384 rows: record_series.c),
+ * so that each sample goes on in a second block, with commands running
+ * in both: two throttles first, 16,382 tasks asleep for the whole run,
+ * then three throttles, all on one GPU without shared kernels (the
+ * sample's bulk path: figures copied a block's run at a time, the
+ * running commands added after). */
+static void test_sample_over_two_blocks(void **state)
+{
+	(void)state;
+	assert_rows_as_expected(
+		"duration: 12ms\n"
+		"gpu: {preset: kepler, max_channels: 16400}\n"
+		"output: {series_interval: 700us}\n"
+		"tasks:\n"
+		"  - name: a\n    count: 2\n"
+		"    behavior: {throttle: {kernel: 300us}}\n"
+		"  - name: idle\n    count: 10000\n"
+		"    behavior: {script: [{sleep: 10s}]}\n"
+		"  - name: idle2\n    count: 6382\n"
+		"    behavior: {script: [{sleep: 10s}]}\n"
+		"  - name: b\n    count: 3\n"
+		"    behavior: {throttle: {kernel: 300us}}\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_engines_mid_command),
 		cmocka_unit_test(test_node_shared_kernels),
+		cmocka_unit_test(test_sample_over_two_blocks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
