@@ -2,7 +2,16 @@
 #include "base/thread_quiet.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <signal.h>
+
+/* Set once, before any thread of the process's own is started. */
+static bool threads_off;
+
+void gs_threads_off(void)
+{
+	threads_off = true;
+}
 
 GThread *gs_thread_new_quiet(const char *name, GThreadFunc fn, gpointer data)
 {
@@ -11,7 +20,7 @@ GThread *gs_thread_new_quiet(const char *name, GThreadFunc fn, gpointer data)
 
 	/* test seam (tests/no_threads_test.sh): as when no thread can be
 	 * had, so that every caller's way of doing the work itself runs */
-	if (g_getenv("GPUSIM_NO_THREADS"))
+	if (threads_off || g_getenv("GPUSIM_NO_THREADS"))
 		return NULL;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);

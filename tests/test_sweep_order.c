@@ -2,7 +2,10 @@
  * costliest first, from an estimate of the commands each point launches
  * (workloads/scenario_cost.c), ties in grid order. The order changes no
  * output (tests/sweep_order_test.sh compares the bytes); here: the
- * estimate's arithmetic and the order it gives. */
+ * estimate's arithmetic and the order it gives. And whether the workers
+ * start helper threads (gs_sweep_worker_threads): neither changes an
+ * output byte (tests/sweep_test.sh compares -j1 and -j2 point by
+ * point). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -127,6 +130,19 @@ static void test_neon_sweep_shortest_requests_first(void **state)
 	gs_scenario_free(sc);
 }
 
+/* Helper threads only while a core is left over beside the points
+ * simulated at once. */
+static void test_worker_threads_while_cores_left(void **state)
+{
+	(void)state;
+	assert_true(gs_sweep_worker_threads(1, 2));
+	assert_false(gs_sweep_worker_threads(2, 2));
+	assert_false(gs_sweep_worker_threads(3, 2));
+	assert_true(gs_sweep_worker_threads(2, 16));
+	assert_false(gs_sweep_worker_threads(16, 16));
+	assert_false(gs_sweep_worker_threads(1, 1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +150,7 @@ int main(void)
 		cmocka_unit_test(test_finite_programs_and_late_starts),
 		cmocka_unit_test(test_order_is_costliest_first_ties_in_grid_order),
 		cmocka_unit_test(test_neon_sweep_shortest_requests_first),
+		cmocka_unit_test(test_worker_threads_while_cores_left),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

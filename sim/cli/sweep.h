@@ -75,6 +75,14 @@ gboolean gs_sweep_run_point(const struct gs_sweep_job *job,
 void gs_sweep_order_longest_first(const struct gs_sweep_point **todo,
 				  unsigned n);
 
+/* Whether the workers of a pool that simulates `at_once` points at a
+ * time on `cores` cores start helper threads (collecting and writing a
+ * point's results on two threads): only while cores are left over. With
+ * every core running a point of its own a helper has no core to run on;
+ * on neon_fig6_fig7 at -j2 on 2 cores, the sweep took 3% longer with
+ * them (median of 10), and -j1 the same either way. */
+bool gs_sweep_worker_threads(unsigned at_once, unsigned cores);
+
 /* Runs points todo[0..n) in up to `jobs` worker processes (one forked
  * process per point) that simulate at once; a worker whose point only
  * waits for its durable commit no longer counts, so up to `jobs` more

@@ -15,7 +15,10 @@
  * points in flight, committing ones included. The pool reads a point's
  * point.json (its row for sweep.csv) when its worker has exited, while
  * the others still simulate, not all of them after the last: only what
- * is committed is read, as before, but less is left after the join. */
+ * is committed is read, as before, but less is left after the join.
+ * When the pool simulates as many points at once as there are cores, a
+ * worker starts no helper thread (gs_sweep_worker_threads): every core
+ * already runs a point. */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -28,6 +31,7 @@
 #include <unistd.h>
 
 #include "sim/cli/sweep.h"
+#include "base/thread_quiet.h"
 
 /* --- progress --- */
 
@@ -115,9 +119,16 @@ static void tell_pool(void *ctx)
 		raise(SIGSTOP);
 }
 
-/* Forks a worker for p; false (after saying why) if it cannot. */
+bool gs_sweep_worker_threads(unsigned at_once, unsigned cores)
+{
+	return at_once < cores;
+}
+
+/* Forks a worker for p, with helper threads or not (threads); false
+ * (after saying why) if it cannot. */
 static bool start_worker(const struct gs_sweep_job *job,
-			 const struct gs_sweep_point *p, struct worker *w)
+			 const struct gs_sweep_point *p, bool threads,
+			 struct worker *w)
 {
 	pid_t parent = getpid();
 	int fds[2];
@@ -141,6 +152,8 @@ static bool start_worker(const struct gs_sweep_job *job,
 		if (getppid() != parent)
 			_exit(1);
 		signal(SIGPIPE, SIG_IGN); /* a pool gone: told by the write */
+		if (!threads)
+			gs_threads_off();
 		close(fds[0]);
 		mine.before_commit = tell_pool;
 		mine.before_commit_ctx = &fds[1];
@@ -191,15 +204,19 @@ unsigned gs_sweep_run_pool(const struct gs_sweep_job *job,
 	unsigned next = 0, live = 0, simulating = 0, i;
 	struct worker *w;
 	struct pollfd *pfd;
+	bool threads;
 
 	if (!jobs)
 		jobs = 1;
+	threads = gs_sweep_worker_threads(MIN(jobs, n),
+					  g_get_num_processors());
 	w = g_new0(struct worker, 2 * jobs);
 	pfd = g_new0(struct pollfd, 2 * jobs);
 	draw(&pr);
 	while (next < n || live) {
 		while (simulating < jobs && live < 2 * jobs && next < n) {
-			if (!start_worker(job, todo[next++], &w[live])) {
+			if (!start_worker(job, todo[next++], threads,
+					  &w[live])) {
 				pr.failed++;
 				pr.done++;
 				continue;
