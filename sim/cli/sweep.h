@@ -19,6 +19,8 @@
 #include "workloads/sweep.h"
 
 /* What every point of one sweep shares. */
+struct gs_point_record;
+
 struct gs_sweep_job {
 	const char *file;            /* the scenario file, as given */
 	const char *data;            /* its bytes */
@@ -31,10 +33,12 @@ struct gs_sweep_job {
 	bool no_timeline;
 	enum gs_timeline_format timeline; /* when there is one */
 	/* Called by a point's run when its files are written and only their
-	 * durable commit is left (NULL: nothing to tell): a pool worker then
-	 * tells the pool, which starts the next point while this one waits
-	 * for the disk. */
-	void (*before_commit)(void *ctx);
+	 * durable commit is left (NULL: nothing to tell), with the record
+	 * its point.json holds (NULL: none written, an invariant was
+	 * violated): a pool worker then tells the pool, which starts the
+	 * next point while this one waits for the disk, and hands it the
+	 * record for when the point is committed. */
+	void (*before_commit)(void *ctx, const struct gs_point_record *rec);
 	void *before_commit_ctx;
 };
 
@@ -53,13 +57,20 @@ struct gs_point_record {
 	GPtrArray *cells;
 };
 void gs_point_record_free(struct gs_point_record *rec);
+/* rec appended to out as bytes (sweep_record.c), and back: NULL when the
+ * bytes are not one whole record, or hold a string point.json could not
+ * hold as it is (not valid UTF-8). */
+void gs_point_record_pack(const struct gs_point_record *rec,
+			  GByteArray *out);
+struct gs_point_record *gs_point_record_unpack(const guint8 *data,
+					       gsize len);
 
-/* Writes point.json for p's results r into dir (the temporary folder
- * that becomes p's folder). */
+/* Writes point.json for p, whose row is rec's, into dir (the temporary
+ * folder that becomes p's folder). */
 gboolean gs_sweep_write_point(const struct gs_sweep_job *job,
 			      const struct gs_sweep_point *p,
-			      const struct gs_results *r, const char *dir,
-			      GError **error);
+			      const struct gs_point_record *rec,
+			      const char *dir, GError **error);
 /* The record of p if it is finished for this configuration, else NULL. */
 struct gs_point_record *gs_sweep_read_point(const struct gs_sweep_job *job,
 					    const struct gs_sweep_point *p);

@@ -84,8 +84,11 @@ void gs_point_record_free(struct gs_point_record *rec)
 {
 	if (!rec)
 		return;
-	g_ptr_array_unref(rec->columns);
-	g_ptr_array_unref(rec->cells);
+	/* a record being read may have one array or none yet */
+	if (rec->columns)
+		g_ptr_array_unref(rec->columns);
+	if (rec->cells)
+		g_ptr_array_unref(rec->cells);
 	g_free(rec);
 }
 
@@ -136,14 +139,12 @@ static void add_point_fields(JsonBuilder *b, const struct gs_sweep_job *job,
 
 gboolean gs_sweep_write_point(const struct gs_sweep_job *job,
 			      const struct gs_sweep_point *p,
-			      const struct gs_results *r, const char *dir,
-			      GError **error)
+			      const struct gs_point_record *rec,
+			      const char *dir, GError **error)
 {
 	g_autoptr(JsonBuilder) b = json_builder_new();
-	g_autoptr(GPtrArray) columns = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func(g_free);
+	const GPtrArray *columns = rec->columns, *cells = rec->cells;
 
-	gs_results_row(r, columns, cells);
 	json_builder_begin_object(b);
 	add_point_fields(b, job, p);
 	json_builder_set_member_name(b, "config_hash");
@@ -211,11 +212,7 @@ struct gs_point_record *gs_sweep_read_point(const struct gs_sweep_job *job,
 	rec->cells = read_strings(o, "row");
 	if (!rec->columns || !rec->cells ||
 	    rec->columns->len != rec->cells->len) {
-		if (rec->columns)
-			g_ptr_array_unref(rec->columns);
-		if (rec->cells)
-			g_ptr_array_unref(rec->cells);
-		g_free(rec);
+		gs_point_record_free(rec);
 		return NULL;
 	}
 	return rec;

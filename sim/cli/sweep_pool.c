@@ -6,16 +6,19 @@
  *
  * Each worker has a pipe to the pool. It writes one byte when its files
  * are written and only their durable commit (fdatasync, the rename, the
- * folder's fsync: sim/results/results_dir.h) is left; the pool then
- * starts the next point, so that the disk wait overlaps a simulation
- * instead of leaving a core idle. The pipe's end of file is the worker's
- * exit. A point still counts as finished only when its worker has exited
- * with success, after its commit, and sweep.csv and manifest.json are
- * written after every worker has exited, so a crash loses at most the
- * points in flight, committing ones included. The pool reads a point's
- * point.json (its row for sweep.csv) when its worker has exited, while
- * the others still simulate, not all of them after the last: only what
- * is committed is read, as before, but less is left after the join.
+ * folder's fsync: sim/results/results_dir.h) is left, and then its
+ * point's record (its row for sweep.csv, as its point.json has it); the
+ * pool then starts the next point, so that the disk wait overlaps a
+ * simulation instead of leaving a core idle. The pipe's end of file is
+ * the worker's exit. A point still counts as finished only when its
+ * worker has exited with success, after its commit, and sweep.csv and
+ * manifest.json are written after every worker has exited, so a crash
+ * loses at most the points in flight, committing ones included. The
+ * pool takes a point's record when its worker has exited with success,
+ * while the others still simulate, not all of them after the last: the
+ * one sent, or the committed point.json when none came whole (reading
+ * 24 point.json files with json-glib was a sixth of the pool's CPU on
+ * neon_fig6_fig7, which at -j2 it takes from the workers' cores).
  * When the pool simulates as many points at once as there are cores, a
  * worker starts no helper thread (gs_sweep_worker_threads): every core
  * already runs a point. */
@@ -102,17 +105,31 @@ struct worker {
 	int fd;          /* read end of its pipe; -1 once at end of file */
 	const struct gs_sweep_point *p;
 	bool committing; /* said its point waits only for the disk */
+	GByteArray *said; /* what it wrote: 'c', then its record's bytes */
 };
 
-static void tell_pool(void *ctx)
+/* Tells the pool that the point waits only for its commit ('c'), with
+ * the point's record (none: the byte alone). Nothing to do if a write
+ * fails: the pool then learns of the point at its exit, as it would of
+ * one that crashed before saying, and reads its point.json. */
+static void tell_pool(void *ctx, const struct gs_point_record *rec)
 {
-	const char ready = 'c';
+	g_autoptr(GByteArray) msg = g_byte_array_new();
 	int fd = *(int *)ctx;
+	guint at = 0;
 
-	/* Nothing to do if it fails: the pool then learns of the point at
-	 * its exit, as it would of one that crashed before saying. */
-	while (write(fd, &ready, 1) < 0 && errno == EINTR)
-		;
+	g_byte_array_append(msg, (const guint8 *)"c", 1);
+	if (rec)
+		gs_point_record_pack(rec, msg);
+	while (at < msg->len) {
+		ssize_t n = write(fd, msg->data + at, msg->len - at);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		at += (guint)n;
+	}
 	/* Test seam (tests/sweep_overlap_test.sh): stop here, the point
 	 * written but not committed, so a test can see the pool go on. */
 	if (getenv("GPUSIM_PAUSE_SWEEP_COMMIT"))
@@ -175,7 +192,21 @@ static bool start_worker(const struct gs_sweep_job *job,
 	w->fd = fds[0];
 	w->p = p;
 	w->committing = false;
+	w->said = g_byte_array_new();
 	return true;
+}
+
+/* The record of w's point, committed now that w has exited with
+ * success: the one it sent, or else (none sent whole) its point.json's. */
+static struct gs_point_record *record_of(const struct gs_sweep_job *job,
+					 const struct worker *w)
+{
+	struct gs_point_record *rec = NULL;
+
+	if (w->said->len > 1 && w->said->data[0] == 'c')
+		rec = gs_point_record_unpack(w->said->data + 1,
+					     w->said->len - 1);
+	return rec ? rec : gs_sweep_read_point(job, w->p);
 }
 
 /* Reaps w, whose pipe is at end of file; true if its point is done. */
@@ -235,18 +266,19 @@ unsigned gs_sweep_run_pool(const struct gs_sweep_job *job,
 			break;
 		}
 		for (i = live; i-- > 0;) {
-			char byte;
+			guint8 buf[4096];
 			ssize_t got;
 
 			if (!pfd[i].revents)
 				continue;
-			got = read(w[i].fd, &byte, 1);
+			got = read(w[i].fd, buf, sizeof(buf));
 			if (got < 0 && errno == EINTR)
 				continue;
 			if (got > 0) {
 				if (!w[i].committing)
 					simulating--;
 				w[i].committing = true;
+				g_byte_array_append(w[i].said, buf, (guint)got);
 				continue;
 			}
 			/* end of file (or an error): the worker is gone */
@@ -256,8 +288,8 @@ unsigned gs_sweep_run_pool(const struct gs_sweep_job *job,
 			if (!reap(&w[i]))
 				pr.failed++;
 			else if (!recs[w[i].p->index])
-				recs[w[i].p->index] =
-					gs_sweep_read_point(job, w[i].p);
+				recs[w[i].p->index] = record_of(job, &w[i]);
+			g_byte_array_unref(w[i].said);
 			pr.done++;
 			w[i] = w[--live];
 			draw(&pr);

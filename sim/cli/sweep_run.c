@@ -19,18 +19,25 @@ static gboolean write_point_dir(const struct gs_sweep_job *job,
 		"summary.json", "tasks.csv", "series.csv", "timeline.json",
 		"timeline.pftrace", "point.json", NULL,
 	};
+	g_autoptr(GPtrArray) columns = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func(g_free);
+	struct gs_point_record rec = { columns, cells };
+	/* without point.json (a violated invariant) the point has no row */
+	const struct gs_point_record *row =
+		r->invariant_violation ? NULL : &rec;
 	struct gs_outdir od;
 
 	if (!gs_outdir_begin(&od, dir, owned, true, error))
 		return FALSE;
+	if (row)
+		gs_results_row(r, columns, cells);
 	if (!gs_results_write_files(r, od.tmp, timeline, error) ||
-	    (!r->invariant_violation &&
-	     !gs_sweep_write_point(job, p, r, od.tmp, error))) {
+	    (row && !gs_sweep_write_point(job, p, row, od.tmp, error))) {
 		gs_outdir_fail(&od, error);
 		return FALSE;
 	}
 	if (job->before_commit)
-		job->before_commit(job->before_commit_ctx);
+		job->before_commit(job->before_commit_ctx, row);
 	return gs_outdir_commit(&od, error);
 }
 
