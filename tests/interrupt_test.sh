@@ -104,6 +104,20 @@ check "the next run into the folder removes the killed run's temporary" sh -c \
 	"$GPUSIM run $cfg -q --set duration=3s --seed 2 --out $tmp/sig/out &&
 	 diff -r $tmp/new $tmp/sig/out && test \$(ls -A $tmp/sig | wc -l) -eq 1"
 
+# A signal between the temporary folder's creation and its registration
+# for removal (a seam raises SIGINT there): it waits until the folder is
+# registered, so the process dies of it with nothing left behind.
+mkdir "$tmp/mk"
+cp -a "$tmp/old" "$tmp/mk/out"
+GPUSIM_SIGNAL_AT_MKDTEMP=1 bg "$GPUSIM" run "$cfg" -q --set duration=3s \
+	--seed 2 --out "$tmp/mk/out"
+pid=$!
+wait $pid 2>/dev/null
+rc=$?
+check "SIGINT as the temporary folder is made: killed, the old set, no temporary" sh -c \
+	"test $rc -eq $((128 + 2)) && diff -r $tmp/old $tmp/mk/out &&
+	 test \$(ls -A $tmp/mk | wc -l) -eq 1"
+
 # Signals after a delay, wherever they land: old set or new set.
 long() { "$GPUSIM" run "$cfg" -q --set duration=40s "$@"; }
 long --seed 1 --out "$tmp/long_old"
