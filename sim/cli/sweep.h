@@ -18,9 +18,9 @@
 #include "sim/results/results_write.h"
 #include "workloads/sweep.h"
 
-/* What every point of one sweep shares. */
 struct gs_point_record;
 
+/* What every point of one sweep shares. */
 struct gs_sweep_job {
 	const char *file;            /* the scenario file, as given */
 	const char *data;            /* its bytes */

@@ -108,40 +108,26 @@ static inline void ensure_chan_track(struct gs_sim *sim, uint32_t gpu,
 	add_track(sim, gpu, GS_TRACK_CHANNEL, id, NULL, name);
 }
 
-/* Notes that channel ch's track is registered and its owner's name
- * interned (both stay so: the bitmap and the names only grow), which
- * past_cap_known() then reads from the channel alone. The channel comes
- * const through the span hook; this field is the recorder's own, and
- * the channel clears it when its owner changes (gpu_model/gpu.h). */
-static inline void note_chan_traced(const struct gs_channel *ch)
-{
-	((struct gs_channel *)ch)->traced = true;
-}
-
-/* Notes that engine `engine` of gpu has its track registered, which
- * past_cap_known() then reads from the engine alone rather than from
- * the track bitmap (an index computed from the GPU count); the field is
- * the recorder's own, as note_chan_traced's. */
-static inline void note_engine_traced(const struct gs_gpu *gpu,
-				      uint8_t engine)
-{
-	((struct gs_gpu *)gpu)->engines[engine].traced = true;
-}
-
-/* Engine `engine` of gpu's track registered if it is new, and the
- * engine marked: after its first span one load. */
+/* Engine `engine` of gpu's track registered if it is new, and the engine
+ * marked traced: after its first span one load, here and in
+ * past_cap_known(), instead of the track bitmap's index arithmetic. The
+ * engine comes const through the span hook; the mark is the recorder's
+ * own field (gpu_model/gpu.h), and a track once registered stays so. */
 static inline void trace_engine(struct gs_sim *sim, const struct gs_gpu *gpu,
 				uint8_t engine)
 {
 	if (G_LIKELY(gpu->engines[engine].traced))
 		return;
 	ensure_track(sim, gpu->index, GS_TRACK_ENGINE, engine, NULL);
-	note_engine_traced(gpu, engine);
+	((struct gs_gpu *)gpu)->engines[engine].traced = true;
 }
 
 /* Channel ch's track registered if it is new, labelled by name, its
- * owner's task's (interned by the caller) and, if it has an owner (hc),
- * the channel marked: after its first span one load. */
+ * owner's task's (interned by the caller), and, if it has an owner (hc),
+ * the channel marked traced: the track registered and the owner's name
+ * interned, both for good, so past_cap_known() reads the channel alone.
+ * The mark is the recorder's own field; the channel clears it when its
+ * owner changes (gpu_model/gpu.h). */
 static inline void trace_chan(struct gs_sim *sim, const struct gs_gpu *gpu,
 			      const struct gs_channel *ch,
 			      const struct hal_chan *hc, uint32_t name)
@@ -150,7 +136,7 @@ static inline void trace_chan(struct gs_sim *sim, const struct gs_gpu *gpu,
 		return;
 	ensure_chan_track(sim, gpu->index, ch->id, name);
 	if (hc)
-		note_chan_traced(ch);
+		((struct gs_channel *)ch)->traced = true;
 }
 
 /* Room in the results' names for every task's, made when the first is

@@ -161,7 +161,7 @@ G_STATIC_ASSERT(G_STRUCT_OFFSET(struct gs_task_figs, vtime) ==
  * the tasks' figures and a fill of the time, then the few running
  * commands added; at 65,536 tasks that is 1.5 MB copied per sample
  * rather than a loop over every task (gs_record_sample's instructions
- * 59 M -> 9 M over a 60 s run), with the same rows. */
+ * 59 M -> 12 M over a 60 s run), with the same rows. */
 static void sample_in_bulk(struct gs_sim *sim, const struct running_work *run,
 			   uint32_t n_run)
 {

@@ -92,9 +92,10 @@ static void take(struct gs_series_sink *sink, struct gs_series_block *b)
 
 uint32_t gs_series_stream_max_blocks(uint32_t n_tasks, uint32_t cap)
 {
-	uint32_t per_sample = n_tasks / MAX(cap, 1u) +
-			      (n_tasks % MAX(cap, 1u) != 0);
+	uint32_t per_sample;
 
+	cap = MAX(cap, 1u);
+	per_sample = n_tasks / cap + (n_tasks % cap != 0);
 	return MAX(per_sample + 1, 3u);
 }
 

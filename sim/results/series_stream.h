@@ -6,12 +6,12 @@
  * of its own, which appends its rows to the series (base/series.h) and
  * writes them to the file (series_csv.h), then hands the block back for
  * the recorder to fill again. At most gs_series_stream_max_blocks()
- * blocks exist: a recorder ahead of the thread waits for one. The recorder's finish()
- * waits for the thread and takes the series; the results' end() then
- * completes the file, rewriting it from the series in the one case the
- * rows written could be wrong: the accounted column, which a policy
- * turns on when it first reports accounted time, was written otherwise
- * than the results have it.
+ * blocks exist: a recorder ahead of the thread waits for one. The
+ * recorder's finish() waits for the thread and takes the series; the
+ * results' end() then completes the file, rewriting it from the series
+ * in the one case the rows written could be wrong: the accounted
+ * column, which a policy turns on when it first reports accounted time,
+ * was written otherwise than the results have it.
  *
  * The file is created in the temporary folder of an output folder begun
  * before the run (results_dir.h), as timeline.pftrace's stream is. */
