@@ -1,5 +1,4 @@
 /* Exact latency distributions: all samples, sorted when asked. */
-#define _DEFAULT_SOURCE /* madvise, MAP_ANONYMOUS */
 #include "base/latency.h"
 
 #include <glib.h>
@@ -7,7 +6,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 void gs_latency_add(struct gs_latency *l, uint64_t ns)
 {
@@ -307,9 +305,14 @@ void gs_latency_log_init_mode(struct gs_latency_log *log, uint32_t n_owners,
 	*log = (struct gs_latency_log){ .n_owners = n_owners,
 					.n_kinds = n_kinds,
 					.per_slot = per_slot };
-	if (per_slot)
+	if (per_slot) {
 		log->slot = g_new0(struct gs_latency,
 				   MAX((uint64_t)n_owners * n_kinds, 1));
+		return;
+	}
+	log->n_parts = n_owners ? ((n_owners - 1) >> GS_LATENCY_PART_SHIFT) + 1
+				: 1;
+	log->part = g_new0(struct gs_latency_part, log->n_parts);
 }
 
 void gs_latency_log_init(struct gs_latency_log *log, uint32_t n_owners,
@@ -320,20 +323,42 @@ void gs_latency_log_init(struct gs_latency_log *log, uint32_t n_owners,
 					 GS_LATENCY_SLOTS_MAX);
 }
 
+/* A block more at the part's end. */
+static G_GNUC_NO_INLINE void part_grow(struct gs_latency_part *p)
+{
+	struct gs_latency_block *b = g_new(struct gs_latency_block, 1);
+
+	b->next = NULL;
+	if (p->last)
+		p->last->next = b;
+	else
+		p->first = b;
+	p->last = b;
+	p->next = b->e;
+	p->end = b->e + GS_LATENCY_BLOCK_ENTRIES;
+}
+
 void gs_latency_log_add(struct gs_latency_log *log, uint32_t owner,
 			uint32_t kind, uint64_t ns)
 {
+	struct gs_latency_part *p;
+
 	if (log->per_slot) {
 		if (owner < log->n_owners && kind < log->n_kinds)
 			gs_latency_add(&log->slot[(uint64_t)owner *
 						  log->n_kinds + kind], ns);
 		return;
 	}
-	if (log->n == log->cap) {
-		log->cap = log->cap ? 2 * log->cap : 256;
-		log->e = g_renew(struct gs_latency_entry, log->e, log->cap);
+	if (G_UNLIKELY(!log->n_parts)) { /* zeroed: one part for all */
+		log->part = g_new0(struct gs_latency_part, 1);
+		log->n_parts = 1;
 	}
-	log->e[log->n++] = (struct gs_latency_entry){ owner, kind, ns };
+	p = &log->part[MIN(owner >> GS_LATENCY_PART_SHIFT, log->n_parts - 1)];
+	if (p->next == p->end)
+		part_grow(p);
+	*p->next++ = (struct gs_latency_entry){ owner, kind, ns };
+	p->n++;
+	log->n++;
 }
 
 void gs_latency_log_mark(const struct gs_latency_log *log,
@@ -342,8 +367,13 @@ void gs_latency_log_mark(const struct gs_latency_log *log,
 	uint64_t slots = (uint64_t)log->n_owners * log->n_kinds, i;
 
 	*mark = (struct gs_latency_mark){ .n = log->n };
-	if (!log->per_slot)
+	if (!log->per_slot) {
+		mark->n_parts = log->n_parts;
+		mark->part_n = g_new(uint64_t, MAX(log->n_parts, 1u));
+		for (i = 0; i < log->n_parts; i++)
+			mark->part_n[i] = log->part[i].n;
 		return;
+	}
 	mark->slot_n = g_new(uint64_t, MAX(slots, 1));
 	for (i = 0; i < slots; i++) {
 		mark->slot_n[i] = log->slot[i].n;
@@ -354,6 +384,7 @@ void gs_latency_log_mark(const struct gs_latency_log *log,
 void gs_latency_mark_free(struct gs_latency_mark *mark)
 {
 	g_free(mark->slot_n);
+	g_free(mark->part_n);
 	*mark = (struct gs_latency_mark){ 0 };
 }
 
@@ -361,10 +392,10 @@ void gs_latency_mark_free(struct gs_latency_mark *mark)
  * in place where they are. */
 static void slot_stats(const struct gs_latency_log *log,
 		       const struct gs_latency_mark *mark, uint32_t n_kinds,
-		       uint32_t first, uint32_t end, gs_latency_put_fn *put,
-		       void *ctx)
+		       uint32_t first, uint32_t end,
+		       struct gs_latency_scratch *scratch,
+		       gs_latency_put_fn *put, void *ctx)
 {
-	struct gs_latency_scratch scratch = { 0 };
 	struct gs_latency_stats st;
 	uint32_t o, k;
 
@@ -378,118 +409,130 @@ static void slot_stats(const struct gs_latency_log *log,
 					.v = log->slot[s].v,
 					.n = mark->slot_n[s],
 					.cap = mark->slot_n[s] };
-			gs_latency_stats_scratch(&view, &scratch, &st);
+			gs_latency_stats_scratch(&view, scratch, &st);
 			put(ctx, o, k, &st);
 		}
 	}
-	gs_latency_scratch_free(&scratch);
 }
 
-/* From this size the grouped samples are mapped with transparent huge
- * pages asked for: at 65,536 tasks each part's 13.6 MB were 3,300 page
- * faults of 4 KiB, a fresh page each (2 MiB pages: a handful). */
-#define GROUP_HUGE_MIN ((size_t)4 << 20)
+/* A part's entries up to a count, a block's run at a time. */
+struct part_iter {
+	const struct gs_latency_block *b;
+	uint64_t left;
+};
 
-/* n values' room; *mapped: its length if mapped (group_free). */
-static uint64_t *group_alloc(uint64_t n, size_t *mapped)
+/* The next run of entries (*k of them), or NULL after the last. */
+static const struct gs_latency_entry *next_run(struct part_iter *it,
+					       uint64_t *k)
 {
-	size_t bytes = MAX(n, 1) * sizeof(uint64_t);
+	const struct gs_latency_block *b = it->b;
 
-	*mapped = 0;
-#ifdef MADV_HUGEPAGE
-	if (bytes >= GROUP_HUGE_MIN) {
-		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!it->left || !b)
+		return NULL;
+	*k = MIN(it->left, (uint64_t)GS_LATENCY_BLOCK_ENTRIES);
+	it->left -= *k;
+	it->b = b->next;
+	return b->e;
+}
 
-		if (p != MAP_FAILED) {
-			/* advice only: small pages if refused */
-			(void)madvise(p, bytes, MADV_HUGEPAGE);
-			*mapped = bytes;
-			return p;
-		}
+static uint64_t *room(uint64_t **p, uint64_t *cap, uint64_t n)
+{
+	if (*cap < n) {
+		g_free(*p);
+		*cap = MAX(n, 2 * *cap);
+		*p = g_new(uint64_t, *cap);
 	}
-#endif
-	return g_new(uint64_t, MAX(n, 1));
+	return *p;
 }
 
-static void group_free(uint64_t *v, size_t mapped)
+/* Owners [lo, hi) of part p (its first n entries; p NULL: none): the
+ * samples grouped by slot by a counting sort, in the part's order within
+ * a slot, and each slot's statistics handed to put. */
+static void part_stats(const struct gs_latency_part *p, uint64_t n,
+		       uint32_t n_kinds, uint32_t lo, uint32_t hi,
+		       struct gs_latency_room *g, gs_latency_put_fn *put, void *ctx)
 {
-	if (mapped)
-		munmap(v, mapped);
-	else
-		g_free(v);
-}
-
-void gs_latency_log_group_stats(const struct gs_latency_log *log,
-				const struct gs_latency_mark *mark,
-				uint32_t n_kinds, uint32_t first_owner,
-				uint32_t end, uint64_t *at,
-				gs_latency_put_fn *put, void *ctx)
-{
-	uint64_t first = (uint64_t)first_owner * n_kinds;
-	uint64_t slots = (uint64_t)(end - first_owner) * n_kinds, i;
-	/* one unsigned compare for first_owner <= owner < end */
-	uint32_t owners = end - first_owner;
-	size_t mapped;
-	uint64_t *v = group_alloc(at[slots + 1], &mapped);
-	/* one sort buffer for all of the part's distributions */
-	struct gs_latency_scratch scratch = { 0 };
-	struct gs_latency_stats st;
-	uint32_t o, k;
-
-	for (i = 0; i < mark->n; i++) {
-		const struct gs_latency_entry *e = &log->e[i];
-
-		if (e->owner - first_owner < owners && e->kind < n_kinds)
-			v[at[(uint64_t)e->owner * n_kinds + e->kind - first +
-			     1]++] = e->ns;
-	}
-	for (o = first_owner; o < end; o++) {
-		for (k = 0; k < n_kinds; k++) {
-			uint64_t s = (uint64_t)(o - first_owner) * n_kinds + k;
-			struct gs_latency view = { .v = v + at[s],
-						   .n = at[s + 1] - at[s] };
-
-			view.cap = view.n;
-			gs_latency_stats_scratch(&view, &scratch, &st);
-			put(ctx, o, k, &st);
-		}
-	}
-	gs_latency_scratch_free(&scratch);
-	group_free(v, mapped);
-}
-
-/* Log mode: the part's samples grouped by slot in one array by a
- * counting sort: one offset per slot, where a struct gs_latency and a
- * block of its own per slot (what gs_latency_log_split gives) cost 48
- * bytes of headers and two small allocations per owner at the run's
- * peak (about 5 MB at 65,536 tasks). Within a slot the samples keep the
- * log's order, as the split does. Only the log's first mark->n entries
- * count, and only those of the part's owners. */
-static void log_stats(const struct gs_latency_log *log,
-		      const struct gs_latency_mark *mark, uint32_t n_kinds,
-		      uint32_t first_owner, uint32_t end, gs_latency_put_fn *put,
-		      void *ctx)
-{
-	uint64_t first = (uint64_t)first_owner * n_kinds;
-	uint32_t owners = end - first_owner;
-	uint64_t slots = (uint64_t)owners * n_kinds, i;
+	/* one unsigned compare for lo <= owner < hi */
+	uint32_t owners = hi - lo, o, k;
+	uint64_t slots = (uint64_t)owners * n_kinds, i, len;
 	/* counts at [slot + 2], then prefix sums: [slot + 1] is the slot's
-	 * start (gs_latency_log_group_stats) */
-	uint64_t *at = g_new0(uint64_t, slots + 2);
+	 * start, and after the grouping its end */
+	uint64_t *at = room(&g->at, &g->at_cap, slots + 2), *v;
+	const struct gs_latency_entry *e;
+	struct part_iter it = { p ? p->first : NULL, n };
 
-	for (i = 0; i < mark->n; i++) {
-		const struct gs_latency_entry *e = &log->e[i];
-
-		if (e->owner - first_owner < owners && e->kind < n_kinds)
-			at[(uint64_t)e->owner * n_kinds + e->kind - first +
-			   2]++;
-	}
+	memset(at, 0, (slots + 2) * sizeof(*at));
+	while ((e = next_run(&it, &len)))
+		for (i = 0; i < len; i++)
+			if (e[i].owner - lo < owners && e[i].kind < n_kinds)
+				at[(uint64_t)(e[i].owner - lo) * n_kinds +
+				   e[i].kind + 2]++;
 	for (i = 2; i < slots + 2; i++)
 		at[i] += at[i - 1];
-	gs_latency_log_group_stats(log, mark, n_kinds, first_owner, end, at,
-				   put, ctx);
-	g_free(at);
+	v = room(&g->v, &g->v_cap, MAX(at[slots + 1], 1));
+	it = (struct part_iter){ p ? p->first : NULL, n };
+	while ((e = next_run(&it, &len)))
+		for (i = 0; i < len; i++)
+			if (e[i].owner - lo < owners && e[i].kind < n_kinds)
+				v[at[(uint64_t)(e[i].owner - lo) * n_kinds +
+				     e[i].kind + 1]++] = e[i].ns;
+	for (o = 0; o < owners; o++) {
+		for (k = 0; k < n_kinds; k++) {
+			uint64_t s = (uint64_t)o * n_kinds + k;
+			struct gs_latency view = { .v = v + at[s],
+						   .n = at[s + 1] - at[s] };
+			struct gs_latency_stats st;
+
+			view.cap = view.n;
+			gs_latency_stats_scratch(&view, &g->scratch, &st);
+			put(ctx, lo + o, k, &st);
+		}
+	}
+}
+
+/* Log mode: owners [first, end) a part at a time (the last part holds
+ * every owner past the others'); with no part at the mark (a zeroed log
+ * that had nothing), every slot empty. Only each part's entries before
+ * the mark count. */
+static void log_stats(const struct gs_latency_log *log,
+		      const struct gs_latency_mark *mark, uint32_t n_kinds,
+		      uint32_t first, uint32_t end, struct gs_latency_room *g,
+		      gs_latency_put_fn *put, void *ctx)
+{
+	uint32_t lo = first;
+
+	while (lo < end) {
+		uint64_t p = lo >> GS_LATENCY_PART_SHIFT;
+		uint64_t hi = ((p + 1) << GS_LATENCY_PART_SHIFT);
+
+		if (!mark->n_parts) {
+			part_stats(NULL, 0, n_kinds, lo, end, g, put, ctx);
+			break;
+		}
+		if (p >= mark->n_parts - 1) {
+			p = mark->n_parts - 1;
+			hi = end;
+		}
+		hi = MIN(hi, (uint64_t)end);
+		part_stats(&log->part[p], mark->part_n[p], n_kinds, lo,
+			   (uint32_t)hi, g, put, ctx);
+		lo = (uint32_t)hi;
+	}
+}
+
+void gs_latency_log_stats_in(const struct gs_latency_log *log,
+			     const struct gs_latency_mark *mark,
+			     uint32_t n_kinds, uint32_t first, uint32_t end,
+			     struct gs_latency_room *room,
+			     gs_latency_put_fn *put, void *ctx)
+{
+	if (first >= end)
+		return;
+	if (log->per_slot)
+		slot_stats(log, mark, n_kinds, first, end, &room->scratch, put,
+			   ctx);
+	else
+		log_stats(log, mark, n_kinds, first, end, room, put, ctx);
 }
 
 void gs_latency_log_stats(const struct gs_latency_log *log,
@@ -497,35 +540,62 @@ void gs_latency_log_stats(const struct gs_latency_log *log,
 			  uint32_t first, uint32_t end, gs_latency_put_fn *put,
 			  void *ctx)
 {
-	if (first >= end)
-		return;
-	if (log->per_slot)
-		slot_stats(log, mark, n_kinds, first, end, put, ctx);
-	else
-		log_stats(log, mark, n_kinds, first, end, put, ctx);
+	struct gs_latency_room room = { 0 };
+
+	gs_latency_log_stats_in(log, mark, n_kinds, first, end, &room, put,
+				ctx);
+	gs_latency_room_free(&room);
+}
+
+void gs_latency_room_free(struct gs_latency_room *room)
+{
+	g_free(room->at);
+	g_free(room->v);
+	gs_latency_scratch_free(&room->scratch);
+	*room = (struct gs_latency_room){ 0 };
+}
+
+uint32_t gs_latency_log_unit(const struct gs_latency_log *log)
+{
+	return log->per_slot ? 1 : GS_LATENCY_PART_OWNERS;
 }
 
 void gs_latency_log_split(const struct gs_latency_log *log,
 			  uint32_t n_owners, uint32_t n_kinds,
 			  struct gs_latency *out)
 {
-	uint64_t slots = (uint64_t)n_owners * n_kinds, i;
+	uint64_t slots = (uint64_t)n_owners * n_kinds, i, len, pass;
+	uint32_t p;
 
 	/* sized exactly: count first, then fill */
-	for (i = 0; i < log->n; i++) {
-		const struct gs_latency_entry *e = &log->e[i];
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1)
+			for (i = 0; i < slots; i++)
+				out[i].v = out[i].cap
+						   ? g_new(uint64_t, out[i].cap)
+						   : NULL;
+		for (p = 0; p < log->n_parts; p++) {
+			struct part_iter it = { log->part[p].first,
+						log->part[p].n };
+			const struct gs_latency_entry *e;
 
-		if (e->owner < n_owners && e->kind < n_kinds)
-			out[(uint64_t)e->owner * n_kinds + e->kind].cap++;
-	}
-	for (i = 0; i < slots; i++)
-		out[i].v = out[i].cap ? g_new(uint64_t, out[i].cap) : NULL;
-	for (i = 0; i < log->n; i++) {
-		const struct gs_latency_entry *e = &log->e[i];
+			while ((e = next_run(&it, &len))) {
+				for (i = 0; i < len; i++) {
+					struct gs_latency *l;
 
-		if (e->owner < n_owners && e->kind < n_kinds)
-			gs_latency_add(&out[(uint64_t)e->owner * n_kinds +
-					    e->kind], e->ns);
+					if (e[i].owner >= n_owners ||
+					    e[i].kind >= n_kinds)
+						continue;
+					l = &out[(uint64_t)e[i].owner *
+							 n_kinds +
+						 e[i].kind];
+					if (pass == 0)
+						l->cap++;
+					else
+						gs_latency_add(l, e[i].ns);
+				}
+			}
+		}
 	}
 }
 
@@ -536,7 +606,17 @@ void gs_latency_log_free(struct gs_latency_log *log)
 	if (log->per_slot)
 		for (i = 0; i < slots; i++)
 			gs_latency_free(&log->slot[i]);
+	for (i = 0; i < log->n_parts; i++) {
+		struct gs_latency_block *b = log->part[i].first;
+
+		while (b) {
+			struct gs_latency_block *next = b->next;
+
+			g_free(b);
+			b = next;
+		}
+	}
 	g_free(log->slot);
-	g_free(log->e);
+	g_free(log->part);
 	*log = (struct gs_latency_log){ 0 };
 }

@@ -15,33 +15,8 @@
 #include <glib.h>
 
 #include "base/latency.h"
-
-/* splitmix64: a fixed sequence, so the test is the same every run */
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* One statistics table: n_owners x n_kinds, filled by the put hook. */
-struct table {
-	struct gs_latency_stats *st;
-	uint32_t n_owners, n_kinds;
-	uint64_t puts;
-};
-
-static void put_stats(void *ctx, uint32_t owner, uint32_t kind,
-		      const struct gs_latency_stats *st)
-{
-	struct table *t = ctx;
-
-	assert_true(owner < t->n_owners && kind < t->n_kinds);
-	t->st[(uint64_t)owner * t->n_kinds + kind] = *st;
-	t->puts++;
-}
+#include "tests/support/latency_table.h"
+#include "tests/support/sort_check.h"
 
 /* The statistics of both halves of the owners, as the run collects them. */
 static void take_stats(struct gs_latency_log *log,
@@ -58,9 +33,9 @@ static void take_stats(struct gs_latency_log *log,
 /* A sample's value: round-time-like, or any 64 bits now and then. */
 static uint64_t sample_value(uint64_t *rng)
 {
-	uint64_t r = next_random(rng);
+	uint64_t r = next(rng);
 
-	return r % 16 ? 25000 + (r >> 44) : next_random(rng);
+	return r % 16 ? 25000 + (r >> 44) : next(rng);
 }
 
 static void mark_both(const struct gs_latency_log *a,
@@ -90,8 +65,8 @@ static void check_modes_agree(uint32_t n_owners, uint32_t n_kinds,
 	gs_latency_log_init_mode(&by_slot, n_owners, n_kinds, true);
 	gs_latency_log_init_mode(&by_log, n_owners, n_kinds, false);
 	for (i = 0; i < n + n / 4; i++) {
-		uint32_t owner = (uint32_t)(next_random(&rng) % (n_owners + 2));
-		uint32_t kind = (uint32_t)(next_random(&rng) % (n_kinds + 2));
+		uint32_t owner = (uint32_t)(next(&rng) % (n_owners + 2));
+		uint32_t kind = (uint32_t)(next(&rng) % (n_kinds + 2));
 		uint64_t ns = sample_value(&rng);
 
 		if (i == n)
@@ -189,8 +164,9 @@ static void test_zeroed_log_is_log_mode(void **state)
 	(void)state;
 	gs_latency_log_add(&log, 7, 1, 42);
 	assert_int_equal(log.n, 1);
-	assert_int_equal(log.e[0].owner, 7);
-	assert_int_equal(log.e[0].ns, 42);
+	assert_int_equal(log.n_parts, 1);
+	assert_int_equal(log.part[0].first->e[0].owner, 7);
+	assert_int_equal(log.part[0].first->e[0].ns, 42);
 	gs_latency_log_free(&log);
 }
 

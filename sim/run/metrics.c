@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "base/latency_halves.h"
+#include "base/latency.h"
 #include "base/thread_quiet.h"
 #include "sim/host/sim_internal.h"
 #include "sim/run/sim.h"
@@ -213,14 +213,6 @@ static void collect_estimates(const struct gs_sim *sim, struct gs_results *r)
 	}
 }
 
-/* The latency figures of tasks [first, end) (collect_latencies). */
-struct latency_part {
-	const struct gs_sim *sim;
-	struct gs_results *r;
-	const struct gs_latency_mark *mark;
-	uint32_t first, end;
-};
-
 static void put_task_latency(void *ctx, uint32_t task, uint32_t kind,
 			     const struct gs_latency_stats *st)
 {
@@ -232,47 +224,46 @@ static void put_task_latency(void *ctx, uint32_t task, uint32_t kind,
 		tr->wait = *st;
 }
 
-/* Each task's round times and job waits (base/latency.h: a slot's
- * samples sorted where they are, or grouped from the run's log). Only
- * the samples before the mark count: the run's, not its teardown's. */
-static gpointer collect_latency_part(gpointer data)
-{
-	const struct latency_part *part = data;
-
-	gs_latency_log_stats(&part->sim->latency, part->mark, GS_LATENCY_KINDS,
-			     part->first, part->end, put_task_latency,
-			     part->r);
-	return NULL;
-}
-
 /* Below this many samples a second thread costs more than it saves. */
 #define LATENCY_THREAD_MIN_LOG 65536
 
-/* The tasks' latency figures in two halves of the tasks: each part
- * groups and sorts only its own tasks' samples, into figures of tasks of
- * its own, so the figures are what one part gives. At 65,536 tasks the
- * grouping's passes over the log, and at 16 the sorting of a hundred
- * thousand samples per task, were most of the collection's time. With
- * a log (base/latency_halves.h) each part counts the slots over half of
- * it first, the second on its thread and the first here before the task
- * records are made; in slot mode each part reads only its own tasks'
- * slots. The second half goes to a thread started before the records,
- * which writes only the records' round and wait (fields of their own),
- * so that its part overlaps the records and not only this thread's
- * half (latencies_finish). */
+/* Each task's round times and job waits (base/latency.h: a slot's
+ * samples sorted where they are, or a part of the run's log grouped),
+ * over the samples before the mark: the run's, not its teardown's. The
+ * tasks are taken a unit at a time (gs_latency_log_unit: a part of the
+ * log, or one task in slot mode) by two threads in turn, each writing
+ * only its units' records' round and wait (fields of their own), so the
+ * figures are what one thread gives. The second thread starts before
+ * the task records are made and takes units until this one, done with
+ * the records, takes the rest with it: at 65,536 tasks the records take
+ * 6-14 ms, in which the other thread does a third of the 64 units, where
+ * halves fixed in advance left it idle at the end for that long. At 16
+ * tasks each task's hundred thousand samples to sort are a unit. */
 struct latencies {
-	struct latency_part lo, hi;
-	struct gs_latency_halves halves;
-	bool shared_count;        /* halves in use */
+	const struct gs_sim *sim;
+	struct gs_results *r;
+	const struct gs_latency_mark *mark;
+	uint32_t unit, n_units;
+	gint next_unit;           /* the next unit to take (atomic) */
 	GThread *thread;
 };
 
-static gpointer collect_latency_half(gpointer data)
+static gpointer take_latency_units(gpointer data)
 {
 	struct latencies *l = data;
+	struct gs_latency_room room = { 0 };
+	uint32_t n_tasks = l->sim->n_tasks, u;
 
-	gs_latency_halves_count(&l->halves, 1);
-	gs_latency_halves_stats(&l->halves, 1, put_task_latency, l->hi.r);
+	while ((u = (uint32_t)g_atomic_int_add(&l->next_unit, 1)) <
+	       l->n_units) {
+		uint32_t first = u * l->unit;
+
+		gs_latency_log_stats_in(&l->sim->latency, l->mark,
+					GS_LATENCY_KINDS, first,
+					MIN(n_tasks - first, l->unit) + first,
+					&room, put_task_latency, l->r);
+	}
+	gs_latency_room_free(&room);
 	return NULL;
 }
 
@@ -280,46 +271,23 @@ static void latencies_start(const struct gs_sim *sim, struct gs_results *r,
 			    const struct gs_latency_mark *mark,
 			    struct latencies *l)
 {
-	uint32_t half = sim->n_tasks / 2;
+	uint32_t unit = gs_latency_log_unit(&sim->latency);
 
-	l->lo = (struct latency_part){ sim, r, mark, 0, half };
-	l->hi = (struct latency_part){ sim, r, mark, half, sim->n_tasks };
-	l->thread = NULL;
-	l->shared_count = false;
-	if (!half || mark->n < LATENCY_THREAD_MIN_LOG)
+	*l = (struct latencies){ .sim = sim, .r = r, .mark = mark,
+				 .unit = unit };
+	/* in 64 bits: n_tasks + unit - 1 may pass 2^32 */
+	l->n_units = (uint32_t)(((uint64_t)sim->n_tasks + unit - 1) / unit);
+	if (l->n_units < 2 || mark->n < LATENCY_THREAD_MIN_LOG)
 		return;
-	if (gs_latency_halves_fit(&sim->latency, mark)) {
-		gs_latency_halves_init(&l->halves, &sim->latency, mark,
-				       sim->n_tasks, GS_LATENCY_KINDS, half);
-		l->thread = gs_thread_new_quiet("gpusim-collect",
-						collect_latency_half, l);
-		/* without a thread nobody would count the other half, which
-		 * the first part waits for: both parts here, in turn */
-		if (!l->thread) {
-			gs_latency_halves_free(&l->halves);
-			return;
-		}
-		l->shared_count = true;
-		gs_latency_halves_count(&l->halves, 0);
-		return;
-	}
-	l->thread = gs_thread_new_quiet("gpusim-collect",
-					collect_latency_part, &l->hi);
+	l->thread = gs_thread_new_quiet("gpusim-collect", take_latency_units,
+					l);
 }
 
 static void latencies_finish(struct latencies *l)
 {
-	if (l->shared_count)
-		gs_latency_halves_stats(&l->halves, 0, put_task_latency,
-					l->lo.r);
-	else
-		collect_latency_part(&l->lo);
+	take_latency_units(l);
 	if (l->thread)
 		g_thread_join(l->thread);
-	else
-		collect_latency_part(&l->hi);
-	if (l->shared_count)
-		gs_latency_halves_free(&l->halves);
 }
 
 /* *from's elements appended to *to, leaving *from empty. Into an empty

@@ -1,5 +1,6 @@
 /* What the tests of gs_sort_u64 (test_latency_sort*.c) share: qsort's
- * comparison, their reference, and a fixed stream of values. */
+ * comparison, their reference, and a fixed stream of values (which the
+ * latency log's tests draw their samples from too). */
 #ifndef GS_TESTS_SORT_CHECK_H
 #define GS_TESTS_SORT_CHECK_H
 
