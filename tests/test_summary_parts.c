@@ -158,6 +158,65 @@ static void test_helper_window(void **state)
 	gs_summary_parts_free(sp);
 }
 
+struct filling {
+	struct gs_summary_parts *sp;
+	FILE *f;
+};
+
+static gpointer fill_thread(gpointer data)
+{
+	struct filling *fl = data;
+
+	assert_true(gs_summary_parts_fill(fl->sp, fl->f, NULL));
+	return NULL;
+}
+
+/* The filling thread, finding the file's next part taken by another
+ * thread and not yet encoded, takes the parts after it meanwhile (up to
+ * the window) rather than wait idle, and the file is still the one
+ * writer's bytes. Part 0 is taken here and encoded only once the filler
+ * has taken the window's parts: a filler that waits for it would take
+ * none, and the wait below would run out. */
+static void test_filler_works_while_waiting(void **state)
+{
+	struct fixture *fx = *state;
+	struct gs_results *r = &fx->r;
+	g_autofree char *want = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	struct filling fl;
+	GThread *thread;
+	uint32_t i, first;
+
+	for (i = 0; i < 12; i++) {
+		g_autofree char *name = g_strdup_printf("f%u", i);
+
+		add_task(r, &(struct gs_task_result){ .name = name,
+						      .rounds = i });
+	}
+	want = sequential(r);
+	fl.sp = gs_summary_parts_new(r, 1, 3);
+	fl.f = open_memstream(&text, &len);
+	assert_non_null(fl.f);
+	first = gs_summary_parts_take(fl.sp);
+	assert_int_equal(first, 0);
+	thread = g_thread_new("fill", fill_thread, &fl);
+	/* parts 1-3 the filler's: the window is 3 parts past the file's
+	 * end, which part 0 holds at 0 */
+	for (i = 0; i < 10000 && gs_summary_parts_taken(fl.sp) < 3; i++)
+		g_usleep(1000);
+	assert_int_equal(gs_summary_parts_taken(fl.sp), 3);
+	/* a helper may not take past the window either */
+	assert_int_equal(gs_summary_parts_take(fl.sp), GS_SUMMARY_PART_NONE);
+	gs_summary_parts_encode(fl.sp, first);
+	g_thread_join(thread);
+	fclose(fl.f);
+	assert_string_equal(text, want);
+	assert_int_equal(gs_summary_parts_taken(fl.sp), r->n_tasks);
+	gs_summary_parts_free(fl.sp);
+	free(text);
+}
+
 /* Errors in the documented order, whichever thread met them: tasks.csv,
  * series.csv, timeline, summary.json. A summary.json that cannot be
  * created is reported once the other files are written (its parts
@@ -209,6 +268,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_few_tasks, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_escapes_and_node_groups,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_filler_works_while_waiting,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_helper_window, setup,
 						teardown),

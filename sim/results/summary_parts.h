@@ -12,8 +12,10 @@
  * part. A helper stays at most `window` parts ahead of the file, so what
  * it holds encoded is a few parts, not the half of the array it would
  * reach from the other end (27 MB at 65,536 tasks, on top of the run's
- * peak). The filling thread waits only for a part another thread is
- * still encoding; with no helper it writes everything, as before. */
+ * peak). When the file's next part is another thread's, still being
+ * encoded, the filling thread takes the parts after it meanwhile, as a
+ * helper would (within the window), and waits only when none is left to
+ * take; with no helper it writes everything, as before. */
 #ifndef GS_SUMMARY_PARTS_H
 #define GS_SUMMARY_PARTS_H
 
@@ -56,6 +58,13 @@ gboolean gs_summary_parts_fill(struct gs_summary_parts *sp, FILE *f,
  * none is left or sp is closed, waiting while it is `window` parts
  * ahead; any thread, any time before sp is freed. */
 void gs_summary_parts_help(struct gs_summary_parts *sp);
+/* What gs_summary_parts_help() does a part at a time: takes the next
+ * part not yet taken if a helper may (its index; GS_SUMMARY_PART_NONE
+ * if none is left, sp is closed, or the window is full), and encodes a
+ * part taken so (the filling thread waits for it until then). */
+#define GS_SUMMARY_PART_NONE UINT32_MAX
+uint32_t gs_summary_parts_take(struct gs_summary_parts *sp);
+void gs_summary_parts_encode(struct gs_summary_parts *sp, uint32_t i);
 /* No more parts are wanted (the file is written, or will not be):
  * helpers return. gs_summary_parts_fill() closes sp when it is done; the
  * thread that was to fill it must close it if it never does. */
