@@ -435,7 +435,8 @@ static const struct gs_latency_entry *next_run(struct part_iter *it,
 	return b->e;
 }
 
-static uint64_t *room(uint64_t **p, uint64_t *cap, uint64_t n)
+/* *p with room for n values, its contents not kept. */
+static uint64_t *at_least(uint64_t **p, uint64_t *cap, uint64_t n)
 {
 	if (*cap < n) {
 		g_free(*p);
@@ -450,14 +451,15 @@ static uint64_t *room(uint64_t **p, uint64_t *cap, uint64_t n)
  * a slot, and each slot's statistics handed to put. */
 static void part_stats(const struct gs_latency_part *p, uint64_t n,
 		       uint32_t n_kinds, uint32_t lo, uint32_t hi,
-		       struct gs_latency_room *g, gs_latency_put_fn *put, void *ctx)
+		       struct gs_latency_room *g, gs_latency_put_fn *put,
+		       void *ctx)
 {
 	/* one unsigned compare for lo <= owner < hi */
 	uint32_t owners = hi - lo, o, k;
 	uint64_t slots = (uint64_t)owners * n_kinds, i, len;
 	/* counts at [slot + 2], then prefix sums: [slot + 1] is the slot's
 	 * start, and after the grouping its end */
-	uint64_t *at = room(&g->at, &g->at_cap, slots + 2), *v;
+	uint64_t *at = at_least(&g->at, &g->at_cap, slots + 2), *v;
 	const struct gs_latency_entry *e;
 	struct part_iter it = { p ? p->first : NULL, n };
 
@@ -469,7 +471,7 @@ static void part_stats(const struct gs_latency_part *p, uint64_t n,
 				   e[i].kind + 2]++;
 	for (i = 2; i < slots + 2; i++)
 		at[i] += at[i - 1];
-	v = room(&g->v, &g->v_cap, MAX(at[slots + 1], 1));
+	v = at_least(&g->v, &g->v_cap, MAX(at[slots + 1], 1));
 	it = (struct part_iter){ p ? p->first : NULL, n };
 	while ((e = next_run(&it, &len)))
 		for (i = 0; i < len; i++)
@@ -560,43 +562,47 @@ uint32_t gs_latency_log_unit(const struct gs_latency_log *log)
 	return log->per_slot ? 1 : GS_LATENCY_PART_OWNERS;
 }
 
+/* One pass of gs_latency_log_split over every part's entries in order:
+ * counting each slot's samples into its cap, or (fill) appending them. */
+static void split_pass(const struct gs_latency_log *log, uint32_t n_owners,
+		       uint32_t n_kinds, struct gs_latency *out, bool fill)
+{
+	uint32_t p;
+
+	for (p = 0; p < log->n_parts; p++) {
+		struct part_iter it = { log->part[p].first, log->part[p].n };
+		const struct gs_latency_entry *e;
+		uint64_t i, len;
+
+		while ((e = next_run(&it, &len))) {
+			for (i = 0; i < len; i++) {
+				struct gs_latency *l;
+
+				if (e[i].owner >= n_owners ||
+				    e[i].kind >= n_kinds)
+					continue;
+				l = &out[(uint64_t)e[i].owner * n_kinds +
+					 e[i].kind];
+				if (fill)
+					gs_latency_add(l, e[i].ns);
+				else
+					l->cap++;
+			}
+		}
+	}
+}
+
 void gs_latency_log_split(const struct gs_latency_log *log,
 			  uint32_t n_owners, uint32_t n_kinds,
 			  struct gs_latency *out)
 {
-	uint64_t slots = (uint64_t)n_owners * n_kinds, i, len, pass;
-	uint32_t p;
+	uint64_t slots = (uint64_t)n_owners * n_kinds, i;
 
 	/* sized exactly: count first, then fill */
-	for (pass = 0; pass < 2; pass++) {
-		if (pass == 1)
-			for (i = 0; i < slots; i++)
-				out[i].v = out[i].cap
-						   ? g_new(uint64_t, out[i].cap)
-						   : NULL;
-		for (p = 0; p < log->n_parts; p++) {
-			struct part_iter it = { log->part[p].first,
-						log->part[p].n };
-			const struct gs_latency_entry *e;
-
-			while ((e = next_run(&it, &len))) {
-				for (i = 0; i < len; i++) {
-					struct gs_latency *l;
-
-					if (e[i].owner >= n_owners ||
-					    e[i].kind >= n_kinds)
-						continue;
-					l = &out[(uint64_t)e[i].owner *
-							 n_kinds +
-						 e[i].kind];
-					if (pass == 0)
-						l->cap++;
-					else
-						gs_latency_add(l, e[i].ns);
-				}
-			}
-		}
-	}
+	split_pass(log, n_owners, n_kinds, out, false);
+	for (i = 0; i < slots; i++)
+		out[i].v = out[i].cap ? g_new(uint64_t, out[i].cap) : NULL;
+	split_pass(log, n_owners, n_kinds, out, true);
 }
 
 void gs_latency_log_free(struct gs_latency_log *log)
