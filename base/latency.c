@@ -559,7 +559,13 @@ void gs_latency_room_free(struct gs_latency_room *room)
 
 uint32_t gs_latency_log_unit(const struct gs_latency_log *log)
 {
-	return log->per_slot ? 1 : GS_LATENCY_PART_OWNERS;
+	if (log->per_slot)
+		return 1;
+	if (log->n_parts >= 2)
+		return GS_LATENCY_PART_OWNERS;
+	/* one part (513-1,024 owners): its halves, each reading the part,
+	 * so that two threads still share the sorting */
+	return MAX((log->n_owners + 1) / 2, 1u);
 }
 
 /* One pass of gs_latency_log_split over every part's entries in order:

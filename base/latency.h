@@ -166,8 +166,10 @@ void gs_latency_log_stats_in(const struct gs_latency_log *log,
 			     gs_latency_put_fn *put, void *ctx);
 void gs_latency_room_free(struct gs_latency_room *room);
 /* The owners of a unit of the statistics' work that threads can take in
- * turn: a part's in log mode (a part read by one thread only), one in
- * slot mode (at 16 tasks each has a hundred thousand samples to sort). */
+ * turn: a part's in log mode (a part read by one thread only), or half
+ * of them when there is one part (each half reads it, and the two
+ * threads share its sorting); one in slot mode (at 16 tasks each has a
+ * hundred thousand samples to sort). */
 uint32_t gs_latency_log_unit(const struct gs_latency_log *log);
 /* Each owner's samples of each kind into out[owner * n_kinds + kind]
  * (n_owners x n_kinds of them, empty on entry); the log is kept. Entries

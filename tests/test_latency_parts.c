@@ -62,7 +62,6 @@ static void check_units(uint32_t n_owners, uint32_t n_kinds, uint64_t n,
 
 	fill(&log, &mark, want, n_owners, n_kinds, n, seed);
 	unit = gs_latency_log_unit(&log);
-	assert_int_equal(unit, GS_LATENCY_PART_OWNERS);
 	assert_int_equal(log.n_parts,
 			 (n_owners + GS_LATENCY_PART_OWNERS - 1) /
 				 GS_LATENCY_PART_OWNERS);
@@ -102,20 +101,39 @@ static void test_units_match_whole(void **state)
 	check_units(2500, 2, 60000, 1030, 1050, 3);
 	/* slots of hundreds of samples: the group's room grows */
 	check_units(1100, 2, 400000, 0, 1100, 4);
+	/* one part, taken in halves */
+	check_units(700, 2, 30000, 0, 700, 6);
 	/* nothing before the mark: every slot empty */
 	check_units(3000, 2, 0, 0, 3000, 5);
 }
 
-/* Slot mode's unit is one owner: each owner's slots are arrays of their
- * own, and at 16 tasks one owner is a hundred thousand samples. */
-static void test_slot_mode_unit(void **state)
+/* The units threads take: slot mode's is one owner (each owner's slots
+ * are arrays of their own, and at 16 tasks one owner is a hundred
+ * thousand samples); a log of one part is taken in halves, so that two
+ * threads share its sorting; from two parts on, a part. */
+static uint32_t unit_of(uint32_t n_owners, bool per_slot)
 {
 	struct gs_latency_log log;
+	uint32_t unit;
 
-	(void)state;
-	gs_latency_log_init_mode(&log, 16, 2, true);
-	assert_int_equal(gs_latency_log_unit(&log), 1);
+	gs_latency_log_init_mode(&log, n_owners, 2, per_slot);
+	unit = gs_latency_log_unit(&log);
 	gs_latency_log_free(&log);
+	return unit;
+}
+
+static void test_units(void **state)
+{
+	(void)state;
+	assert_int_equal(unit_of(16, true), 1);
+	assert_int_equal(unit_of(1000, false), 500);
+	assert_int_equal(unit_of(601, false), 301);
+	assert_int_equal(unit_of(GS_LATENCY_PART_OWNERS, false),
+			 GS_LATENCY_PART_OWNERS / 2);
+	assert_int_equal(unit_of(GS_LATENCY_PART_OWNERS + 1, false),
+			 GS_LATENCY_PART_OWNERS);
+	assert_int_equal(unit_of(0, false), 1);
+	assert_int_equal(unit_of(1, false), 1);
 }
 
 /* Entries go to their owner's part, in order; owners past the log's to
@@ -175,7 +193,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_units_match_whole),
-		cmocka_unit_test(test_slot_mode_unit),
+		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_entries_in_their_part),
 		cmocka_unit_test(test_mark_inside_a_block),
 	};

@@ -231,14 +231,15 @@ static void put_task_latency(void *ctx, uint32_t task, uint32_t kind,
  * samples sorted where they are, or a part of the run's log grouped),
  * over the samples before the mark: the run's, not its teardown's. The
  * tasks are taken a unit at a time (gs_latency_log_unit: a part of the
- * log, or one task in slot mode) by two threads in turn, each writing
- * only its units' records' round and wait (fields of their own), so the
- * figures are what one thread gives. The second thread starts before
- * the task records are made and takes units until this one, done with
- * the records, takes the rest with it: at 65,536 tasks the records take
- * 6-14 ms, in which the other thread does a third of the 64 units, where
- * halves fixed in advance left it idle at the end for that long. At 16
- * tasks each task's hundred thousand samples to sort are a unit. */
+ * log, half of a log of one part, or one task in slot mode) by two
+ * threads in turn, each writing only its units' records' round and wait
+ * (fields of their own), so the figures are what one thread gives. The
+ * second thread starts before the task records are made and takes units
+ * until this one, done with the records, takes the rest with it: at
+ * 65,536 tasks the records take 6-14 ms, in which the other thread does
+ * a third of the 64 units, where halves fixed in advance left it idle
+ * at the end for that long. At 16 tasks each task's hundred thousand
+ * samples to sort are a unit. */
 struct latencies {
 	const struct gs_sim *sim;
 	struct gs_results *r;
