@@ -1,6 +1,7 @@
 /* The latency log's two modes (base/latency.h): with few (owner, kind)
  * slots each slot keeps its samples in an array of its own, with many
- * they go into one log grouped when the statistics are taken. For the
+ * they go into a log (in parts of 1,024 owners: test_latency_parts.c)
+ * grouped when the statistics are taken. For the
  * same samples both must give the same bits, and the same as each slot's
  * samples taken alone: only those added before the mark (the run's end,
  * not the teardown's) and only owners and kinds in range. The mode
