@@ -34,7 +34,7 @@ static void span(struct gs_engine *eng, enum gs_span_kind kind,
 {
 	struct gs_gpu *gpu = eng->gpu;
 
-	if (gpu->hooks.span)
+	if (gs_gpu_span_wanted(gpu, eng->kind, kind, ch))
 		gpu->hooks.span(gpu->hooks.ctx, gpu, eng->kind, kind, ch, start,
 				gpu->q->now);
 }

@@ -159,9 +159,10 @@ struct gs_channel {
 	bool rr_linked;
 	/* The host's recorder (sim/host/record.c) has this channel's
 	 * timeline track and its owner's task name: past the timeline's cap
-	 * a span of it then needs no look at the owner. The model never
-	 * reads it; false whenever the channel has no owner (cleared at
-	 * open and close), so it never outlives the owner it was set for. */
+	 * a span of it then needs no look at the owner, nor a call
+	 * (gs_gpu.spans_untraced_only). False whenever the channel has no
+	 * owner (cleared at open and close), so it never outlives the owner
+	 * it was set for. */
 	bool traced;
 };
 
@@ -177,7 +178,7 @@ struct gs_engine {
 	uint8_t kind;
 	uint8_t state;
 	/* The host's recorder (sim/host/record.c) has this engine's
-	 * timeline track; the model never reads it (as gs_channel.traced). */
+	 * timeline track (as gs_channel.traced). */
 	bool traced;
 	struct gs_channel *cur;   /* loaded context's channel (NULL: none) */
 	struct gs_channel *next;  /* being switched in */
@@ -324,7 +325,34 @@ struct gs_gpu {
 	 * runs, not at the three changes of every command for nobody. */
 	uint32_t status_watchers;
 	uint64_t mmio_reads;
+	/* Set by the host's recorder once the timeline's cap drops spans:
+	 * from then on it wants a span only when the span has a track it
+	 * has not registered yet (an engine, or a command's channel, not
+	 * traced), so hooks.span is called only then (gs_gpu_span_wanted).
+	 * At 65,536 channels the cap is reached a tenth of the way into a
+	 * 60 s run, and the call per later command, to be dropped, was a
+	 * tenth of the recording's cost on the simulation's thread. */
+	bool spans_untraced_only;
 };
+
+/* Whether hooks.span is called for a span of kind on engine `engine` of
+ * gpu, by channel ch (NULL: none): the hook is set, and below the
+ * timeline's cap, or past it with a track not yet traced. A command's
+ * span (or a shared kernel's) is on its channel's track as well as its
+ * engine's; a context switch or save only on the engine's. */
+static inline bool gs_gpu_span_wanted(const struct gs_gpu *gpu, uint8_t engine,
+				      enum gs_span_kind kind,
+				      const struct gs_channel *ch)
+{
+	if (!gpu->hooks.span)
+		return false;
+	if (!gpu->spans_untraced_only)
+		return true;
+	if (!gpu->engines[engine].traced)
+		return true;
+	return (kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch &&
+	       !ch->traced;
+}
 
 /* Shared kernels: time with a kernel running and the compute engine
  * idle, and GPU time used up to now, including the kernels running now;

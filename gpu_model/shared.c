@@ -162,7 +162,7 @@ static void remove_at(struct gs_gpu *gpu, guint i)
 		sh->running, struct gs_shared_kernel, i);
 
 	sh->demand_pm -= k->ch->occupancy_pm;
-	if (gpu->hooks.span)
+	if (gs_gpu_span_wanted(gpu, GS_ENGINE_COMPUTE, GS_SPAN_SHARED, k->ch))
 		gpu->hooks.span(gpu->hooks.ctx, gpu, GS_ENGINE_COMPUTE,
 				GS_SPAN_SHARED, k->ch, k->start, gpu->q->now);
 	g_array_remove_index(sh->running, i);

@@ -388,8 +388,9 @@ static void write_command(struct gs_task *t)
 		t->wait_since = now;
 		return;
 	}
-	/* the marks are the timeline's alone: no call per command without it */
-	if (t->sim->opt.timeline)
+	/* the marks are the timeline's alone: no call per command without
+	 * it, nor past its cap */
+	if (t->sim->rec_marks)
 		gs_record_submit(t->sim, ch, serial);
 	if (s->engine == GS_ENGINE_COMPUTE && gs_task_node(t))
 		gs_task_node(t)->launched_ns += t->launch_len;
@@ -544,7 +545,7 @@ void gs_host_cmd_complete(void *ctx, struct gs_channel *ch,
 	const struct gs_step *s;
 	gs_time_t delay;
 
-	if (sim->opt.timeline)
+	if (sim->rec_marks)
 		gs_record_complete(sim, ch, cmd->serial);
 	/* the driver's run-job worker: a returned credit lets the next
 	 * held command onto the hardware */

@@ -21,6 +21,7 @@ void gs_record_init(struct gs_sim *sim)
 	sim->name_save = gs_results_intern(r, "preemption save");
 	sim->rec_left[GS_CHUNK_SPANS] = sim->sc->output.timeline_max_spans;
 	sim->rec_left[GS_CHUNK_MARKS] = sim->sc->output.timeline_max_spans;
+	sim->rec_marks = sim->opt.timeline;
 }
 
 void gs_record_free(struct gs_sim *sim)
@@ -263,7 +264,8 @@ static void add_mark(struct gs_sim *sim, const struct gs_channel *ch,
  * cap. Checked before add_mark() is called: at 65,536 channels the cap
  * is reached a tenth of the way into a 60 s run, and the call and its
  * frame for every later mark were most of the marks' cost. Past the cap
- * nothing is interned for a mark. */
+ * nothing is interned for a mark, and after the first mark dropped
+ * host.c calls no more (sim->rec_marks). */
 static inline bool mark_wanted(struct gs_sim *sim)
 {
 	/* host.c calls only with the timeline on; another caller may not */
@@ -272,6 +274,7 @@ static inline bool mark_wanted(struct gs_sim *sim)
 	if (G_LIKELY(sim->rec_left[GS_CHUNK_MARKS]))
 		return true;
 	sim->rec->timeline_truncated = true;
+	sim->rec_marks = false;
 	return false;
 }
 
@@ -406,6 +409,17 @@ static inline bool past_cap_known(const struct gs_gpu *gpu, uint8_t engine,
 	return ch->traced;
 }
 
+/* The first span past the cap dropped: from now on the GPUs call for a
+ * span only when it has a track not yet traced (gs_gpu_span_wanted),
+ * the only spans past_cap_span() does anything for. */
+static G_GNUC_NO_INLINE void spans_untraced_only(struct gs_sim *sim)
+{
+	uint32_t g;
+
+	for (g = 0; g < sim->n_gpus; g++)
+		sim->gpus[g]->spans_untraced_only = true;
+}
+
 void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 		    enum gs_span_kind kind, const struct gs_channel *ch,
 		    gs_time_t start, gs_time_t end)
@@ -420,6 +434,8 @@ void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 		return;
 	}
 	sim->rec->timeline_truncated = true;
+	if (G_UNLIKELY(!gpu->spans_untraced_only))
+		spans_untraced_only(sim);
 	if (!past_cap_known(gpu, engine, kind, ch))
 		past_cap_span(sim, gpu, engine, kind, ch);
 }

@@ -331,6 +331,12 @@ struct gs_sim {
 	 * room for GS_SPAN_CHUNK items, filled in place (NULL: none) */
 	uint64_t rec_left[2];
 	GArray *rec_sized[2];
+	/* Whether host.c calls gs_record_submit() and gs_record_complete():
+	 * the timeline on, and no mark dropped at its cap yet. The first
+	 * dropped one clears it (the timeline then says it is truncated),
+	 * and later ones cost the caller a load instead of a call: at
+	 * 65,536 channels nine commands in ten come after the cap. */
+	bool rec_marks;
 };
 
 /* Task t's figures (struct gs_task_figs). */
