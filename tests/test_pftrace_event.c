@@ -2,11 +2,16 @@
  * sim/results/pftrace_event.c) against protobuf-c: the same TrackEvent
  * packed both ways must give the same bytes, and pf_ev_bound() must hold
  * them. Cases cover each field, multi-byte varints and tags, negative
- * counters and strings longer than one length byte. */
+ * counters and strings longer than one length byte. The same for child
+ * tracks' descriptors (pf_child_track_pack), whole packets compared:
+ * pf_put_child() against pf_put_track() of the protobuf-c message. */
+#define _GNU_SOURCE /* open_memstream */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -129,10 +134,88 @@ static void test_pack_matches_protobuf_c(void **state)
 		assert_same_bytes(cases[i].what, &cases[i].e);
 }
 
+/* The packets pf_put_track() writes for the TrackDescriptor t
+ * describes (ref) and pf_put_child() writes for t (mine). */
+static void put_both(const struct pf_child_track *t, struct pf_out *ref,
+		     struct pf_out *mine)
+{
+	Perfetto__Protos__CounterDescriptor count =
+		PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+	pf_track m = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+
+	m.has_uuid = true;
+	m.uuid = t->uuid;
+	m.has_parent_uuid = true;
+	m.parent_uuid = t->parent_uuid;
+	m.static_or_dynamic_name_case =
+		PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME;
+	m.name = (char *)t->name;
+	m.has_sibling_order_rank = true;
+	m.sibling_order_rank = t->rank;
+	count.has_unit = t->has_unit;
+	count.unit = t->unit;
+	m.counter = t->counter ? &count : NULL;
+	pf_put_track(ref, &m);
+	pf_put_child(mine, t);
+}
+
+static void test_child_track_matches_protobuf_c(void **state)
+{
+	static char long_name[300];
+	const struct pf_child_track cases[] = {
+		{ .uuid = pf_uuid(PF_SPANS + 2, 0, 3), .parent_uuid = 1,
+		  .name = "ch3 dct", .rank = 1003 },
+		{ .uuid = pf_uuid(PF_QUEUE, 255, 1u << 20),
+		  .parent_uuid = pf_uuid(PF_GPU, 255, 0),
+		  .name = "queue ch1048576 t#65535", .rank = G_MAXINT32,
+		  .counter = true, .has_unit = true,
+		  .unit = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__UNIT_COUNT },
+		{ .uuid = pf_uuid(PF_SHARE, 0, 7), .parent_uuid = 1,
+		  .name = "share t", .rank = 17, .counter = true },
+		{ .uuid = UINT64_MAX, .parent_uuid = UINT64_MAX, .name = "",
+		  .rank = 0 },
+		{ .uuid = 5, .parent_uuid = 1, .name = "negative rank",
+		  .rank = -1, .counter = true, .has_unit = true,
+		  .unit = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__UNIT_TIME_NS },
+		{ .uuid = 6, .parent_uuid = 1, .name = long_name, .rank = 100 },
+	};
+	char *ref_buf = NULL, *mine_buf = NULL;
+	size_t ref_size = 0, mine_size = 0, i;
+	struct pf_out ref = { .f = open_memstream(&ref_buf, &ref_size) };
+	struct pf_out mine = { .f = open_memstream(&mine_buf, &mine_size) };
+	uint8_t packed[1024];
+
+	(void)state;
+	memset(long_name, 'y', sizeof(long_name) - 1);
+	assert_non_null(ref.f);
+	assert_non_null(mine.f);
+	for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+		assert_true(pf_child_track_bound(&cases[i]) <= sizeof(packed));
+		memset(packed, 0xaa, sizeof(packed));
+		assert_true(pf_child_track_pack(&cases[i], packed) <=
+			    pf_child_track_bound(&cases[i]));
+		put_both(&cases[i], &ref, &mine);
+		/* each packet alone, so that a difference names its case */
+		pf_finish(&ref);
+		pf_finish(&mine);
+		fflush(ref.f);
+		fflush(mine.f);
+		if (ref_size != mine_size || memcmp(ref_buf, mine_buf, ref_size))
+			fail_msg("case %zu: %zu bytes by protobuf-c, %zu by hand",
+				 i, ref_size, mine_size);
+	}
+	assert_true(ref_size > sizeof(long_name));
+	fclose(ref.f);
+	fclose(mine.f);
+	free(ref_buf);
+	free(mine_buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pack_matches_protobuf_c),
+		cmocka_unit_test(test_child_track_matches_protobuf_c),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "sim/results/decimal_digits.h"
+
 /* Bits of pf_enc.interned. */
 #define PF_INTERNED_NAME 1u
 #define PF_INTERNED_CAT 2u
@@ -48,21 +50,18 @@ static int32_t sort_rank(uint8_t kind, uint32_t track)
 
 void pf_put_child_track(struct pf_out *o, uint64_t uuid, uint32_t gpu,
 			const char *name, int32_t rank,
-			Perfetto__Protos__CounterDescriptor *counter)
+			const Perfetto__Protos__CounterDescriptor *counter)
 {
-	pf_track t = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-
-	t.has_uuid = true;
-	t.uuid = uuid;
-	t.has_parent_uuid = true;
-	t.parent_uuid = pf_uuid(PF_GPU, gpu, 0);
-	t.static_or_dynamic_name_case =
-		PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME;
-	t.name = (char *)name;
-	t.has_sibling_order_rank = true;
-	t.sibling_order_rank = rank;
-	t.counter = counter;
-	pf_put_track(o, &t);
+	g_assert(!counter || !counter->unit_name);
+	pf_put_child(o, &(struct pf_child_track){
+		.uuid = uuid,
+		.parent_uuid = pf_uuid(PF_GPU, gpu, 0),
+		.name = name,
+		.rank = rank,
+		.counter = counter != NULL,
+		.has_unit = counter && counter->has_unit,
+		.unit = counter ? (uint32_t)counter->unit : 0,
+	});
 }
 
 static void put_gpu_track(struct pf_out *o, uint32_t gpu)
@@ -104,6 +103,7 @@ void pf_enc_init(struct pf_enc *e, FILE *f)
 		.labels = g_hash_table_new_full(g_int64_hash, g_int64_equal,
 						g_free, g_free),
 		.gpus = g_ptr_array_new_with_free_func(free_gpu),
+		.label = g_string_sized_new(64),
 	};
 	pf_put_interned(&e->out, true, &submit, 1, &submit, 1);
 }
@@ -115,6 +115,7 @@ void pf_enc_clear(struct pf_enc *e)
 	g_byte_array_unref(e->interned);
 	g_hash_table_unref(e->labels);
 	g_ptr_array_unref(e->gpus);
+	g_string_free(e->label, TRUE);
 	*e = (struct pf_enc){ 0 };
 }
 
@@ -181,12 +182,36 @@ static struct pf_slot *slot(struct pf_enc *e, uint32_t gpu, uint8_t kind,
 	return &g_array_index(a, struct pf_slot, id);
 }
 
+/* prefix, then channel id's label as the recorder's (gs_track_label):
+ * "ch<id> <task>", in e->label. Two per channel (its track and its
+ * queue's), where a printf each was a tenth of the encoder's time at
+ * 65,536 channels. */
+static const char *channel_label(struct pf_enc *e, const char *prefix,
+				 uint32_t id, const char *task)
+{
+	char digits[GS_U64_DIGITS];
+
+	g_string_assign(e->label, prefix);
+	g_string_append(e->label, "ch");
+	g_string_append_len(e->label, digits,
+			    gs_put_u64(digits, id) - digits);
+	g_string_append_c(e->label, ' ');
+	g_string_append(e->label, task);
+	return e->label->str;
+}
+
 static void describe(struct pf_enc *e, struct pf_slot *s, uint32_t gpu,
 		     uint8_t kind, uint32_t id, const char *label)
 {
 	s->flags |= PF_SLOT_TRACK;
 	pf_put_child_track(&e->out, pf_uuid(PF_SPANS + kind, gpu, id), gpu,
 			   label, sort_rank(kind, id), NULL);
+}
+
+bool pf_enc_track_described(struct pf_enc *e, uint32_t gpu, uint8_t kind,
+			    uint32_t id)
+{
+	return slot(e, gpu, kind, id)->flags & PF_SLOT_TRACK;
 }
 
 void pf_enc_span_track(struct pf_enc *e, uint32_t gpu, uint8_t kind,
@@ -266,13 +291,11 @@ static void put_span(struct pf_enc *e, const struct gs_span *s)
 	if (s->track_kind == GS_TRACK_CHANNEL) {
 		struct pf_slot *sl = slot(e, s->gpu, s->track_kind, s->track);
 
-		if (!(sl->flags & PF_SLOT_TRACK)) {
-			g_autofree char *label = g_strdup_printf(
-				"ch%u %s", s->track,
-				gs_strtab_get(&e->names, s->name));
-
-			describe(e, sl, s->gpu, s->track_kind, s->track, label);
-		}
+		if (!(sl->flags & PF_SLOT_TRACK))
+			describe(e, sl, s->gpu, s->track_kind, s->track,
+				 channel_label(e, "", s->track,
+					       gs_strtab_get(&e->names,
+							     s->name)));
 	} else {
 		pf_enc_span_track(e, s->gpu, s->track_kind, s->track, "");
 	}
@@ -320,15 +343,14 @@ static void describe_channel(struct pf_enc *e, struct pf_slot *s,
 	const char *task = m->task_name < e->names.n
 				   ? gs_strtab_get(&e->names, m->task_name)
 				   : "?";
-	g_autofree char *label = g_strdup_printf("ch%u %s", m->channel, task);
-	g_autofree char *queue = g_strdup_printf("queue %s", label);
 
 	if (!(s->flags & PF_SLOT_TRACK))
-		describe(e, s, m->gpu, GS_TRACK_CHANNEL, m->channel, label);
+		describe(e, s, m->gpu, GS_TRACK_CHANNEL, m->channel,
+			 channel_label(e, "", m->channel, task));
 	count.has_unit = true;
 	count.unit = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__UNIT_COUNT;
 	pf_put_child_track(&e->out, pf_uuid(PF_QUEUE, m->gpu, m->channel),
-			   m->gpu, queue,
+			   m->gpu, channel_label(e, "queue ", m->channel, task),
 			   sort_rank(GS_TRACK_CHANNEL, m->channel), &count);
 	s->flags |= PF_SLOT_QUEUE;
 }

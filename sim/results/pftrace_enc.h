@@ -33,6 +33,7 @@ struct pf_enc {
 	GByteArray *interned; /* per name: PF_INTERNED_* bits */
 	GHashTable *labels;   /* track uuid -> valid-UTF-8 label */
 	GPtrArray *gpus;      /* per GPU: struct pf_enc_gpu, NULL: unseen */
+	GString *label;       /* a channel's labels, made in turn */
 	/* the spans seen: count, last end, the first naming a string out
 	 * of range (then no more are encoded: the file is refused) */
 	guint n_spans;
@@ -60,6 +61,10 @@ void pf_enc_gpu(struct pf_enc *e, uint32_t gpu);
  * label (fallback: used when none was registered). */
 void pf_enc_span_track(struct pf_enc *e, uint32_t gpu, uint8_t kind,
 		       uint32_t id, const char *fallback);
+/* Whether that descriptor is written: the run's end describes the
+ * tracks the cap left without one, and formats a label only for those. */
+bool pf_enc_track_described(struct pf_enc *e, uint32_t gpu, uint8_t kind,
+			    uint32_t id);
 /* GPUs seen so far (highest + 1). */
 uint32_t pf_enc_n_gpus(const struct pf_enc *e);
 
@@ -70,10 +75,11 @@ uint32_t pf_enc_n_gpus(const struct pf_enc *e);
 gboolean pf_put_tail(struct pf_enc *e, const struct gs_results *r,
 		     GError **error);
 
-/* A named child track of GPU gpu's process track. */
+/* A named child track of GPU gpu's process track; a counter's with
+ * counter (its unit, if it has one; unit_name is not written). */
 void pf_put_child_track(struct pf_out *o, uint64_t uuid, uint32_t gpu,
 			const char *name, int32_t rank,
-			Perfetto__Protos__CounterDescriptor *counter);
+			const Perfetto__Protos__CounterDescriptor *counter);
 /* A command's flow id (its submission's and its engine slices'). */
 uint64_t pf_flow(uint32_t gpu, uint32_t channel, uint64_t serial);
 

@@ -1,4 +1,5 @@
-/* TrackEvents of the hot path encoded by hand (see pftrace_out.h).
+/* TrackEvents of the hot path, and child tracks' descriptors, encoded by
+ * hand (see pftrace_out.h).
  *
  * protobuf-c packs a message by walking its descriptor, field by field,
  * with a branch per label and type, and each debug annotation as a
@@ -25,6 +26,14 @@
 #define ARG_TAG_BOOL 0x10        /* 2, varint */
 #define ARG_TAG_UINT 0x18        /* 3, varint */
 #define ARG_TAG_STRING 0x32      /* 6, length-delimited */
+
+/* TrackDescriptor's, and CounterDescriptor's unit. */
+#define TRACK_TAG_UUID 0x08         /* 1, varint */
+#define TRACK_TAG_NAME 0x12         /* 2, length-delimited */
+#define TRACK_TAG_PARENT_UUID 0x28  /* 5, varint */
+#define TRACK_TAG_COUNTER 0x42      /* 8, length-delimited */
+#define TRACK_TAG_RANK 0x60         /* 12, varint */
+#define COUNTER_TAG_UNIT 0x18       /* 3, varint */
 
 static size_t varint_len(uint64_t v)
 {
@@ -138,5 +147,34 @@ size_t pf_ev_pack(const struct pf_ev *e, uint8_t *out)
 	}
 	if (e->has_flow)
 		p = put_fixed64(p, EV_TAG_FLOW_ID, e->flow);
+	return (size_t)(p - out);
+}
+
+size_t pf_child_track_bound(const struct pf_child_track *t)
+{
+	/* five fields of a tag and ten varint bytes, the counter's two
+	 * bytes of head and its unit, and the name */
+	return 5 * 11 + 2 + 11 + strlen(t->name);
+}
+
+size_t pf_child_track_pack(const struct pf_child_track *t, uint8_t *out)
+{
+	size_t name = strlen(t->name);
+	uint8_t *p = out;
+
+	p = put_tagged_varint(p, TRACK_TAG_UUID, t->uuid);
+	p = put_tagged_varint(p, TRACK_TAG_NAME, name);
+	memcpy(p, t->name, name);
+	p += name;
+	p = put_tagged_varint(p, TRACK_TAG_PARENT_UUID, t->parent_uuid);
+	if (t->counter) {
+		/* an empty message when it has no unit */
+		p = put_tagged_varint(p, TRACK_TAG_COUNTER,
+				      t->has_unit ? 1 + varint_len(t->unit) : 0);
+		if (t->has_unit)
+			p = put_tagged_varint(p, COUNTER_TAG_UNIT, t->unit);
+	}
+	/* an int32's varint is its 64-bit sign extension's */
+	p = put_tagged_varint(p, TRACK_TAG_RANK, (uint64_t)(int64_t)t->rank);
 	return (size_t)(p - out);
 }

@@ -8,8 +8,9 @@
  * later packets intern names as they are first used, and the events say
  * they need that state, as Perfetto's own writers do. An
  * event's packet is framed here around a TrackEvent that protobuf-c
- * packs: the frame is three scalar fields, and packing it through
- * protobuf-c as well measured a third of the writer's time. Packets are
+ * or pftrace_event.c packs: the frame is three scalar fields, and
+ * packing it through protobuf-c as well measured a third of the
+ * writer's time. A child track's descriptor is framed the same way. Packets are
  * gathered in a buffer and written in blocks of 64 KiB. */
 #include "sim/results/pftrace_out.h"
 
@@ -23,6 +24,9 @@
 #define PF_TAG_SEQUENCE_ID 0x50 /* trusted_packet_sequence_id = 10 */
 #define PF_TAG_TRACK_EVENT 0x5a /* track_event = 11, length-delimited */
 #define PF_TAG_FLAGS 0x68       /* sequence_flags = 13, varint */
+/* track_descriptor = 60, length-delimited: a tag of two bytes */
+#define PF_TAG_TRACK_DESCRIPTOR_0 0xe2
+#define PF_TAG_TRACK_DESCRIPTOR_1 0x03
 
 static size_t put_varint(uint8_t *p, uint64_t v)
 {
@@ -122,33 +126,46 @@ void pf_put_track(struct pf_out *o, pf_track *t)
 	pf_put_packet(o, &p);
 }
 
-/* The event of n bytes packed at o->buf + o->len + PF_HEAD_MAX gets its
- * framing, written once its length is known; the event then moves down
- * to follow it. */
-static void frame_event(struct pf_out *o, uint64_t t, size_t n)
+/* The message of n bytes packed at o->buf + o->len + PF_HEAD_MAX gets
+ * its packet's framing, written once its length is known: the packet's
+ * tag and length, then head (body bytes: the packet's fields before the
+ * message, and the message's own tag and length); the message then
+ * moves down to follow it. */
+static void frame_packet(struct pf_out *o, const uint8_t *head, size_t body,
+			 size_t n)
 {
-	uint8_t frame[PF_HEAD_MAX], *at = o->buf + o->len + PF_HEAD_MAX;
-	size_t body = 0, h = 0;
+	uint8_t *at = o->buf + o->len + PF_HEAD_MAX;
+	size_t h = 0;
 
-	frame[body++] = PF_TAG_TIMESTAMP;
-	body += put_varint(frame + body, t);
-	frame[body++] = PF_TAG_SEQUENCE_ID;
-	body += put_varint(frame + body, PF_SEQUENCE_ID);
-	frame[body++] = PF_TAG_FLAGS;
-	body += put_varint(
-		frame + body,
-		PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE);
-	frame[body++] = PF_TAG_TRACK_EVENT;
-	body += put_varint(frame + body, n);
 	o->buf[o->len + h++] = PF_TAG_PACKET;
 	h += put_varint(o->buf + o->len + h, body + n);
-	memcpy(o->buf + o->len + h, frame, body);
+	memcpy(o->buf + o->len + h, head, body);
 	h += body;
 	g_assert(h <= PF_HEAD_MAX);
 	memmove(o->buf + o->len + h, at, n);
 	o->len += h + n;
 	if (o->len >= PF_FLUSH_AT)
 		flush(o);
+}
+
+/* An event's packet: its timestamp, the sequence and its flags, then
+ * the TrackEvent. */
+static void frame_event(struct pf_out *o, uint64_t t, size_t n)
+{
+	uint8_t head[PF_HEAD_MAX];
+	size_t body = 0;
+
+	head[body++] = PF_TAG_TIMESTAMP;
+	body += put_varint(head + body, t);
+	head[body++] = PF_TAG_SEQUENCE_ID;
+	body += put_varint(head + body, PF_SEQUENCE_ID);
+	head[body++] = PF_TAG_FLAGS;
+	body += put_varint(
+		head + body,
+		PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE);
+	head[body++] = PF_TAG_TRACK_EVENT;
+	body += put_varint(head + body, n);
+	frame_packet(o, head, body, n);
 }
 
 void pf_put_event(struct pf_out *o, uint64_t t, pf_event *e)
@@ -160,6 +177,23 @@ void pf_put_event(struct pf_out *o, uint64_t t, pf_event *e)
 		e, o->buf + o->len + PF_HEAD_MAX);
 	g_assert(n <= bound);
 	frame_event(o, t, n);
+}
+
+/* As pf_put_packet() packs a TracePacket holding t and the sequence id:
+ * the id (field 10), then the descriptor (field 60). */
+void pf_put_child(struct pf_out *o, const struct pf_child_track *t)
+{
+	uint8_t head[PF_HEAD_MAX];
+	size_t n, body = 0;
+
+	reserve(o, PF_HEAD_MAX + pf_child_track_bound(t));
+	n = pf_child_track_pack(t, o->buf + o->len + PF_HEAD_MAX);
+	head[body++] = PF_TAG_SEQUENCE_ID;
+	body += put_varint(head + body, PF_SEQUENCE_ID);
+	head[body++] = PF_TAG_TRACK_DESCRIPTOR_0;
+	head[body++] = PF_TAG_TRACK_DESCRIPTOR_1;
+	body += put_varint(head + body, n);
+	frame_packet(o, head, body, n);
 }
 
 void pf_put_ev(struct pf_out *o, uint64_t t, const struct pf_ev *e)

@@ -94,6 +94,26 @@ size_t pf_ev_pack(const struct pf_ev *e, uint8_t *out);
 size_t pf_ev_bound(const struct pf_ev *e);
 /* pf_put_event() of the TrackEvent e describes. */
 void pf_put_ev(struct pf_out *o, uint64_t t, const struct pf_ev *e);
+/* A child track's descriptor (a channel's, its queue counter's, a
+ * task's counters: two per channel at 65,536 channels), also encoded by
+ * hand: the bytes of perfetto__protos__track_descriptor__pack() of the
+ * TrackDescriptor with uuid, name, parent_uuid, counter (when counter:
+ * its unit when has_unit) and sibling_order_rank set, in a packet with
+ * the sequence id as pf_put_track() writes it (tests/test_pftrace_event.c
+ * compares them). */
+struct pf_child_track {
+	uint64_t uuid, parent_uuid;
+	const char *name;  /* valid UTF-8 */
+	int32_t rank;
+	bool counter;      /* a counter track */
+	bool has_unit;     /* its unit, when counter */
+	uint32_t unit;     /* PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__* */
+};
+/* Packs t's TrackDescriptor into out, which has room for
+ * pf_child_track_bound(t); returns the size. */
+size_t pf_child_track_pack(const struct pf_child_track *t, uint8_t *out);
+size_t pf_child_track_bound(const struct pf_child_track *t);
+void pf_put_child(struct pf_out *o, const struct pf_child_track *t);
 /* Hands the packets still held to the stream and frees the buffer. */
 void pf_finish(struct pf_out *o);
 
