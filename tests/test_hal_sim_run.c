@@ -134,18 +134,24 @@ static const struct gs_policy_ops phase_ops = {
 	.trace_open = phase_trace_open,
 };
 
+/* The first span named name on a track of kind, copied into *out (a
+ * command's channel span is its engine span's record, on_channel). */
 static const struct gs_span *span_named(const struct gs_results *r,
-					const char *name, uint8_t kind)
+					const char *name, uint8_t kind,
+					struct gs_span *out)
 {
+	g_autoptr(GArray) flat = gs_results_flat_spans(r);
 	guint i;
 
-	for (i = 0; i < r->spans->len; i++) {
+	for (i = 0; i < flat->len; i++) {
 		const struct gs_span *sp =
-			&g_array_index(r->spans, struct gs_span, i);
+			&g_array_index(flat, struct gs_span, i);
 
 		if (sp->track_kind == kind &&
-		    !strcmp(gs_results_name(r, sp->name), name))
-			return sp;
+		    !strcmp(gs_results_name(r, sp->name), name)) {
+			*out = *sp;
+			return out;
+		}
 	}
 	return NULL;
 }
@@ -162,6 +168,7 @@ static void test_open_spans_closed_at_end(void **state)
 		&phase_ops, &sc, true);
 	const gs_time_t end = 3 * GS_NS_PER_MS, loaded = 30000;
 	const struct gs_span *sp;
+	struct gs_span found;
 	struct gs_results r;
 	(void)state;
 
@@ -170,27 +177,27 @@ static void test_open_spans_closed_at_end(void **state)
 	gs_sim_collect(sim, &r);
 	assert_int_equal(r.sim_time_ns, end);
 
-	sp = span_named(&r, "first", GS_TRACK_POLICY);
+	sp = span_named(&r, "first", GS_TRACK_POLICY, &found);
 	assert_non_null(sp);
 	assert_false(sp->open);
 	assert_int_equal(sp->end, 1 * GS_NS_PER_MS);
-	sp = span_named(&r, "second", GS_TRACK_POLICY);
+	sp = span_named(&r, "second", GS_TRACK_POLICY, &found);
 	assert_non_null(sp);
 	assert_true(sp->open);
 	assert_int_equal(sp->start, 1 * GS_NS_PER_MS);
 	assert_int_equal(sp->end, end);
 
 	/* launched after 5 us, its context loaded in 25 us */
-	sp = span_named(&r, "endless", GS_TRACK_ENGINE);
+	sp = span_named(&r, "endless", GS_TRACK_ENGINE, &found);
 	assert_non_null(sp);
 	assert_true(sp->open);
 	assert_int_equal(sp->start, loaded);
 	assert_int_equal(sp->end, end);
-	sp = span_named(&r, "endless", GS_TRACK_CHANNEL);
+	sp = span_named(&r, "endless", GS_TRACK_CHANNEL, &found);
 	assert_non_null(sp);
 	assert_true(sp->open);
 	assert_int_equal(sp->end, end);
-	sp = span_named(&r, "context switch", GS_TRACK_ENGINE);
+	sp = span_named(&r, "context switch", GS_TRACK_ENGINE, &found);
 	assert_non_null(sp);
 	assert_false(sp->open);
 	assert_int_equal(r.tasks[0].gpu_time_ns, end - loaded);
@@ -208,15 +215,17 @@ static void count_open_spans(const char *yaml, guint *open,
 	struct gs_scenario *sc;
 	struct gs_sim *sim = start_sim(yaml, NULL, &sc, true);
 	struct gs_results r;
+	GArray *flat;
 	guint i;
 
 	*open = *policy_open = 0;
 	gs_results_init(&r);
 	gs_sim_run(sim, NULL);
 	gs_sim_collect(sim, &r);
-	for (i = 0; i < r.spans->len; i++) {
+	flat = gs_results_flat_spans(&r);
+	for (i = 0; i < flat->len; i++) {
 		const struct gs_span *sp =
-			&g_array_index(r.spans, struct gs_span, i);
+			&g_array_index(flat, struct gs_span, i);
 
 		assert_true(sp->end <= r.sim_time_ns);
 		if (!sp->open)
@@ -226,6 +235,7 @@ static void count_open_spans(const char *yaml, guint *open,
 		if (sp->track_kind == GS_TRACK_POLICY)
 			(*policy_open)++;
 	}
+	g_array_unref(flat);
 	gs_results_clear(&r);
 	gs_sim_free(sim);
 	gs_scenario_free(sc);

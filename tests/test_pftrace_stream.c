@@ -122,8 +122,26 @@ static void test_many_chunks_same_bytes(void **state)
 		3 * GS_SPAN_CHUNK, 3 * GS_SPAN_CHUNK);
 }
 
+/* The spans the first n span records of yaml's run stand for (a
+ * command's is two: its engine's and its channel's). */
+static guint spans_of_records(const char *yaml, guint n)
+{
+	struct gs_results r;
+	guint i, spans = 0;
+
+	run(yaml, false, &r);
+	assert_true(r.spans->len >= n);
+	for (i = 0; i < n; i++)
+		spans += gs_span_count(&g_array_index(r.spans, struct gs_span,
+						      i));
+	gs_results_clear(&r);
+	return spans;
+}
+
 /* The cap inside the second chunk, and on the second's boundary: the
- * truncation note counts the spans the stream took. */
+ * truncation note counts the spans the stream took. The cap counts
+ * spans, a chunk records: the boundary's cap is the spans of its
+ * records. */
 static void test_cap_same_bytes(void **state)
 {
 	static const char *const fmt =
@@ -131,8 +149,11 @@ static void test_cap_same_bytes(void **state)
 		"tasks:\n"
 		"  - name: a\n    behavior: {throttle: {kernel: 30us}}\n"
 		"  - name: b\n    behavior: {throttle: {kernel: 45us}}\n";
-	g_autofree char *inside = g_strdup_printf(fmt, GS_SPAN_CHUNK + 1001);
-	g_autofree char *boundary = g_strdup_printf(fmt, 2 * GS_SPAN_CHUNK);
+	g_autofree char *uncapped = g_strdup_printf(fmt, 1000000);
+	g_autofree char *inside =
+		g_strdup_printf(fmt, 2 * (GS_SPAN_CHUNK + 1001));
+	g_autofree char *boundary = g_strdup_printf(
+		fmt, spans_of_records(uncapped, 2 * GS_SPAN_CHUNK));
 
 	(void)state;
 	assert_same_bytes(inside, GS_SPAN_CHUNK, GS_SPAN_CHUNK);
@@ -279,8 +300,8 @@ static void test_bad_utf8_late_names_by_hand(void **state)
 	g_rmdir(dir);
 }
 
-/* The spans of the run so far and those left open at its end (recorded
- * as it closes). */
+/* The span records of the run so far and those left open at its end
+ * (recorded as it closes): what fills the stream's chunks. */
 static void count_spans(const char *yaml, guint *before_close, guint *open)
 {
 	struct gs_results r;
@@ -294,28 +315,30 @@ static void count_spans(const char *yaml, guint *before_close, guint *open)
 	gs_results_clear(&r);
 }
 
-/* The run's end records the open spans of 64 GPUs' engines and channels;
- * a duration where they fill a chunk and begin the next is searched for
- * (about 8 spans a microsecond: from 1ms on; the first found is the same
- * on every run): no chunk leaves while the run closes, so all of them
- * are marked open, in the spans kept. */
+/* The run's end records the open spans of 63 GPUs' engines and channels
+ * (a record each, on_channel); a duration where they fill a chunk and
+ * begin the next is searched for (about 4 span records a microsecond:
+ * from 2ms on; the first found is the same on every run; 63, since the
+ * GPUs run in step and a number of them dividing the chunk would fill it
+ * exactly): no chunk leaves while the run closes, so all of them are
+ * marked open, in the spans kept. */
 static void test_open_spans_across_chunk_same_bytes(void **state)
 {
 	static const char *const fmt =
-		"duration: %uus\nseed: 1\nnode: {gpus: 64}\n"
-		"tasks:\n  - name: t\n    count: 64\n"
+		"duration: %uus\nseed: 1\nnode: {gpus: 63}\n"
+		"tasks:\n  - name: t\n    count: 63\n"
 		"    behavior: {throttle: {kernel: 10us}}\n";
 	guint us, before = 0, open = 0;
 
 	(void)state;
-	for (us = 1000; us < 1300; us++) {
+	for (us = 2000; us < 3000; us++) {
 		g_autofree char *yaml = g_strdup_printf(fmt, us);
 
 		count_spans(yaml, &before, &open);
 		if (before % GS_SPAN_CHUNK + open > GS_SPAN_CHUNK)
 			break;
 	}
-	assert_true(us < 1300);
+	assert_true(us < 3000);
 	{
 		g_autofree char *yaml = g_strdup_printf(fmt, us);
 

@@ -8,13 +8,20 @@ static JsonObject *event_at(JsonArray *events, guint i)
 	return json_array_get_object_element(events, i);
 }
 
-static void assert_meta(JsonObject *e, const char *name, gint64 pid,
-			gint64 tid)
+/* An event's phase ("M", "X"), name and where it is. */
+static void assert_event(JsonObject *e, const char *ph, const char *name,
+			 gint64 pid, gint64 tid)
 {
-	assert_string_equal(json_object_get_string_member(e, "ph"), "M");
+	assert_string_equal(json_object_get_string_member(e, "ph"), ph);
 	assert_string_equal(json_object_get_string_member(e, "name"), name);
 	assert_int_equal(json_object_get_int_member(e, "pid"), pid);
 	assert_int_equal(json_object_get_int_member(e, "tid"), tid);
+}
+
+static void assert_meta(JsonObject *e, const char *name, gint64 pid,
+			gint64 tid)
+{
+	assert_event(e, "M", name, pid, tid);
 }
 
 static void assert_span(JsonObject *e, const char *name, gint64 pid,
@@ -25,10 +32,31 @@ static void assert_span(JsonObject *e, const char *name, gint64 pid,
 	};
 
 	assert_members(e, keys);
-	assert_string_equal(json_object_get_string_member(e, "ph"), "X");
-	assert_string_equal(json_object_get_string_member(e, "name"), name);
-	assert_int_equal(json_object_get_int_member(e, "pid"), pid);
-	assert_int_equal(json_object_get_int_member(e, "tid"), tid);
+	assert_event(e, "X", name, pid, tid);
+}
+
+/* A span cut at the run's end: "args":{"open":true}. */
+static void assert_span_open(JsonObject *e, const char *name, gint64 pid,
+			     gint64 tid)
+{
+	JsonObject *args = json_object_get_object_member(e, "args");
+
+	assert_event(e, "X", name, pid, tid);
+	assert_non_null(args);
+	assert_true(json_object_get_boolean_member(args, "open"));
+}
+
+/* fx's results written; timeline.json's text and parsed root, and its
+ * events. */
+static JsonArray *written_events(struct fixture *fx, char **text,
+				 JsonNode **root)
+{
+	write_ok(&fx->r, fx->dir, TRUE);
+	*text = read_output(fx->dir, "timeline.json");
+	assert_non_null(*text);
+	*root = parse_json(*text);
+	return json_object_get_array_member(json_node_get_object(*root),
+					    "traceEvents");
 }
 
 static void test_timeline(void **state)
@@ -105,12 +133,8 @@ static void test_timeline_not_truncated_has_no_note(void **state)
 	JsonArray *events;
 
 	fx->r.timeline_truncated = false;
-	write_ok(&fx->r, fx->dir, TRUE);
-	text = read_output(fx->dir, "timeline.json");
+	events = written_events(fx, &text, &root);
 	assert_null(strstr(text, "truncated"));
-	root = parse_json(text);
-	events = json_object_get_array_member(json_node_get_object(root),
-					      "traceEvents");
 	assert_int_equal(json_array_get_length(events), 2 + 6 + 3);
 }
 
@@ -138,6 +162,37 @@ static void test_timeline_open_span_marked(void **state)
 	args = json_object_get_object_member(event_at(events, 10), "args");
 	assert_non_null(args);
 	assert_true(json_object_get_boolean_member(args, "open"));
+}
+
+/* A span record that stands for its channel's span too (on_channel) is
+ * written twice, on the engine's track and then the channel's, and the
+ * truncation note counts both. */
+static void test_timeline_span_on_channel_twice(void **state)
+{
+	struct fixture *fx = *state;
+	g_autofree char *text = NULL;
+	g_autoptr(JsonNode) root = NULL;
+	g_autoptr(GArray) flat = NULL;
+	struct gs_span *engine;
+	JsonArray *events;
+
+	engine = &g_array_index(fx->r.spans, struct gs_span, 0);
+	engine->on_channel = true;
+	engine->channel = 3;
+	engine->open = true;
+	flat = gs_results_flat_spans(&fx->r);
+	assert_int_equal(flat->len, 4);
+	events = written_events(fx, &text, &root);
+	assert_non_null(strstr(text, "timeline truncated at 4 spans"));
+	/* 2 GPUs + 3 tracks x 2 + 4 spans + the truncation note */
+	assert_int_equal(json_array_get_length(events), 2 + 6 + 4 + 1);
+	assert_span_open(event_at(events, 8), "k\"1\n", 0, 1);
+	assert_span_open(event_at(events, 9), "k\"1\n", 0, 1003);
+	assert_true(json_object_get_double_member(event_at(events, 9), "ts") ==
+		    json_object_get_double_member(event_at(events, 8), "ts"));
+	assert_true(json_object_get_double_member(event_at(events, 9), "dur") ==
+		    json_object_get_double_member(event_at(events, 8), "dur"));
+	assert_span(event_at(events, 10), "submit", 0, 1003);
 }
 
 static void test_timeline_empty_is_valid(void **state)
@@ -179,6 +234,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_timeline_open_span_marked,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timeline_span_on_channel_twice,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeline, setup,
 						teardown),

@@ -238,8 +238,13 @@ static inline void add_item(struct gs_sim *sim, enum gs_chunk_kind kind,
 		end_chunk(sim, kind, items, item_size);
 }
 
+/* A span record, which counts against the cap as the spans it stands
+ * for (gs_span_count): the caller sets on_channel only with room for
+ * both. */
 static inline void add_span(struct gs_sim *sim, const struct gs_span *sp)
 {
+	if (sp->on_channel)
+		sim->rec_left[GS_CHUNK_SPANS]--;
 	add_item(sim, GS_CHUNK_SPANS, &sim->rec->spans, sp, sizeof(*sp));
 }
 
@@ -332,8 +337,9 @@ static inline uint32_t span_category(const struct gs_sim *sim,
 	}
 }
 
-/* A span of an engine, and for a command also of its channel, below the
- * cap of timeline_max_spans. */
+/* A span of an engine, and for a command also of its channel (one
+ * record, on_channel), below the cap of timeline_max_spans: with room
+ * for one span only, the engine's is kept and the channel's dropped. */
 static G_GNUC_NO_INLINE void engine_span(struct gs_sim *sim,
 					 const struct gs_gpu *gpu,
 					 uint8_t engine, enum gs_span_kind kind,
@@ -360,13 +366,14 @@ static G_GNUC_NO_INLINE void engine_span(struct gs_sim *sim,
 		sp.channel = ch->id;
 	}
 	trace_engine(sim, gpu, engine);
-	add_span(sim, &sp);
 	if ((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch) {
 		trace_chan(sim, gpu, ch, hc, sp.name);
-		sp.track_kind = GS_TRACK_CHANNEL;
-		sp.track = ch->id;
-		add_span(sim, &sp);
+		sp.channel = ch->id;
+		sp.on_channel = sim->rec_left[GS_CHUNK_SPANS] >= 2;
+		if (!sp.on_channel)
+			sim->rec->timeline_truncated = true;
 	}
+	add_span(sim, &sp);
 }
 
 /* Past the cap of timeline_max_spans only what the files show of every

@@ -67,6 +67,26 @@ void gs_results_clear(struct gs_results *r)
 
 /* Indexes are handed out in order of first use, so the same run interns the
  * same names to the same indexes whatever the hash function does. */
+GArray *gs_results_flat_spans(const struct gs_results *r)
+{
+	GArray *flat = g_array_new(FALSE, FALSE, sizeof(struct gs_span));
+	guint i;
+
+	for (i = 0; r->spans && i < r->spans->len; i++) {
+		const struct gs_span *s =
+			&g_array_index(r->spans, struct gs_span, i);
+		struct gs_span engine = *s, channel;
+
+		engine.on_channel = false;
+		g_array_append_val(flat, engine);
+		if (s->on_channel) {
+			channel = gs_span_channel_copy(s);
+			g_array_append_val(flat, channel);
+		}
+	}
+	return flat;
+}
+
 uint32_t gs_results_intern(struct gs_results *r, const char *s)
 {
 	g_return_val_if_fail(s, 0);

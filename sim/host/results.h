@@ -116,7 +116,13 @@ enum gs_track_kind {
 	GS_TRACK_POLICY = 2,  /* the policy's phases */
 };
 
-/* A span on the timeline (Chrome trace "X" event). */
+/* A span on the timeline (Chrome trace "X" event), or, with on_channel,
+ * two: a command (or shared kernel) is the same span on its engine's
+ * track and on its channel's, so the recorder keeps it once and the
+ * writers show it on both (gs_span_channel_copy), engine first. At
+ * 65,536 channels the million spans of the timeline's cap are written
+ * in the first tenth of the run, into memory not yet in any cache: one
+ * record instead of two took 9 ms off the simulation's thread. */
 struct gs_span {
 	gs_time_t start, end;
 	uint64_t cmd;         /* a command's part: its channel serial, else 0 */
@@ -125,10 +131,28 @@ struct gs_span {
 	uint32_t track;       /* engine kind, channel id, or 0 for the policy */
 	uint32_t name;        /* index into gs_results.names */
 	uint32_t category;    /* index into gs_results.names ("run", ...) */
-	uint32_t channel;     /* with cmd: the command's channel */
+	uint32_t channel;     /* with cmd or on_channel: the command's channel */
 	uint8_t track_kind;   /* enum gs_track_kind */
 	bool open;            /* still going when the run ended: cut there */
+	bool on_channel;      /* on an engine's track, and also on channel's */
 };
+
+/* The spans s stands for: two when it is also its channel's. */
+static inline unsigned gs_span_count(const struct gs_span *s)
+{
+	return 1u + (s->on_channel ? 1u : 0u);
+}
+
+/* s (on_channel) as its channel's track shows it. */
+static inline struct gs_span gs_span_channel_copy(const struct gs_span *s)
+{
+	struct gs_span c = *s;
+
+	c.track_kind = GS_TRACK_CHANNEL;
+	c.track = s->channel;
+	c.on_channel = false;
+	return c;
+}
 
 /* A command entering a channel's ring or completing, for the timeline's
  * flow arrows and queue-depth counters. */
@@ -146,8 +170,9 @@ struct gs_cmd_mark {
 /* Takes a run's spans and command marks while it goes on, a full chunk
  * at a time, so that timeline.pftrace is encoded and written on a thread
  * of its own (sim/results/pftrace_stream.h) rather than all at the end.
- * The recorder hands it each GS_SPAN_CHUNK spans of its spans array and
- * each GS_SPAN_CHUNK marks of its marks array, in the order they fill,
+ * The recorder hands it each GS_SPAN_CHUNK span records of its spans
+ * array (a command's: two spans, on_channel) and each GS_SPAN_CHUNK marks
+ * of its marks array, in the order they fill,
  * with its names and tracks so far; what is left of each (the last,
  * partial chunks) stays in the results' arrays. The recorder notes that
  * order in gs_results.chunk_order with or without a sink, so a writer
@@ -167,7 +192,7 @@ struct gs_span_sink {
 	 * and the sink is done with, or NULL: the recorder's next chunk
 	 * fills it instead of fresh memory (optional) */
 	GArray *(*spare)(struct gs_span_sink *sink, enum gs_chunk_kind kind);
-	guint taken[2]; /* spans and marks taken so far */
+	guint taken[2]; /* span records and marks taken so far */
 };
 
 /* Takes a run's series samples while it goes on, so that they are
@@ -259,6 +284,10 @@ void gs_results_init(struct gs_results *r);
 void gs_results_clear(struct gs_results *r);
 /* Intern a span name; returns its index (gs_strtab_intern). */
 uint32_t gs_results_intern(struct gs_results *r, const char *s);
+/* r's spans one per track, in the writers' order (a record on_channel
+ * as its engine's span, then its channel's): a new array of struct
+ * gs_span, none on_channel. */
+GArray *gs_results_flat_spans(const struct gs_results *r);
 /* Interned name i (i below r->names.n). */
 static inline const char *gs_results_name(const struct gs_results *r,
 					  uint32_t i)

@@ -236,15 +236,15 @@ static bool intern_spans(struct pf_enc *e, const struct gs_span *sp, guint n)
 		g_array_new(FALSE, FALSE, sizeof(struct pf_interned));
 	g_autoptr(GArray) cats =
 		g_array_new(FALSE, FALSE, sizeof(struct pf_interned));
-	guint i;
+	guint i, spans = 0;
 
-	for (i = 0; i < n && !e->bad; i++) {
+	for (i = 0; i < n && !e->bad; spans += gs_span_count(&sp[i]), i++) {
 		uint8_t *name_bits, *cat_bits;
 
 		if (sp[i].name >= e->names.n ||
 		    sp[i].category >= e->names.n) {
 			e->bad = true;
-			e->bad_i = e->n_spans + i;
+			e->bad_i = e->n_spans + spans;
 			e->bad_name = sp[i].name;
 			e->bad_cat = sp[i].category;
 			break;
@@ -265,7 +265,9 @@ static bool intern_spans(struct pf_enc *e, const struct gs_span *sp, guint n)
 		}
 		e->last_end = MAX(e->last_end, sp[i].end);
 	}
-	e->n_spans += n;
+	for (; i < n; i++) /* past a bad one: counted all the same */
+		spans += gs_span_count(&sp[i]);
+	e->n_spans += spans;
 	if (names->len || cats->len)
 		pf_put_interned(&e->out, false,
 				(const struct pf_interned *)names->data,
@@ -318,6 +320,11 @@ static void put_span(struct pf_enc *e, const struct gs_span *s)
 	pf_put_ev(&e->out, s->end, &(struct pf_ev){
 		.track_uuid = ev.track_uuid,
 		.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END });
+	if (s->on_channel) {
+		struct gs_span c = gs_span_channel_copy(s);
+
+		put_span(e, &c);
+	}
 }
 
 void pf_enc_spans(struct pf_enc *e, const struct gs_span *sp, guint n)

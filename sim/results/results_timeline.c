@@ -185,13 +185,35 @@ gboolean gs_results_check_spans(const struct gs_results *r, GError **error)
 	return TRUE;
 }
 
+/* One span as an "X" event; quoted: each name, quoted. */
+static void put_span(struct tl_out *o, const GPtrArray *quoted,
+		     const struct gs_span *s)
+{
+	gs_time_t dur = s->end > s->start ? s->end - s->start : 0;
+
+	g_string_append_printf(o->line,
+		"{\"name\":%s,\"cat\":%s,\"ph\":\"X\",\"pid\":%" PRIu32
+		",\"tid\":%" PRIu64 ",\"ts\":",
+		(const char *)g_ptr_array_index(quoted, s->name),
+		(const char *)g_ptr_array_index(quoted, s->category),
+		s->gpu, track_tid(s->track_kind, s->track));
+	gs_append_us(o->line, s->start);
+	g_string_append(o->line, ",\"dur\":");
+	gs_append_us(o->line, dur);
+	/* cut at the end of the run, not ended */
+	if (s->open)
+		g_string_append(o->line, ",\"args\":{\"open\":true}");
+	g_string_append_c(o->line, '}');
+	emit(o);
+}
+
 gboolean gs_results_fill_timeline(const struct gs_results *r, FILE *f,
 				  GError **error)
 {
 	g_autoptr(GString) line = g_string_sized_new(256);
 	struct tl_out o = { .f = f, .line = line, .first = true };
 	g_autoptr(GPtrArray) quoted = g_ptr_array_new_with_free_func(g_free);
-	guint n_spans = r->spans ? r->spans->len : 0;
+	guint n_records = r->spans ? r->spans->len : 0, n_spans = 0;
 	gs_time_t last_end = 0;
 	guint i;
 
@@ -213,25 +235,18 @@ gboolean gs_results_fill_timeline(const struct gs_results *r, FILE *f,
 
 	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", f);
 	write_metadata(r, &o);
-	for (i = 0; i < n_spans; i++) {
+	for (i = 0; i < n_records; i++) {
 		const struct gs_span *s =
 			&g_array_index(r->spans, struct gs_span, i);
-		gs_time_t dur = s->end > s->start ? s->end - s->start : 0;
+		struct gs_span copy;
 
-		g_string_append_printf(line,
-			"{\"name\":%s,\"cat\":%s,\"ph\":\"X\",\"pid\":%" PRIu32
-			",\"tid\":%" PRIu64 ",\"ts\":",
-			(const char *)g_ptr_array_index(quoted, s->name),
-			(const char *)g_ptr_array_index(quoted, s->category),
-			s->gpu, track_tid(s->track_kind, s->track));
-		gs_append_us(line, s->start);
-		g_string_append(line, ",\"dur\":");
-		gs_append_us(line, dur);
-		/* cut at the end of the run, not ended */
-		if (s->open)
-			g_string_append(line, ",\"args\":{\"open\":true}");
-		g_string_append_c(line, '}');
-		emit(&o);
+		put_span(&o, quoted, s);
+		n_spans++;
+		if (s->on_channel) {
+			copy = gs_span_channel_copy(s);
+			put_span(&o, quoted, &copy);
+			n_spans++;
+		}
 		last_end = MAX(last_end, s->end);
 	}
 	if (r->timeline_truncated) {

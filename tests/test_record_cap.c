@@ -1,10 +1,17 @@
-/* Past the timeline's cap the recorder wants a span only when it has a
- * track not yet registered, and the GPU model then calls its span hook
- * only for those (gs_gpu_span_wanted); the recorder asks for that at the
- * first span it drops, and host.c stops calling for command marks at the
- * first mark dropped. What the timeline shows is unchanged (the tests of
- * the writers and tests/test_track_label.c's reused slots past the cap);
- * here the calls themselves. */
+/* The timeline's recorder up to its cap and past it.
+ *
+ * It keeps a command's span once: a record on its engine's track that
+ * stands for its channel's span too (on_channel, channel set), where it
+ * kept two. The cap of timeline_max_spans still counts spans: with room
+ * for one only, the engine's is kept and the channel's dropped.
+ *
+ * Past the cap it wants a span only when the span has a track not yet
+ * registered, and the GPU model then calls its span hook only for those
+ * (gs_gpu_span_wanted); the recorder asks for that at the first span it
+ * drops, and host.c stops calling for command marks at the first mark
+ * dropped. What the timeline shows is unchanged (the tests of the writers
+ * and tests/test_track_label.c's reused slots past the cap); here the
+ * calls themselves. */
 #include "tests/support/gpu_fixture.h"
 #include "tests/support/scenario_fixture.h"
 
@@ -113,6 +120,80 @@ static void test_recorder_asks_at_the_cap(void **state)
 	}
 }
 
+static void run_capped(unsigned cap, struct gs_results *r)
+{
+	g_autofree char *yaml = g_strdup_printf(busy, cap);
+
+	run(yaml, false, r);
+}
+
+static void test_command_is_one_record(void **state)
+{
+	struct gs_results r;
+	g_autoptr(GArray) flat = NULL;
+	guint i, doubles = 0, commands = 0;
+	(void)state;
+
+	run_capped(1000000, &r);
+	assert_false(r.timeline_truncated);
+	for (i = 0; i < r.spans->len; i++) {
+		const struct gs_span *s =
+			&g_array_index(r.spans, struct gs_span, i);
+
+		/* channel spans only through their engine's record */
+		assert_int_not_equal(s->track_kind, GS_TRACK_CHANNEL);
+		if (s->cmd) {
+			commands++;
+			assert_true(s->on_channel);
+			assert_int_equal(s->track_kind, GS_TRACK_ENGINE);
+		}
+		doubles += s->on_channel;
+	}
+	assert_true(commands > 100);
+	flat = gs_results_flat_spans(&r);
+	assert_int_equal(flat->len, r.spans->len + doubles);
+	/* each record's channel copy follows it, on the command's channel */
+	for (i = 0; i + 1 < flat->len; i++) {
+		const struct gs_span *a = &g_array_index(flat, struct gs_span, i);
+		const struct gs_span *b =
+			&g_array_index(flat, struct gs_span, i + 1);
+
+		if (a->track_kind != GS_TRACK_ENGINE || !a->cmd)
+			continue;
+		assert_int_equal(b->track_kind, GS_TRACK_CHANNEL);
+		assert_int_equal(b->track, a->channel);
+		assert_int_equal(b->start, a->start);
+		assert_int_equal(b->end, a->end);
+		assert_int_equal(b->cmd, a->cmd);
+	}
+	gs_results_clear(&r);
+}
+
+/* The cap counts spans, whatever their records: an odd cap ends on an
+ * engine span whose channel's was dropped. */
+static void test_cap_counts_spans(void **state)
+{
+	static const unsigned caps[] = { 40, 41, 301 };
+	unsigned k;
+	(void)state;
+
+	for (k = 0; k < G_N_ELEMENTS(caps); k++) {
+		struct gs_results r;
+		g_autoptr(GArray) flat = NULL;
+		const struct gs_span *last;
+
+		run_capped(caps[k], &r);
+		assert_true(r.timeline_truncated);
+		flat = gs_results_flat_spans(&r);
+		assert_int_equal(flat->len, caps[k]);
+		last = &g_array_index(r.spans, struct gs_span,
+				      r.spans->len - 1);
+		if (caps[k] % 2 && last->cmd)
+			assert_false(last->on_channel);
+		gs_results_clear(&r);
+	}
+}
+
 /* Without a timeline host.c makes no call for marks at all. */
 static void test_no_mark_calls_without_timeline(void **state)
 {
@@ -135,6 +216,8 @@ int main(void)
 		cmocka_unit_test(test_model_calls_for_untraced_tracks_only),
 		cmocka_unit_test(test_recorder_asks_at_the_cap),
 		cmocka_unit_test(test_no_mark_calls_without_timeline),
+		cmocka_unit_test(test_command_is_one_record),
+		cmocka_unit_test(test_cap_counts_spans),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
