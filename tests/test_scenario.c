@@ -175,6 +175,30 @@ static void test_tasks_spread_over_gpus(void **state)
 	gs_results_clear(&r);
 }
 
+/* A task of count n is n replicas named name#0 to name#(n-1), one of
+ * count 1 keeps its name. */
+static void test_replica_names(void **state)
+{
+	const char *y =
+		"duration: 1ms\ntasks:\n"
+		"  - name: t\n    count: 12\n    behavior: {throttle: {kernel:"
+		" 50us}}\n"
+		"  - name: single\n    behavior: {throttle: {kernel: 50us}}\n";
+	struct gs_results r;
+	uint32_t i;
+	(void)state;
+
+	run(y, false, &r);
+	assert_int_equal(r.n_tasks, 13);
+	for (i = 0; i < 12; i++) {
+		g_autofree char *want = g_strdup_printf("t#%u", i);
+
+		assert_string_equal(r.tasks[i].name, want);
+	}
+	assert_string_equal(r.tasks[12].name, "single");
+	gs_results_clear(&r);
+}
+
 /* Ground truth adds up: task GPU time = compute engine busy time. */
 static void test_gpu_time_adds_up_to_busy_time(void **state)
 {
@@ -265,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_round_limit_ends_the_run),
 		cmocka_unit_test(test_task_with_many_channels_is_sampled),
 		cmocka_unit_test(test_tasks_spread_over_gpus),
+		cmocka_unit_test(test_replica_names),
 		cmocka_unit_test(test_gpu_time_adds_up_to_busy_time),
 		cmocka_unit_test(test_app_against_long_throttle),
 		cmocka_unit_test(test_timeslice_kills_an_endless_kernel),
