@@ -111,9 +111,10 @@ static inline void ensure_chan_track(struct gs_sim *sim, uint32_t gpu,
 
 /* Engine `engine` of gpu's track registered if it is new, and the engine
  * marked traced: after its first span one load, here and in
- * past_cap_known(), instead of the track bitmap's index arithmetic. The
- * engine comes const through the span hook; the mark is the recorder's
- * own field (gpu_model/gpu.h), and a track once registered stays so. */
+ * gs_gpu_span_wanted(), instead of the track bitmap's index arithmetic.
+ * The engine comes const through the span hook; the mark is the
+ * recorder's own field (gpu_model/gpu.h), and a track once registered
+ * stays so. */
 static inline void trace_engine(struct gs_sim *sim, const struct gs_gpu *gpu,
 				uint8_t engine)
 {
@@ -126,9 +127,9 @@ static inline void trace_engine(struct gs_sim *sim, const struct gs_gpu *gpu,
 /* Channel ch's track registered if it is new, labelled by name, its
  * owner's task's (interned by the caller), and, if it has an owner (hc),
  * the channel marked traced: the track registered and the owner's name
- * interned, both for good, so past_cap_known() reads the channel alone.
- * The mark is the recorder's own field; the channel clears it when its
- * owner changes (gpu_model/gpu.h). */
+ * interned, both for good, so gs_gpu_span_wanted() reads the channel
+ * alone. The mark is the recorder's own field; the channel clears it
+ * when its owner changes (gpu_model/gpu.h). */
 static inline void trace_chan(struct gs_sim *sim, const struct gs_gpu *gpu,
 			      const struct gs_channel *ch,
 			      const struct hal_chan *hc, uint32_t name)
@@ -359,11 +360,11 @@ static G_GNUC_NO_INLINE void engine_span(struct gs_sim *sim,
 	};
 
 	/* the engine's command is the one that ran (shared kernels are not
-	 * on an engine, and carry no command number) */
+	 * on an engine, and carry no command number); its channel is set
+	 * below, as every command's and shared kernel's is */
 	if (kind == GS_SPAN_RUN && ch && eng->running_chan == ch) {
 		sp.cmd = eng->cmd.serial;
 		sp.cmd_len = eng->cmd.duration;
-		sp.channel = ch->id;
 	}
 	trace_engine(sim, gpu, engine);
 	if ((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch) {
@@ -396,26 +397,6 @@ static G_GNUC_NO_INLINE void past_cap_span(struct gs_sim *sim,
 		trace_chan(sim, gpu, ch, hc, name);
 }
 
-/* Whether past_cap_span() would find everything it registers known: the
- * engine's track, which the engine's traced mark says, and for a command
- * its task's name and its channel's track, which the channel's says (a
- * channel without a task has none: past_cap_span() interns "?"). Inline,
- * so that after the cap a span costs these few loads and no call: nearly
- * every one after the first of its channel. The channel's mark spares
- * the owner's hal_chan and the task's entry in task_name_ids, two loads
- * that at 65,536 channels missed the cache on most of the 3.4 M spans
- * past the cap; the engine's, the bitmap's index arithmetic. */
-static inline bool past_cap_known(const struct gs_gpu *gpu, uint8_t engine,
-				  enum gs_span_kind kind,
-				  const struct gs_channel *ch)
-{
-	if (!gpu->engines[engine].traced)
-		return false;
-	if (!((kind == GS_SPAN_RUN || kind == GS_SPAN_SHARED) && ch))
-		return true;
-	return ch->traced;
-}
-
 /* The first span past the cap dropped: from now on the GPUs call for a
  * span only when it has a track not yet traced (gs_gpu_span_wanted),
  * the only spans past_cap_span() does anything for. */
@@ -443,7 +424,9 @@ void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 	sim->rec->timeline_truncated = true;
 	if (G_UNLIKELY(!gpu->spans_untraced_only))
 		spans_untraced_only(sim);
-	if (!past_cap_known(gpu, engine, kind, ch))
+	/* the GPU asks that itself from now on; not for the first span
+	 * dropped, nor from a GPU whose model skipped it */
+	if (gs_gpu_span_wanted(gpu, engine, kind, ch))
 		past_cap_span(sim, gpu, engine, kind, ch);
 }
 

@@ -241,12 +241,11 @@ gboolean gs_results_fill_timeline(const struct gs_results *r, FILE *f,
 		struct gs_span copy;
 
 		put_span(&o, quoted, s);
-		n_spans++;
 		if (s->on_channel) {
 			copy = gs_span_channel_copy(s);
 			put_span(&o, quoted, &copy);
-			n_spans++;
 		}
+		n_spans += gs_span_count(s);
 		last_end = MAX(last_end, s->end);
 	}
 	if (r->timeline_truncated) {
