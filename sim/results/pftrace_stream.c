@@ -1,10 +1,7 @@
 /* See pftrace_stream.h. */
-#define _GNU_SOURCE /* sync_file_range */
 #include "sim/results/pftrace_stream.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <unistd.h>
 
 #include "sim/results/pftrace_enc.h"
 #include "sim/results/results_priv.h"
@@ -17,8 +14,7 @@ struct gs_pftrace_stream {
 	guint names_sent;         /* names handed with the chunks so far */
 	guint tracks_sent;        /* tracks likewise */
 	char *path;
-	uint64_t synced;          /* bytes whose writeback was started */
-	int fd;                   /* -1: closed */
+	struct gs_out_file *of;   /* f's file (results_priv.h) */
 	FILE *f;
 	struct pf_enc enc;        /* the thread's until it is joined */
 };
@@ -98,38 +94,13 @@ static void encode(struct gs_pftrace_stream *st, struct chunk *c)
 	g_free(c);
 }
 
-/* Starts the writeback of what the stream wrote since the last time,
- * once that is PF_WRITEBACK_STEP or more: the folder's commit fdatasync()s
- * every file (results_dir.c), and starting the writeback of the whole
- * timeline (96 MB for 60 s of 16 saturated channels) at the end took most
- * of the run's end; started as it goes, on the encoder's thread, only the
- * tail's is left for the end. 8 MiB: far above the 64 KiB blocks the
- * encoder writes, so the calls are few (12 for that file), and small
- * against the dirty-page limits that would make the kernel start it
- * anyway (vm.dirty_background_ratio: 10% of memory). Nothing depends on
- * its success: it only starts what fdatasync() would. */
-#define PF_WRITEBACK_STEP (8u << 20)
-
-static void start_writeback(struct gs_pftrace_stream *st)
-{
-	uint64_t written = st->enc.out.written;
-
-	if (written - st->synced < PF_WRITEBACK_STEP || fflush(st->f) != 0)
-		return;
-	sync_file_range(st->fd, (off_t)st->synced,
-			(off_t)(written - st->synced), SYNC_FILE_RANGE_WRITE);
-	st->synced = written;
-}
-
 static gpointer encode_chunks(gpointer data)
 {
 	struct gs_pftrace_stream *st = data;
 	struct chunk *c;
 
-	while ((c = g_async_queue_pop(st->chunks))->items) {
+	while ((c = g_async_queue_pop(st->chunks))->items)
 		encode(st, c);
-		start_writeback(st);
-	}
 	g_free(c);
 	return NULL;
 }
@@ -150,7 +121,6 @@ static void take(struct gs_span_sink *sink, enum gs_chunk_kind kind,
 		g_async_queue_push(st->chunks, c);
 	} else {
 		encode(st, c);
-		start_writeback(st);
 	}
 }
 
@@ -167,17 +137,16 @@ struct gs_pftrace_stream *gs_pftrace_stream_new_unthreaded(const char *dir,
 	struct gs_pftrace_stream *st = g_new0(struct gs_pftrace_stream, 1);
 
 	st->path = g_build_filename(dir, "timeline.pftrace", NULL);
-	/* 0666 and the umask, as fopen() would: results are shared */
-	st->fd = open(st->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	st->f = st->fd < 0 ? NULL : fdopen(st->fd, "w");
+	/* written while the run goes on, on the encoder's thread: past the
+	 * page cache (direct_out.h); no stdio buffer, as the encoder hands
+	 * over blocks of 64 KiB (pftrace_out.c) */
+	st->f = gs_out_file_open(st->path, 0, true, &st->of);
 	if (!st->f) {
 		int err = errno;
 
 		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(err),
 			    "cannot create %s: %s", st->path,
 			    g_strerror(err));
-		if (st->fd >= 0)
-			close(st->fd);
 		g_free(st->path);
 		g_free(st);
 		return NULL;
@@ -224,21 +193,10 @@ static void join(struct gs_pftrace_stream *st)
 /* Flushes and closes the file; FALSE with error on a write error. */
 static gboolean close_file(struct gs_pftrace_stream *st, GError **error)
 {
-	int err = 0;
+	int err;
 
 	pf_finish(&st->enc.out);
-	errno = 0;
-	if (fflush(st->f) != 0 || ferror(st->f))
-		err = errno ? errno : EIO;
-	/* not fsync()ed: the folder's commit waits once for all its files
-	 * (results_file.c) */
-	if (!err) /* the tail's (start_writeback() started the rest's) */
-		sync_file_range(st->fd, (off_t)st->synced, 0,
-				SYNC_FILE_RANGE_WRITE);
-	if (fclose(st->f) != 0 && !err)
-		err = errno ? errno : EIO;
-	st->f = NULL;
-	st->fd = -1;
+	err = gs_out_file_close(g_steal_pointer(&st->f), st->of, true);
 	if (err)
 		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(err),
 			    "cannot write %s: %s", st->path, g_strerror(err));
@@ -278,7 +236,7 @@ void gs_pftrace_stream_free(struct gs_pftrace_stream *st)
 	join(st);
 	if (st->f) {
 		pf_finish(&st->enc.out);
-		fclose(st->f);
+		gs_out_file_close(st->f, st->of, false);
 	}
 	g_async_queue_unref(st->chunks);
 	g_async_queue_unref(st->spare[GS_CHUNK_SPANS]);
