@@ -12,7 +12,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/magic.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -25,13 +27,17 @@ struct fixture {
 	bool fs_direct; /* the folder's file system takes O_DIRECT */
 };
 
-/* Whether dir's file system takes O_DIRECT, asked as gs_direct_open
- * asks it, with a file of the test's own. */
+/* Whether gs_direct_open should write directly in dir: its file system
+ * is one gs_direct_fs_suits and takes O_DIRECT, asked as gs_direct_open
+ * asks, with a file of the test's own. */
 static bool probe_direct(const char *dir)
 {
 	g_autofree char *path = g_build_filename(dir, "probe", NULL);
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
-	bool ok = fd >= 0 && fcntl(fd, F_SETFL, O_WRONLY | O_DIRECT) == 0;
+	struct statfs fs;
+	bool ok = fd >= 0 && fstatfs(fd, &fs) == 0 &&
+		  gs_direct_fs_suits((unsigned long)fs.f_type) &&
+		  fcntl(fd, F_SETFL, O_WRONLY | O_DIRECT) == 0;
 
 	if (fd >= 0)
 		close(fd);
@@ -286,22 +292,38 @@ static void test_out_file_text(void **state)
 	}
 }
 
-/* A file system without O_DIRECT (tmpfs) refuses it at the open: the
- * file is written through the page cache, the same bytes. */
-static void test_tmpfs_falls_back(void **state)
+/* Direct writes only where they pay: local disk file systems, not a
+ * network's (a synchronous round trip each) nor tmpfs (the page cache is
+ * the file), nor one unknown. */
+static void test_file_systems_suited(void **state)
+{
+	(void)state;
+	assert_true(gs_direct_fs_suits(EXT4_SUPER_MAGIC));
+	assert_true(gs_direct_fs_suits(XFS_SUPER_MAGIC));
+	assert_true(gs_direct_fs_suits(BTRFS_SUPER_MAGIC));
+	assert_true(gs_direct_fs_suits(F2FS_SUPER_MAGIC));
+	assert_false(gs_direct_fs_suits(NFS_SUPER_MAGIC));
+	assert_false(gs_direct_fs_suits(SMB2_SUPER_MAGIC));
+	assert_false(gs_direct_fs_suits(TMPFS_MAGIC));
+	assert_false(gs_direct_fs_suits(OVERLAYFS_SUPER_MAGIC));
+	assert_false(gs_direct_fs_suits(0));
+}
+
+/* On tmpfs (which takes O_DIRECT from Linux 6.6, to no gain) the file is
+ * written through the page cache, the same bytes. */
+static void test_tmpfs_page_cache(void **state)
 {
 	char dir[] = "/dev/shm/gpusim-direct-XXXXXX";
 	size_t total = GS_DIRECT_BLOCK + 5;
 	struct gs_direct_out o;
-	bool refuses;
+	struct statfs fs;
 
 	(void)state;
 	if (!g_mkdtemp(dir))
 		skip(); /* no /dev/shm here */
-	refuses = !probe_direct(dir);
-	if (!refuses) {
+	if (statfs(dir, &fs) != 0 || fs.f_type != TMPFS_MAGIC) {
 		g_rmdir(dir);
-		skip(); /* a tmpfs that takes O_DIRECT (Linux 6.6 and later) */
+		skip(); /* not a tmpfs */
 	}
 	g_autofree char *path = g_build_filename(dir, "f", NULL);
 	g_autofree uint8_t *want = pattern(total);
@@ -335,7 +357,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_out_file_text, setup,
 						teardown),
-		cmocka_unit_test(test_tmpfs_falls_back),
+		cmocka_unit_test(test_file_systems_suited),
+		cmocka_unit_test(test_tmpfs_page_cache),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

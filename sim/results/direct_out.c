@@ -5,8 +5,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib.h>
+#include <linux/magic.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "sim/results/results_priv.h"
@@ -24,6 +26,28 @@ static uint8_t *map_block(void)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+bool gs_direct_fs_suits(unsigned long f_type)
+{
+	switch (f_type) {
+	case EXT4_SUPER_MAGIC: /* ext2, ext3 and ext4 alike */
+	case XFS_SUPER_MAGIC:
+	case BTRFS_SUPER_MAGIC:
+	case F2FS_SUPER_MAGIC:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Whether fd's file system is one gs_direct_fs_suits. */
+static bool fd_fs_suits(int fd)
+{
+	struct statfs fs;
+
+	return fstatfs(fd, &fs) == 0 &&
+	       gs_direct_fs_suits((unsigned long)fs.f_type);
+}
+
 int gs_direct_open(struct gs_direct_out *o, const char *path, bool direct)
 {
 	int flags;
@@ -38,7 +62,7 @@ int gs_direct_open(struct gs_direct_out *o, const char *path, bool direct)
 	 * same open without O_DIRECT could then not make again (O_EXCL) */
 	flags = fcntl(o->fd, F_GETFL);
 	if (!direct || flags < 0 || gs_write_seam_set() ||
-	    !(o->block = map_block()))
+	    !fd_fs_suits(o->fd) || !(o->block = map_block()))
 		return o->fd;
 	if (fcntl(o->fd, F_SETFL, flags | O_DIRECT) == 0) {
 		o->direct = true;

@@ -15,14 +15,19 @@
  * writer thread; the files written at the run's end, which the user
  * waits for, go through the page cache (results_file.c).
  *
+ * Only on the local disk file systems of gs_direct_fs_suits: on a network
+ * file system (NFS, SMB) each direct write is a synchronous round trip,
+ * where the page cache would send many at once, and on tmpfs the page
+ * cache is the file.
+ *
  * O_DIRECT wants the buffer, the file offset and the length aligned:
  * bytes are gathered in an aligned block of GS_DIRECT_BLOCK and written a
  * block at a time; a caller's buffer that is already aligned goes out
  * as it is. The last, partial block is written through the page cache
  * (O_DIRECT cleared), so the file is exactly its bytes. A file system
- * without O_DIRECT (tmpfs, some network and FUSE file systems) refuses it
- * when it is set, or with EINVAL at the first write: the file is then
- * written through the page cache from where it stands, the same bytes. */
+ * that refuses O_DIRECT when it is set, or with EINVAL at a write, has
+ * the file written through the page cache from where it stands, the
+ * same bytes. */
 #ifndef GS_DIRECT_OUT_H
 #define GS_DIRECT_OUT_H
 
@@ -50,10 +55,13 @@ struct gs_direct_out {
 	uint64_t written;   /* bytes handed to write(2) */
 };
 
+/* Whether a file system (statfs's f_type) is one a direct write suits:
+ * ext2/3/4, XFS, Btrfs and F2FS, local file systems on block devices. */
+bool gs_direct_fs_suits(unsigned long f_type);
 /* Creates path (O_EXCL, mode 0666 and the umask) for writing, with
- * O_DIRECT when direct is asked and the file system takes it (and the
- * write seam of results_file.c is unset: it counts bytes as the page
- * cache takes them). -1 with errno set when it cannot be created. */
+ * O_DIRECT when direct is asked, the file system suits it and takes it,
+ * and the write seam of write_seam.c is unset (it counts bytes as the
+ * page cache takes them). -1 with errno set when it cannot be created. */
 int gs_direct_open(struct gs_direct_out *o, const char *path, bool direct);
 /* Appends len bytes: len, or -1 with errno on a write error. */
 ssize_t gs_direct_write(struct gs_direct_out *o, const void *buf, size_t len);
