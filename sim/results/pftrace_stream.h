@@ -25,7 +25,7 @@ struct gs_pftrace_stream;
 
 /* A stream into dir/timeline.pftrace (a new file). NULL with error set if
  * it cannot be created; NULL without an error with the write seam of
- * results_file.c set: its byte count is the order the files are written
+ * write_seam.c set: its byte count is the order the files are written
  * in, so the timeline is then written at the end, after the others. */
 struct gs_pftrace_stream *gs_pftrace_stream_new(const char *dir,
 						GError **error);

@@ -244,8 +244,9 @@ static bool carry_foreign(const struct gs_outdir *od, DIR *old, int tmp_fd)
 }
 
 /* The durable commit of a folder's files, before it is published: the
- * writers only started each file's writeback (results_file.c), so all
- * are on their way to the disk at once; the first fdatasync() waits for
+ * writers only started each file's writeback (results_file.c), or wrote
+ * it past the page cache (direct_out.h), so all are on their way to the
+ * disk at once; the first fdatasync() waits for
  * its file and for the journal commit that records every file's blocks
  * and the folder's entries, and those after it find their data written
  * and their metadata committed. One wait per folder instead of one per

@@ -50,7 +50,7 @@ gboolean gs_write_stream_file_direct(const char *dir, const char *name,
 /* The same for a string. */
 gboolean gs_write_text_file(const char *dir, const char *name,
 			    const char *text, GError **error);
-/* write(2) for every output byte, with the test seam of results_file.c
+/* write(2) for every output byte, with the test seam of write_seam.c
  * (GPUSIM_FAIL_WRITE_AFTER, GPUSIM_PAUSE_WRITE_AFTER). */
 ssize_t gs_write_fd(int fd, const void *buf, size_t len);
 /* An output file of the folder (created O_EXCL), through a FILE with a
@@ -61,7 +61,8 @@ struct gs_out_file;
 FILE *gs_out_file_open(const char *path, size_t bufsz, bool direct,
 		       struct gs_out_file **of);
 /* Closes it: complete (its bytes flushed; 0, or the errno of the first
- * write that failed) or abandoned (whatever it holds dropped; 0). */
+ * write that failed) or abandoned, for a folder being discarded (its last
+ * bytes may be missing; 0). */
 int gs_out_file_close(FILE *f, struct gs_out_file *of, bool complete);
 /* Whether that seam is set. Its byte count is the order files are written
  * in, so with it set they are written one at a time (results_write.c).

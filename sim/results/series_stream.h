@@ -36,7 +36,7 @@ uint32_t gs_series_stream_max_blocks(uint32_t n_tasks, uint32_t cap);
 struct gs_series_stream;
 
 /* A stream into dir/series.csv (created by its thread). NULL with the
- * write seam of results_file.c set (its byte count is the order the
+ * write seam of write_seam.c set (its byte count is the order the
  * files are written in, so series.csv is then written at the end), or
  * without a thread to be had: the recorder then appends the samples
  * itself. */
