@@ -13,14 +13,19 @@ void gs_threads_off(void)
 	threads_off = true;
 }
 
+bool gs_threads_available(void)
+{
+	/* test seam (tests/no_threads_test.sh): as when no thread can be
+	 * had, so that every caller's way of doing the work itself runs */
+	return !threads_off && !g_getenv("GPUSIM_NO_THREADS");
+}
+
 GThread *gs_thread_new_quiet(const char *name, GThreadFunc fn, gpointer data)
 {
 	sigset_t all, old;
 	GThread *thread;
 
-	/* test seam (tests/no_threads_test.sh): as when no thread can be
-	 * had, so that every caller's way of doing the work itself runs */
-	if (threads_off || g_getenv("GPUSIM_NO_THREADS"))
+	if (!gs_threads_available())
 		return NULL;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);

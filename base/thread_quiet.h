@@ -3,6 +3,7 @@
 #define GS_THREAD_QUIET_H
 
 #include <glib.h>
+#include <stdbool.h>
 
 /* A thread that blocks every asynchronous signal, so that a SIGINT's
  * handler (sim/results/interrupt.c) runs on the main thread, which then
@@ -17,5 +18,8 @@ GThread *gs_thread_new_quiet(const char *name, GThreadFunc fn, gpointer data);
  * thread has no core of its own and costs its start and its hand-overs
  * for nothing. */
 void gs_threads_off(void);
+/* Whether gs_thread_new_quiet may start a thread (not off, no
+ * GPUSIM_NO_THREADS); it can still fail, rarely, for want of resources. */
+bool gs_threads_available(void);
 
 #endif

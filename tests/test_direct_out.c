@@ -19,7 +19,9 @@
 
 #include <cmocka.h>
 
+#include "base/thread_quiet.h"
 #include "sim/results/direct_out.h"
+#include "sim/results/pftrace_stream.h"
 #include "sim/results/results_priv.h"
 
 struct fixture {
@@ -340,6 +342,69 @@ static void test_tmpfs_page_cache(void **state)
 	g_rmdir(dir);
 }
 
+/* Whether this process holds path open with O_DIRECT, read from
+ * /proc/self/fdinfo (its "flags:" line, octal); false if not open. */
+static bool open_direct(const char *path)
+{
+	g_autoptr(GDir) d = g_dir_open("/proc/self/fd", 0, NULL);
+	const char *name;
+
+	while (d && (name = g_dir_read_name(d))) {
+		g_autofree char *link = g_strdup_printf("/proc/self/fd/%s",
+							name);
+		g_autofree char *to = g_file_read_link(link, NULL);
+		g_autofree char *info = NULL;
+		g_autofree char *at = g_strdup_printf("/proc/self/fdinfo/%s",
+						      name);
+		const char *flags;
+
+		if (!to || strcmp(to, path) != 0 ||
+		    !g_file_get_contents(at, &info, NULL, NULL))
+			continue;
+		flags = strstr(info, "flags:");
+		return flags &&
+		       (g_ascii_strtoull(flags + 6, NULL, 8) & O_DIRECT);
+	}
+	return false;
+}
+
+/* The timeline's stream writes past the page cache only from a thread
+ * of its own: encoding on the simulation's thread (no thread to be had,
+ * as in a sweep's worker at -j as many as the cores), a direct write
+ * would have the simulation wait for the disk. */
+static void test_stream_direct_only_threaded(void **state)
+{
+	struct fixture *fx = *state;
+	g_autofree char *sub = g_build_filename(fx->dir, "threaded", NULL);
+	g_autofree char *sub2 = g_build_filename(fx->dir, "none", NULL);
+	g_autofree char *path = g_build_filename(sub, "timeline.pftrace",
+						 NULL);
+	g_autofree char *path2 = g_build_filename(sub2, "timeline.pftrace",
+						  NULL);
+	struct gs_pftrace_stream *st;
+
+	assert_int_equal(g_mkdir(sub, 0700), 0);
+	assert_int_equal(g_mkdir(sub2, 0700), 0);
+	assert_true(gs_threads_available());
+	st = gs_pftrace_stream_new(sub, NULL);
+	assert_non_null(st);
+	assert_int_equal(open_direct(path), fx->fs_direct);
+	gs_pftrace_stream_free(st);
+
+	g_setenv("GPUSIM_NO_THREADS", "1", TRUE);
+	assert_false(gs_threads_available());
+	st = gs_pftrace_stream_new(sub2, NULL);
+	g_unsetenv("GPUSIM_NO_THREADS");
+	assert_non_null(st);
+	assert_true(g_file_test(path2, G_FILE_TEST_EXISTS));
+	assert_false(open_direct(path2));
+	gs_pftrace_stream_free(st);
+	g_unlink(path);
+	g_unlink(path2);
+	g_rmdir(sub);
+	g_rmdir(sub2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -357,6 +422,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_out_file_text, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_stream_direct_only_threaded,
+						setup, teardown),
 		cmocka_unit_test(test_file_systems_suited),
 		cmocka_unit_test(test_tmpfs_page_cache),
 	};

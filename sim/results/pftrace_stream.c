@@ -3,6 +3,7 @@
 
 #include <errno.h>
 
+#include "base/thread_quiet.h"
 #include "sim/results/pftrace_enc.h"
 #include "sim/results/results_priv.h"
 
@@ -131,16 +132,16 @@ static GArray *spare(struct gs_span_sink *sink, enum gs_chunk_kind kind)
 	return g_async_queue_try_pop(st->spare[kind]);
 }
 
-struct gs_pftrace_stream *gs_pftrace_stream_new_unthreaded(const char *dir,
-							   GError **error)
+/* A stream whose file is written past the page cache when direct (no
+ * stdio buffer either way: the encoder hands over blocks of 64 KiB,
+ * pftrace_out.c). */
+static struct gs_pftrace_stream *stream_new(const char *dir, bool direct,
+					    GError **error)
 {
 	struct gs_pftrace_stream *st = g_new0(struct gs_pftrace_stream, 1);
 
 	st->path = g_build_filename(dir, "timeline.pftrace", NULL);
-	/* written while the run goes on, on the encoder's thread: past the
-	 * page cache (direct_out.h); no stdio buffer, as the encoder hands
-	 * over blocks of 64 KiB (pftrace_out.c) */
-	st->f = gs_out_file_open(st->path, 0, true, &st->of);
+	st->f = gs_out_file_open(st->path, 0, direct, &st->of);
 	if (!st->f) {
 		int err = errno;
 
@@ -163,6 +164,12 @@ struct gs_pftrace_stream *gs_pftrace_stream_new_unthreaded(const char *dir,
 	return st;
 }
 
+struct gs_pftrace_stream *gs_pftrace_stream_new_unthreaded(const char *dir,
+							   GError **error)
+{
+	return stream_new(dir, false, error);
+}
+
 struct gs_pftrace_stream *gs_pftrace_stream_new(const char *dir,
 						GError **error)
 {
@@ -170,7 +177,11 @@ struct gs_pftrace_stream *gs_pftrace_stream_new(const char *dir,
 
 	if (gs_write_seam_set())
 		return NULL;
-	st = gs_pftrace_stream_new_unthreaded(dir, error);
+	/* past the page cache (direct_out.h) only from a thread of its own:
+	 * a direct write waits for the disk, and without that thread the
+	 * simulation (a sweep's worker at -j as many as the cores) would
+	 * wait with it */
+	st = stream_new(dir, gs_threads_available(), error);
 	if (st)
 		st->thread = gs_thread_new_quiet("gpusim-pftrace",
 						 encode_chunks, st);

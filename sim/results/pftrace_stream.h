@@ -23,14 +23,19 @@
 
 struct gs_pftrace_stream;
 
-/* A stream into dir/timeline.pftrace (a new file). NULL with error set if
- * it cannot be created; NULL without an error with the write seam of
- * write_seam.c set: its byte count is the order the files are written
- * in, so the timeline is then written at the end, after the others. */
+/* A stream into dir/timeline.pftrace (a new file), encoded and written
+ * on a thread of its own, past the page cache where the file system
+ * suits (sim/results/direct_out.h); without a thread to be had it
+ * encodes each chunk as it takes it, through the page cache. NULL with
+ * error set if it cannot be created; NULL without an error with the
+ * write seam of write_seam.c set: its byte count is the order the files
+ * are written in, so the timeline is then written at the end, after the
+ * others. */
 struct gs_pftrace_stream *gs_pftrace_stream_new(const char *dir,
 						GError **error);
 /* A stream that encodes each chunk when it takes it, as one does when no
- * thread can be had (tests take this path on purpose). */
+ * thread can be had, through the page cache (tests take this path on
+ * purpose). */
 struct gs_pftrace_stream *gs_pftrace_stream_new_unthreaded(const char *dir,
 							   GError **error);
 /* Waits for the thread and closes the file if still open. */
