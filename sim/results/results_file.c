@@ -98,11 +98,7 @@ FILE *gs_out_file_open(const char *path, size_t bufsz, bool direct,
 		return NULL;
 	}
 	if (bufsz) {
-		/* whole aligned blocks: a full buffer goes to a direct
-		 * file as it is, not copied */
-		bufsz = (bufsz + GS_DIRECT_ALIGN - 1) / GS_DIRECT_ALIGN *
-			GS_DIRECT_ALIGN;
-		of->buf = g_aligned_alloc(1, bufsz, GS_DIRECT_ALIGN);
+		of->buf = g_malloc(bufsz);
 		setvbuf(f, of->buf, _IOFBF, bufsz);
 	} else {
 		setvbuf(f, NULL, _IONBF, 0);
@@ -131,7 +127,7 @@ int gs_out_file_close(FILE *f, struct gs_out_file *of, bool complete)
 	if (close(of->out.fd) != 0 && complete && !err)
 		err = errno ? errno : EIO;
 	gs_direct_clear(&of->out);
-	g_aligned_free(of->buf);
+	g_free(of->buf);
 	g_free(of);
 	return err;
 }
