@@ -22,7 +22,7 @@ command_help() { # command option...
 		grep -q -- "$o" "$tmp/help_$cmd" || { echo "no $o"; return 1; }
 	done
 }
-check "run --help" command_help run --out --seed --set --no-timeline --no-standalone --quiet
+check "run --help" command_help run --out --seed --set --no-timeline --no-standalone --quiet --rows
 check "validate --help" command_help validate --set
 check "list --help" command_help list
 check "reproduce --help" command_help reproduce "FILE\.\.\."

@@ -86,5 +86,32 @@ for seed in 0 9223372036854775807; do
 		cmp $tmp/s1/summary.json $tmp/s2/summary.json && rm -rf $tmp/s1 $tmp/s2"
 done
 
+# --- the summary table's rows: --rows N shows the first N tasks ---
+for rows in -1 abc 4294967296 0x10 ''; do
+	check "--rows '$rows' is refused" refused \
+		"--rows expects a number of rows from 0 (every task) to 4294967295, got '$rows'" \
+		"$GPUSIM" run configs/default.yaml --rows "$rows" --out "$tmp/rows-bad"
+done
+check "a refused --rows writes nothing" test ! -e "$tmp/rows-bad"
+cat >"$tmp/five.yaml" <<'YAML'
+name: five
+duration: 10ms
+tasks:
+  - name: x
+    count: 5
+    behavior: {throttle: {kernel: 100us}}
+YAML
+check "--rows 2 shows two tasks a table and counts the rest" sh -c "
+	$GPUSIM run $tmp/five.yaml --no-standalone --no-timeline --rows 2 --out $tmp/five >$tmp/five.txt &&
+	test \$(grep -c '^x#[01] ' $tmp/five.txt) -eq 6 && ! grep -q '^x#[234] ' $tmp/five.txt &&
+	test \$(grep -c '^\.\.\. and 3 more tasks (every task is in tasks.csv' $tmp/five.txt) -eq 3 &&
+	test \$(grep -c '^x#' $tmp/five/tasks.csv) -eq 5"
+check "--rows 0 and --rows 5 show every task" sh -c "
+	$GPUSIM run $tmp/five.yaml --no-standalone --no-timeline --rows 0 --out $tmp/five0 >$tmp/five0.txt &&
+	$GPUSIM run $tmp/five.yaml --no-standalone --no-timeline --rows 5 --out $tmp/five5 >$tmp/five5.txt &&
+	test \$(grep -c '^x#[0-4] ' $tmp/five0.txt) -eq 15 && ! grep -q '^\.\.\. and' $tmp/five0.txt &&
+	sed 's|$tmp/five0/|DIR|' $tmp/five0.txt >$tmp/a.txt && sed 's|$tmp/five5/|DIR|' $tmp/five5.txt >$tmp/b.txt &&
+	cmp $tmp/a.txt $tmp/b.txt"
+
 echo "input: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

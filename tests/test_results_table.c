@@ -145,6 +145,82 @@ static void test_table_pads_utf8_names(void **state)
 	assert_int_equal(g_utf8_strlen(row, -1), g_utf8_strlen(header, -1));
 }
 
+/* Lines of text that start with prefix. */
+static unsigned count_lines(char **lines, const char *prefix)
+{
+	unsigned n = 0;
+
+	for (; *lines; lines++)
+		n += g_str_has_prefix(*lines, prefix);
+	return n;
+}
+
+/* Tasks named "many#I" with a name width that grows with I, added to the
+ * fixture's results (which then hold their own tasks first). */
+static void add_many(struct gs_results *r, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		g_autofree char *name = g_strdup_printf("many#%u", i);
+		struct gs_task_result t = { .name = name, .gpu = 0 };
+
+		t.rounds = i;
+		t.round_mean_ns = NAN;
+		t.slowdown = NAN;
+		add_task(r, &t);
+	}
+}
+
+/* Past max_rows, each of the three task tables shows the first max_rows
+ * tasks and says how many are left; columns are sized by the rows shown
+ * (a wide name past the cut does not widen the table); 0 shows all. */
+static void test_table_rows_capped(void **state)
+{
+	struct fixture *fx = *state;
+	uint32_t before = fx->r.n_tasks, more;
+	g_autofree char *capped = NULL, *all = NULL, *more_line = NULL;
+	g_auto(GStrv) lines = NULL, all_lines = NULL;
+	const char *header;
+
+	add_many(&fx->r, 2 * GS_TABLE_ROWS_DEFAULT);
+	g_free(fx->r.tasks[fx->r.n_tasks - 1].name);
+	fx->r.tasks[fx->r.n_tasks - 1].name =
+		g_strdup("a-name-far-wider-than-any-shown-above-it");
+	more = fx->r.n_tasks - GS_TABLE_ROWS_DEFAULT;
+	capped = print_table(&fx->r);
+	lines = g_strsplit(capped, "\n", -1);
+	/* the fixture's own tasks come first: all shown */
+	assert_true(before < GS_TABLE_ROWS_DEFAULT);
+	assert_int_equal(count_lines(lines, "many#"),
+			 3 * (GS_TABLE_ROWS_DEFAULT - before));
+	assert_int_equal(count_lines(lines, "many#"
+				     G_STRINGIFY(GS_TABLE_ROWS_DEFAULT) " "),
+			 0);
+	assert_null(strstr(capped, "a-name-far-wider"));
+	more_line = g_strdup_printf("... and %u more tasks (every task is in "
+				    "tasks.csv and summary.json; --rows=0 "
+				    "prints all here)", more);
+	assert_int_equal(count_lines(lines, more_line), 3);
+	header = line_starting(lines, "task ");
+	assert_true((size_t)(strstr(header, " vm ") - header) <
+		    strlen("a-name-far-wider-than-any-shown-above-it"));
+	/* the metrics still follow */
+	assert_int_equal(count_lines(lines, "  Jain's fairness index"), 1);
+
+	all = print_table_rows(&fx->r, 0);
+	all_lines = g_strsplit(all, "\n", -1);
+	/* all but the one renamed, in each of the three tables */
+	assert_int_equal(count_lines(all_lines, "many#"),
+			 3 * (2 * GS_TABLE_ROWS_DEFAULT - 1));
+	assert_int_equal(count_lines(all_lines, "... and"), 0);
+	assert_non_null(strstr(all, "a-name-far-wider"));
+	/* a cap of exactly the tasks there are cuts nothing */
+	g_free(capped);
+	capped = print_table_rows(&fx->r, fx->r.n_tasks);
+	assert_string_equal(capped, all);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -154,6 +230,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			test_table_widens_for_long_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_pads_utf8_names,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_rows_capped,
 						setup, teardown),
 	
 	};

@@ -3,6 +3,7 @@
  * simulation alone, timed in the same process one after the other, so
  * that a busy machine slows both alike and the ratio stays meaningful. */
 #include <glib.h>
+#include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <time.h>
@@ -10,6 +11,7 @@
 #include "sim/cli/bench.h"
 #include "sim/results/interrupt.h"
 #include "sim/results/pftrace_run.h"
+#include "sim/results/results_write.h"
 #include "sim/run/sim.h"
 #include "workloads/config_load.h"
 
@@ -46,11 +48,12 @@ struct phases {
 	double run_cpu;
 };
 
-/* Build, run and free; with outputs also collect and write into dir,
- * timing the phases. */
+/* Build, run and free; with outputs also collect, write into dir and
+ * print the summary table to table (as `gpusim run` does to its standard
+ * output), timing the phases. */
 static bool timed_run(const struct gs_scenario *sc, const char *dir,
-		      double *wall, double *cpu, struct phases *ph,
-		      GError **error)
+		      FILE *table, double *wall, double *cpu,
+		      struct phases *ph, GError **error)
 {
 	struct gs_sim_options opt = { .timeline = dir != NULL };
 	double c0 = cpu_seconds(), tc0 = thread_cpu_seconds();
@@ -80,6 +83,11 @@ static bool timed_run(const struct gs_scenario *sc, const char *dir,
 		gs_sim_collect(sim, &r);
 		ph->collect = seconds_since(t0) - ph->run;
 		ok = gs_pftrace_run_commit(&out, &r, error);
+		if (ok) {
+			gs_results_print_table(&r, table,
+					       GS_TABLE_ROWS_DEFAULT);
+			fflush(table);
+		}
 		ph->write = seconds_since(t0) - ph->run - ph->collect;
 		gs_results_clear(&r);
 	}
@@ -98,7 +106,9 @@ bool gs_bench_process(uint32_t channels, gs_time_t duration, unsigned repeat,
 		channels, 1, duration, GS_BENCH_THROTTLE, false, error) : NULL;
 	g_autofree char *tmp = g_dir_make_tmp("gpusim-bench-XXXXXX", error);
 	g_autofree char *dir = tmp ? g_build_filename(tmp, "out", NULL) : NULL;
-	bool ok = with && alone && tmp;
+	/* the table goes where a terminal would take it at once */
+	FILE *table = fopen("/dev/null", "w");
+	bool ok = with && alone && tmp && table;
 	unsigned i;
 
 	memset(p, 0, sizeof(*p));
@@ -117,8 +127,10 @@ bool gs_bench_process(uint32_t channels, gs_time_t duration, unsigned repeat,
 		 * files (30 ms for 96 MB of timeline on this machine's disk),
 		 * which is the old results' cost, not the new ones' */
 		gs_remove_flat_dir(dir);
-		ok = timed_run(alone, NULL, &sim, &sim_cpu, &alone_ph, error) &&
-		     timed_run(with, dir, &whole, &whole_cpu, &ph, error);
+		ok = timed_run(alone, NULL, NULL, &sim, &sim_cpu, &alone_ph,
+			       error) &&
+		     timed_run(with, dir, table, &whole, &whole_cpu, &ph,
+			       error);
 		if (ok && (i == 0 || sim < p->sim_s))
 			p->sim_s = sim;
 		/* the phases of one run, so that they add up to its whole */
@@ -139,6 +151,11 @@ bool gs_bench_process(uint32_t channels, gs_time_t duration, unsigned repeat,
 	}
 	if (ok)
 		p->ratio = p->wall_s / p->sim_s;
+	if (!table && !(error && *error))
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
+			    "/dev/null: %s", g_strerror(errno));
+	if (table)
+		fclose(table);
 	if (dir)
 		gs_remove_flat_dir(dir);
 	if (tmp)

@@ -24,6 +24,8 @@ struct run_args {
 	enum gs_timeline_format format;
 	gboolean no_standalone;
 	gboolean quiet;
+	char *rows;             /* --rows N */
+	uint32_t max_rows;      /* parsed; 0: every task */
 	char *record_hal;
 };
 
@@ -35,6 +37,7 @@ static void run_args_clear(struct run_args *a)
 	g_clear_pointer(&a->timeline, g_free);
 	g_clear_pointer(&a->sets, g_strfreev);
 	g_clear_pointer(&a->record_hal, g_free);
+	g_clear_pointer(&a->rows, g_free);
 }
 
 typedef struct run_args run_args;
@@ -115,6 +118,22 @@ static bool add_seed_override(struct run_args *a)
 	a->sets = g_renew(char *, a->sets, n + 2);
 	a->sets[n] = g_strdup_printf("seed=%" G_GUINT64_FORMAT, seed);
 	a->sets[n + 1] = NULL;
+	return true;
+}
+
+/* --rows N: how many tasks the summary table shows, decimal, 0 for all. */
+static bool parse_rows(struct run_args *a)
+{
+	guint64 rows = GS_TABLE_ROWS_DEFAULT;
+
+	if (a->rows && !g_ascii_string_to_unsigned(a->rows, 10, 0, G_MAXUINT32,
+						   &rows, NULL)) {
+		fprintf(stderr, "gpusim: --rows expects a number of rows from "
+			"0 (every task) to %u, got '%s'\n", G_MAXUINT32,
+			a->rows);
+		return false;
+	}
+	a->max_rows = (uint32_t)rows;
 	return true;
 }
 
@@ -217,7 +236,7 @@ static int run_loaded(const char *file, const struct gs_scenario *sc,
 			fprintf(stderr, "gpusim: %s\n", err->message);
 			status = GS_EXIT_FAILURE;
 		} else if (!a->quiet) {
-			gs_results_print_table(&r, stdout);
+			gs_results_print_table(&r, stdout, a->max_rows);
 			printf("\nresults written to %s/\n", out_dir);
 		}
 		if (r.policy_warnings)
@@ -265,6 +284,10 @@ int gs_cmd_run(int argc, char **argv)
 		  "Skip the standalone runs (no slowdown figures)", NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &a.quiet,
 		  "Print no summary table", NULL },
+		{ "rows", 0, 0, G_OPTION_ARG_STRING, &a.rows,
+		  "Show the first N tasks in the summary table (default "
+		  G_STRINGIFY(GS_TABLE_ROWS_DEFAULT) "; 0: every task; all "
+		  "are in tasks.csv whatever N)", "N" },
 		{ "record-hal", 0, 0, G_OPTION_ARG_FILENAME, &a.record_hal,
 		  "Record every call across the policy's HAL seam into FILE "
 		  "(one scenario; see gpusim replay)", "FILE" },
@@ -279,7 +302,7 @@ int gs_cmd_run(int argc, char **argv)
 	if (!parse_args("run", argc, argv,
 			"FILE... - run scenarios (all are checked first)",
 			entries, &files) ||
-	    !add_seed_override(&a) ||
+	    !add_seed_override(&a) || !parse_rows(&a) ||
 	    !gs_cli_record_hal_single(a.record_hal, files) ||
 	    !gs_cli_add_module_override(a.policy_module, &a.sets) ||
 	    !gs_cli_timeline_format(a.timeline, &a.format) ||

@@ -1,4 +1,5 @@
-/* The table `gpusim run` prints: a header line, one row per task, then the
+/* The table `gpusim run` prints: a header line, one row per task (at most
+ * max_rows of them, then a line saying how many more there are), then the
  * run's metrics. Columns are as wide as their widest cell, so names up to
  * about 16 characters fit in 80 columns and longer ones widen the table
  * instead of breaking its alignment. A figure that does not exist is "-".
@@ -118,14 +119,15 @@ static int cell_width(const char *s)
 typedef void (*row_cells_fn)(const struct gs_task_result *t, char **cell,
 			     const void *arg);
 
-/* One row per task, columns as wide as their widest cell. */
+/* One row for each of the first n_rows tasks, columns as wide as their
+ * widest cell among them, then a line for the rest, if any. */
 static void print_table(const struct gs_results *r, FILE *out,
-			const struct table_col *cols, int n_cols,
-			row_cells_fn row_cells, const void *arg)
+			uint32_t n_rows, const struct table_col *cols,
+			int n_cols, row_cells_fn row_cells, const void *arg)
 {
 	const char *title[(int)N_COLS > (int)N_LCOLS ? (int)N_COLS
 						     : (int)N_LCOLS];
-	char **cells = g_new0(char *, (gsize)r->n_tasks * (gsize)n_cols);
+	char **cells = g_new0(char *, (gsize)n_rows * (gsize)n_cols);
 	int width[G_N_ELEMENTS(title)], pad[G_N_ELEMENTS(title)];
 	uint32_t i;
 	int c;
@@ -134,7 +136,7 @@ static void print_table(const struct gs_results *r, FILE *out,
 		title[c] = cols[c].title;
 		width[c] = cell_width(title[c]);
 	}
-	for (i = 0; i < r->n_tasks; i++) {
+	for (i = 0; i < n_rows; i++) {
 		char **row = &cells[(gsize)i * (gsize)n_cols];
 
 		row_cells(&r->tasks[i], row, arg);
@@ -142,7 +144,7 @@ static void print_table(const struct gs_results *r, FILE *out,
 			width[c] = MAX(width[c], cell_width(row[c]));
 	}
 	print_row(out, cols, n_cols, title, width);
-	for (i = 0; i < r->n_tasks; i++) {
+	for (i = 0; i < n_rows; i++) {
 		char **row = &cells[(gsize)i * (gsize)n_cols];
 
 		/* printf pads by bytes; add what multi-byte names lack. */
@@ -151,7 +153,11 @@ static void print_table(const struct gs_results *r, FILE *out,
 				 cell_width(row[c]);
 		print_row(out, cols, n_cols, (const char *const *)row, pad);
 	}
-	for (i = 0; i < (gsize)r->n_tasks * (gsize)n_cols; i++)
+	if (n_rows < r->n_tasks)
+		fprintf(out, "... and %" PRIu32 " more tasks (every task is "
+			"in tasks.csv and summary.json; --rows=0 prints all "
+			"here)\n", r->n_tasks - n_rows);
+	for (i = 0; i < (gsize)n_rows * (gsize)n_cols; i++)
 		g_free(cells[i]);
 	g_free(cells);
 }
@@ -192,15 +198,18 @@ static void latency_row(const struct gs_task_result *t, char **cell,
 }
 
 /* Round (cycle) times and job waits, a table each (too wide for one). */
-static void print_latencies(const struct gs_results *r, FILE *out)
+static void print_latencies(const struct gs_results *r, FILE *out,
+			    uint32_t n_rows)
 {
 	static const size_t round_at = offsetof(struct gs_task_result, round);
 	static const size_t wait_at = offsetof(struct gs_task_result, wait);
 
 	fputs("\nround time, us\n", out);
-	print_table(r, out, latency_cols, N_LCOLS, latency_row, &round_at);
+	print_table(r, out, n_rows, latency_cols, N_LCOLS, latency_row,
+		    &round_at);
 	fputs("\njob wait (written to started), us\n", out);
-	print_table(r, out, latency_cols, N_LCOLS, latency_row, &wait_at);
+	print_table(r, out, n_rows, latency_cols, N_LCOLS, latency_row,
+		    &wait_at);
 }
 
 static void print_metric(FILE *out, const char *label, char *value)
@@ -285,15 +294,18 @@ static char *fmt_duration(uint64_t ns)
 	return g_strdup_printf("%" PRIu64 " ns", ns);
 }
 
-void gs_results_print_table(const struct gs_results *r, FILE *out)
+void gs_results_print_table(const struct gs_results *r, FILE *out,
+			    uint32_t max_rows)
 {
 	g_autofree char *sim_time = fmt_duration(r->sim_time_ns);
+	uint32_t n_rows = max_rows && max_rows < r->n_tasks ? max_rows
+							  : r->n_tasks;
 
 	fprintf(out, "%s: policy %s, seed %" PRIu64 ", %s simulated, %" PRIu64
 		" events\n\n", r->name ? r->name : "(unnamed)",
 		r->policy ? r->policy : "-", r->seed, sim_time, r->events);
-	print_table(r, out, task_cols, N_COLS, task_row, NULL);
-	print_latencies(r, out);
+	print_table(r, out, n_rows, task_cols, N_COLS, task_row, NULL);
+	print_latencies(r, out, n_rows);
 	fputc('\n', out);
 	print_metrics(&r->metrics, out);
 	if (r->node_report)

@@ -33,7 +33,13 @@ gboolean gs_results_write_dir(const struct gs_results *r, const char *dir,
 void gs_results_row(const struct gs_results *r, GPtrArray *columns,
 		    GPtrArray *cells);
 
-/* The human-readable summary table printed by `gpusim run`. */
-void gs_results_print_table(const struct gs_results *r, FILE *out);
+/* The human-readable summary table printed by `gpusim run`: its task
+ * tables hold the first max_rows tasks (0: all of them) and say how many
+ * more there are. A table of every task of a large run helps nobody on a
+ * terminal and costs as much as the run: 65,536 tasks were 196,608 rows,
+ * 13.5 MB, 0.34 s against a simulation of 0.33 s. */
+#define GS_TABLE_ROWS_DEFAULT 50
+void gs_results_print_table(const struct gs_results *r, FILE *out,
+			    uint32_t max_rows);
 
 #endif

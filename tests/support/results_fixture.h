@@ -212,17 +212,24 @@ static inline void assert_null_member(JsonObject *o, const char *key)
 	assert_true(JSON_NODE_HOLDS_NULL(json_object_get_member(o, key)));
 }
 
-/* The table as printed. */
-static inline char *print_table(const struct gs_results *r)
+/* The table as printed, with at most max_rows task rows (0: all). */
+static inline char *print_table_rows(const struct gs_results *r,
+				     uint32_t max_rows)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	gs_results_print_table(r, f);
+	gs_results_print_table(r, f, max_rows);
 	fclose(f);
 	return buf;
+}
+
+/* The table as `gpusim run` prints it by default. */
+static inline char *print_table(const struct gs_results *r)
+{
+	return print_table_rows(r, GS_TABLE_ROWS_DEFAULT);
 }
 
 #endif
