@@ -1,6 +1,7 @@
 /* A GPU: its engines, dispatcher and channel table; register reads. */
 #include <glib.h>
 
+#include "base/zero_table.h"
 #include "gpu_model/gpu_internal.h"
 
 struct gs_gpu *gs_gpu_new(const struct gs_gpu_config *cfg, uint32_t index,
@@ -28,7 +29,10 @@ struct gs_gpu *gs_gpu_new(const struct gs_gpu_config *cfg, uint32_t index,
 		gs_engine_init(gpu, &gpu->engines[k], k);
 	gs_disp_init(gpu);
 	gs_shared_init(gpu);
-	gpu->channels = g_new0(struct gs_channel, cfg->max_channels);
+	/* untouched slots cost nothing: a node's four GPUs, of which a task
+	 * alone uses one channel of one */
+	gpu->channels = gs_zero_table_new(sizeof(struct gs_channel) *
+					  (size_t)cfg->max_channels);
 	return gpu;
 }
 
@@ -47,7 +51,8 @@ void gs_gpu_free(struct gs_gpu *gpu)
 	gs_shared_free(gpu);
 	for (i = 0; i < gpu->slots_touched; i++)
 		gs_chan_free_blocks(&gpu->channels[i]);
-	g_free(gpu->channels);
+	gs_zero_table_free(gpu->channels, sizeof(struct gs_channel) *
+					  (size_t)gpu->cfg.max_channels);
 	g_free(gpu);
 }
 

@@ -49,7 +49,8 @@ static const struct gs_results *run_cached(struct repro *rp, const char *file,
 {
 	g_autofree char *key = run_key(file, set);
 	struct gs_results *r = g_hash_table_lookup(rp->runs, key);
-	struct gs_sim_options opt = { .standalone_runs = true };
+	struct gs_sim_options opt = { .standalone_runs = true,
+				      .standalone_beside = true };
 	g_autoptr(GError) err = NULL;
 	struct gs_scenario *sc;
 

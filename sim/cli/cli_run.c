@@ -199,6 +199,7 @@ static int run_loaded(const char *file, const struct gs_scenario *sc,
 				"grid)\n", file);
 	opt.timeline = sc->output.timeline && !a->no_timeline;
 	opt.standalone_runs = !a->no_standalone;
+	opt.standalone_beside = true;
 	if (isatty(STDERR_FILENO)) {
 		opt.progress = draw_progress;
 		opt.progress_ctx = &prog;

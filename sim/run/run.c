@@ -4,6 +4,7 @@
 #include <glib.h>
 #include <math.h>
 
+#include "base/thread_quiet.h"
 #include "sim/host/sim_internal.h"
 #include "sim/run/fair_share.h"
 #include "sim/run/sim.h"
@@ -45,36 +46,133 @@ static bool run_one(const struct gs_scenario *sc,
 	return true;
 }
 
-/* Mean round time of task definition `def` running alone, and in
- * *demand the fraction of that run its GPU was busy for it (the fair
- * optimum's input). A violation of the invariants in that run is the
- * scenario's (the first one kept). */
-static double alone_round_mean(const struct gs_scenario *sc, uint32_t def,
-			       const struct gs_sim_options *parent,
-			       struct gs_results *out, double *demand,
-			       GError **error)
+/* What the standalone run of one task definition gives: its mean round
+ * time and the fraction of the run its GPU was busy for it (the fair
+ * optimum's input), NAN when there is none; the run's first invariant
+ * violation; its error if it failed. */
+struct alone_fig {
+	double mean, demand;
+	char *violation;
+	GError *error;
+};
+
+/* The standalone runs of every definition, taken in definition order by
+ * whichever thread is free: the threads started beside the scenario's
+ * run and, once that run is done, the one that ran it. Each run is its
+ * own simulation, the same whoever runs it and whenever, so the figures
+ * and what is reported from them are the same as one after the other. */
+struct alone_runs {
+	const struct gs_scenario *sc;
+	bool check_invariants;
+	struct alone_fig *fig;  /* one per definition */
+	gint next;              /* the next definition to take */
+	gint stop;              /* a run failed, or the scenario's: no more */
+};
+
+static void alone_run(const struct alone_runs *a, uint32_t def,
+		      struct alone_fig *f)
 {
-	struct gs_sim_options opt = { .check_invariants =
-					      parent->check_invariants };
-	struct gs_scenario *alone = gs_scenario_alone(sc, def);
+	struct gs_sim_options opt = {
+		.check_invariants = a->check_invariants,
+		.reference = true,
+	};
+	struct gs_scenario *alone = gs_scenario_alone(a->sc, def);
 	struct gs_results r;
-	double mean = NAN;
 
 	gs_results_init(&r);
-	*demand = NAN;
-	if (run_one(alone, &opt, &r, error) && r.n_tasks) {
-		mean = r.tasks[0].round_mean_ns;
+	f->mean = f->demand = NAN;
+	if (run_one(alone, &opt, &r, &f->error) && r.n_tasks) {
+		f->mean = r.tasks[0].round_mean_ns;
 		if (r.sim_time_ns)
-			*demand = (double)r.tasks[0].gpu_time_ns /
-				  (double)r.sim_time_ns;
+			f->demand = (double)r.tasks[0].gpu_time_ns /
+				    (double)r.sim_time_ns;
 	}
-	if (r.invariant_violation && !out->invariant_violation)
-		out->invariant_violation = g_strdup_printf(
-			"standalone run of task %s: %s", sc->tasks[def].name,
-			r.invariant_violation);
+	f->violation = g_steal_pointer(&r.invariant_violation);
 	gs_results_clear(&r);
 	gs_scenario_free(alone);
-	return mean;
+}
+
+/* Takes definitions until none is left or a run failed: as when run one
+ * after the other, none after a failed one is started (those before it
+ * were all taken, so the first failure in definition order is found). */
+static gpointer alone_worker(gpointer data)
+{
+	struct alone_runs *a = data;
+	gint d;
+
+	while (!g_atomic_int_get(&a->stop) &&
+	       (d = g_atomic_int_add(&a->next, 1)) < (gint)a->sc->n_tasks) {
+		alone_run(a, (uint32_t)d, &a->fig[d]);
+		if (a->fig[d].error)
+			g_atomic_int_set(&a->stop, 1);
+	}
+	return NULL;
+}
+
+/* The most threads started for standalone runs: one per definition, and
+ * one core left to the scenario's own run. */
+#define ALONE_THREADS_MAX 64u
+
+static unsigned start_alone_threads(struct alone_runs *a, GThread **threads)
+{
+	unsigned cores = g_get_num_processors(), want, n;
+
+	want = MIN(MIN(a->sc->n_tasks, cores > 1 ? cores - 1 : 0),
+		   ALONE_THREADS_MAX);
+	for (n = 0; n < want; n++) {
+		threads[n] = gs_thread_new_quiet("gpusim-alone", alone_worker,
+						 a);
+		if (!threads[n])
+			break;
+	}
+	return n;
+}
+
+/* Waits for the threads, then frees what the runs left; returns the
+ * first failure in definition order, if any (the caller's to free). */
+static GError *end_alone_runs(struct alone_runs *a, GThread **threads,
+			      unsigned n_threads)
+{
+	GError *first = NULL;
+	uint32_t d;
+
+	while (n_threads)
+		g_thread_join(threads[--n_threads]);
+	for (d = 0; d < a->sc->n_tasks; d++) {
+		if (a->fig[d].error && !first)
+			first = g_steal_pointer(&a->fig[d].error);
+		g_clear_error(&a->fig[d].error);
+		g_free(a->fig[d].violation);
+	}
+	g_free(a->fig);
+	return first;
+}
+
+/* Each task's slowdown, and in task_demand its definition's demand; the
+ * first violation of a standalone run, in definition order, as the
+ * scenario's if it had none. */
+static void apply_alone_runs(const struct alone_runs *a,
+			     struct gs_results *out, double *task_demand)
+{
+	const struct gs_scenario *sc = a->sc;
+	uint32_t d, i = 0, rep;
+
+	for (d = 0; d < sc->n_tasks; d++) {
+		const struct alone_fig *f = &a->fig[d];
+
+		if (f->violation && !out->invariant_violation)
+			out->invariant_violation = g_strdup_printf(
+				"standalone run of task %s: %s",
+				sc->tasks[d].name, f->violation);
+		for (rep = 0; rep < sc->tasks[d].count; rep++, i++) {
+			struct gs_task_result *t = &out->tasks[i];
+
+			if (!isnan(f->mean) && f->mean > 0 &&
+			    !isnan(t->round_mean_ns))
+				t->slowdown = t->round_mean_ns / f->mean;
+			task_demand[i] = f->demand;
+		}
+	}
 }
 
 /* Jain's index over weight-normalised throughput x_i = (1/slowdown_i)/w_i:
@@ -133,38 +231,36 @@ gboolean gs_run_scenario(const struct gs_scenario *sc,
 			 const struct gs_sim_options *opt,
 			 struct gs_results *out, GError **error)
 {
-	double *alone, *demand, *task_demand;
-	uint32_t d, i = 0, rep;
+	struct alone_runs a = { .sc = sc };
+	GThread *threads[ALONE_THREADS_MAX];
+	unsigned n_threads = 0;
+	double *task_demand;
+	GError *alone_error;
 
-	if (!run_one(sc, opt, out, error))
-		return FALSE;
 	if (!opt || !opt->standalone_runs)
-		return TRUE;
-	alone = g_new0(double, sc->n_tasks ? sc->n_tasks : 1);
-	demand = g_new0(double, sc->n_tasks ? sc->n_tasks : 1);
-	task_demand = g_new0(double, out->n_tasks ? out->n_tasks : 1);
-	for (d = 0; d < sc->n_tasks; d++) {
-		alone[d] = alone_round_mean(sc, d, opt, out, &demand[d], error);
-		if (error && *error) {
-			g_free(alone);
-			g_free(demand);
-			g_free(task_demand);
-			return FALSE;
-		}
+		return run_one(sc, opt, out, error);
+	a.check_invariants = opt->check_invariants;
+	a.fig = g_new0(struct alone_fig, sc->n_tasks ? sc->n_tasks : 1);
+	if (opt->standalone_beside)
+		n_threads = start_alone_threads(&a, threads);
+	if (!run_one(sc, opt, out, error)) {
+		g_atomic_int_set(&a.stop, 1);
+		alone_error = end_alone_runs(&a, threads, n_threads);
+		g_clear_error(&alone_error);
+		return FALSE;
 	}
-	for (d = 0; d < sc->n_tasks; d++) {
-		for (rep = 0; rep < sc->tasks[d].count; rep++, i++) {
-			struct gs_task_result *t = &out->tasks[i];
-
-			if (!isnan(alone[d]) && alone[d] > 0 &&
-			    !isnan(t->round_mean_ns))
-				t->slowdown = t->round_mean_ns / alone[d];
-			task_demand[i] = demand[d];
-		}
+	alone_worker(&a); /* what the threads have not taken yet */
+	while (n_threads)
+		g_thread_join(threads[--n_threads]);
+	task_demand = g_new0(double, out->n_tasks ? out->n_tasks : 1);
+	apply_alone_runs(&a, out, task_demand);
+	alone_error = end_alone_runs(&a, NULL, 0);
+	if (alone_error) {
+		g_free(task_demand);
+		g_propagate_error(error, alone_error);
+		return FALSE;
 	}
 	gs_fair_optimum(out, task_demand);
-	g_free(alone);
-	g_free(demand);
 	g_free(task_demand);
 	fairness_metrics(out);
 	node_time_metrics(sc, out);

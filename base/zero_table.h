@@ -1,0 +1,24 @@
+/* Tables of zeroed slots of which a run may touch only a few: a GPU's
+ * channel slots (4,096 on the presets, about 900 KB), of which a task
+ * alone opens one or two. */
+#ifndef GS_ZERO_TABLE_H
+#define GS_ZERO_TABLE_H
+
+#include <stddef.h>
+
+/* bytes of zeros. From a large size on, a mapping of its own, whose
+ * pages the kernel provides (zeroed) as they are first touched: calloc
+ * would give the same only while glibc maps such a block itself, and it
+ * stops doing so once a larger block has been freed (its mapping
+ * threshold follows the largest freed block, up to 32 MB), after which
+ * the block comes from the heap and is cleared whole, every page of it
+ * touched. On a thread other than the main one the heap's freed top is
+ * also handed back to the kernel, so the next table's clearing faults it
+ * in again: the standalone runs of a four-GPU node spent more time in
+ * the kernel than in the simulation. Aborts when out of memory, as
+ * g_malloc does. */
+void *gs_zero_table_new(size_t bytes);
+/* Frees a table of gs_zero_table_new(bytes); NULL is ignored. */
+void gs_zero_table_free(void *table, size_t bytes);
+
+#endif

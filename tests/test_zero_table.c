@@ -1,0 +1,123 @@
+/* Zeroed tables mapped in as they are touched (base/zero_table.h), and a
+ * GPU's channel table made of one: a run that opens a channel or two of
+ * a GPU's 4,096 has the slots it touched in memory, not the table. */
+#define _DEFAULT_SOURCE /* mincore */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <glib.h>
+
+#include "base/zero_table.h"
+#include "gpu_model/gpu.h"
+
+/* Pages of [p, p + bytes) in memory now (mincore). */
+static size_t resident_pages(const void *p, size_t bytes)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = (uintptr_t)p & ~(uintptr_t)(page - 1);
+	size_t len = (uintptr_t)p + bytes - start, n = (len + page - 1) / page;
+	g_autofree unsigned char *vec = g_malloc(n);
+	size_t i, in = 0;
+
+	assert_int_equal(mincore((void *)start, len, vec), 0);
+	for (i = 0; i < n; i++)
+		in += vec[i] & 1;
+	return in;
+}
+
+/* A large block malloc'd, written and freed: glibc's threshold for
+ * mapping a block itself rises past it, so that later blocks below it
+ * come from the heap (cleared whole by calloc), as in a process that has
+ * run a simulation before. */
+static void raise_malloc_threshold(void)
+{
+	size_t bytes = 16u << 20;
+	char *big = malloc(bytes);
+
+	assert_non_null(big);
+	memset(big, 1, bytes);
+	free(big);
+}
+
+static void test_table_untouched_is_not_in_memory(void **state)
+{
+	size_t bytes = 1u << 20;
+	unsigned char *t;
+	size_t i;
+	(void)state;
+
+	raise_malloc_threshold();
+	t = gs_zero_table_new(bytes);
+	assert_int_equal(resident_pages(t, bytes), 0);
+	t[0] = 7;
+	t[bytes - 1] = 9;
+	assert_int_equal(resident_pages(t, bytes), 2);
+	for (i = 1; i < bytes - 1; i++)
+		if (t[i])
+			fail_msg("byte %zu is %u, not 0", i, t[i]);
+	assert_int_equal(t[0], 7);
+	assert_int_equal(t[bytes - 1], 9);
+	gs_zero_table_free(t, bytes);
+}
+
+static void test_small_table_is_zeroed(void **state)
+{
+	size_t sizes[] = { 0, 1, 100, 4096, 65535, 65536, 65537 }, k, i;
+	(void)state;
+
+	for (k = 0; k < G_N_ELEMENTS(sizes); k++) {
+		unsigned char *t = gs_zero_table_new(sizes[k]);
+
+		assert_non_null(t);
+		for (i = 0; i < sizes[k]; i++)
+			assert_int_equal(t[i], 0);
+		if (sizes[k])
+			t[sizes[k] - 1] = 1;
+		gs_zero_table_free(t, sizes[k]);
+	}
+	gs_zero_table_free(NULL, 1u << 20);
+}
+
+/* A new GPU of the kepler preset in a process whose heap has large free
+ * blocks: its channel table is not in memory until channels open, and
+ * opening one brings in the pages of its slot only. */
+static void test_gpu_channel_table_in_memory_as_used(void **state)
+{
+	struct gs_gpu_config cfg;
+	struct gs_evq q;
+	struct gs_gpu *gpu;
+	struct gs_channel *ch;
+	size_t bytes;
+	(void)state;
+
+	assert_int_equal(gs_gpu_preset("kepler", &cfg), 0);
+	assert_true(cfg.max_channels >= 4096);
+	raise_malloc_threshold();
+	gs_evq_init(&q);
+	gpu = gs_gpu_new(&cfg, 0, &q, NULL);
+	bytes = sizeof(struct gs_channel) * cfg.max_channels;
+	assert_int_equal(resident_pages(gpu->channels, bytes), 0);
+	ch = gs_gpu_channel_open(gpu, 0, NULL);
+	assert_non_null(ch);
+	assert_int_equal(ch->id, 0);
+	assert_in_range(resident_pages(gpu->channels, bytes), 1, 2);
+	gs_gpu_free(gpu);
+	gs_evq_destroy(&q);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_untouched_is_not_in_memory),
+		cmocka_unit_test(test_small_table_is_zeroed),
+		cmocka_unit_test(test_gpu_channel_table_in_memory_as_used),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
