@@ -1,12 +1,19 @@
 /* See zero_table.h. */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, mincore */
 #include "base/zero_table.h"
 
 #include <glib.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 /* Below this a table is a few pages at most, and malloc's. */
 #define ZERO_TABLE_MAPPED_BYTES (64u * 1024u)
+
+/* The mapped tables alive (address -> bytes), for what they hold in
+ * memory: tables are made and freed by any thread (a GPU per
+ * simulation, and standalone runs go on beside the scenario's). */
+static GMutex live_lock;
+static GHashTable *live;
 
 void *gs_zero_table_new(size_t bytes)
 {
@@ -18,6 +25,11 @@ void *gs_zero_table_new(size_t bytes)
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		g_error("%s: failed to map %zu bytes", G_STRLOC, bytes);
+	g_mutex_lock(&live_lock);
+	if (!live)
+		live = g_hash_table_new(NULL, NULL);
+	g_hash_table_insert(live, p, GSIZE_TO_POINTER(bytes));
+	g_mutex_unlock(&live_lock);
 	return p;
 }
 
@@ -25,8 +37,42 @@ void gs_zero_table_free(void *table, size_t bytes)
 {
 	if (!table)
 		return;
-	if (bytes < ZERO_TABLE_MAPPED_BYTES)
+	if (bytes < ZERO_TABLE_MAPPED_BYTES) {
 		g_free(table);
-	else
-		munmap(table, bytes);
+		return;
+	}
+	g_mutex_lock(&live_lock);
+	g_hash_table_remove(live, table);
+	g_mutex_unlock(&live_lock);
+	munmap(table, bytes);
+}
+
+/* Pages of [p, p + bytes) in memory; p page-aligned (a mapping's). */
+static size_t resident(void *p, size_t bytes, size_t page)
+{
+	size_t n = (bytes + page - 1) / page, i, in = 0;
+	g_autofree unsigned char *vec = g_malloc(n);
+
+	if (mincore(p, bytes, vec) != 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		in += vec[i] & 1;
+	return in;
+}
+
+size_t gs_zero_table_resident_bytes(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), total = 0;
+	GHashTableIter it;
+	gpointer p, bytes;
+
+	g_mutex_lock(&live_lock);
+	if (live) {
+		g_hash_table_iter_init(&it, live);
+		while (g_hash_table_iter_next(&it, &p, &bytes))
+			total += resident(p, GPOINTER_TO_SIZE(bytes), page) *
+				 page;
+	}
+	g_mutex_unlock(&live_lock);
+	return total;
 }

@@ -20,5 +20,9 @@
 void *gs_zero_table_new(size_t bytes);
 /* Frees a table of gs_zero_table_new(bytes); NULL is ignored. */
 void gs_zero_table_free(void *table, size_t bytes);
+/* Bytes of the mapped tables alive that are in memory now (whole pages;
+ * the smaller tables are in the C heap, where mallinfo2 counts them):
+ * `gpusim bench`'s bytes per idle channel count both. */
+size_t gs_zero_table_resident_bytes(void);
 
 #endif

@@ -55,15 +55,20 @@ static void test_table_untouched_is_not_in_memory(void **state)
 	raise_malloc_threshold();
 	t = gs_zero_table_new(bytes);
 	assert_int_equal(resident_pages(t, bytes), 0);
+	assert_int_equal(gs_zero_table_resident_bytes(), 0);
 	t[0] = 7;
 	t[bytes - 1] = 9;
 	assert_int_equal(resident_pages(t, bytes), 2);
+	/* what `gpusim bench` counts of it */
+	assert_int_equal(gs_zero_table_resident_bytes(),
+			 2 * (size_t)sysconf(_SC_PAGESIZE));
 	for (i = 1; i < bytes - 1; i++)
 		if (t[i])
 			fail_msg("byte %zu is %u, not 0", i, t[i]);
 	assert_int_equal(t[0], 7);
 	assert_int_equal(t[bytes - 1], 9);
 	gs_zero_table_free(t, bytes);
+	assert_int_equal(gs_zero_table_resident_bytes(), 0);
 }
 
 static void test_small_table_is_zeroed(void **state)

@@ -12,6 +12,7 @@
 #define HAVE_MALLINFO2 1
 #endif
 
+#include "base/zero_table.h"
 #include "sim/cli/bench.h"
 #include "sim/run/sim.h"
 #include "workloads/config_load.h"
@@ -177,13 +178,14 @@ bool gs_bench_throttle(uint32_t channels, gs_time_t duration, unsigned repeat,
 }
 
 /* Bytes the C heap has handed out and not taken back, mapped blocks
- * included. */
+ * included, and the pages of the zeroed tables in memory (a GPU's
+ * channel slots as they are touched: base/zero_table.h). */
 static size_t heap_in_use(void)
 {
 #ifdef HAVE_MALLINFO2
 	struct mallinfo2 mi = mallinfo2();
 
-	return mi.uordblks + mi.hblkhd;
+	return mi.uordblks + mi.hblkhd + gs_zero_table_resident_bytes();
 #else
 	return 0;
 #endif
