@@ -33,5 +33,13 @@ check "the process row has the run's thread CPU, with outputs and alone" \
 check "the table prints the simulation thread's CPU under the phases" \
 	grep -Eq '^  simulation thread.s CPU in the run: [0-9.]+ s, alone [0-9.]+ s \([0-9.]+x\)$' \
 	"$tmp/bench.txt"
+check "the process row has gpusim run's own time (as_run_s)" \
+	awk -v a="$(field as_run_s)" 'BEGIN { exit !(a > 0) }'
+check "rows other than process have no as_run_s" sh -c \
+	"[ \$(grep -c '\"as_run_s\" : null' '$tmp/bench.json') -eq \
+	   \$(( \$(grep -c '\"scenario\"' '$tmp/bench.json') - 1 )) ]"
+check "the table prints gpusim run's own time under the thread's CPU" \
+	grep -Eq '^  gpusim run as it runs \(its standalone run beside, its table\): [0-9.]+ s, [0-9.]+x the simulation$' \
+	"$tmp/bench.txt"
 echo "bench_phases_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -46,6 +46,11 @@ struct gs_bench_point {
 	 * simulation's own thread, which time other processes and the
 	 * output threads take from the cores does not move. */
 	double run_cpu_s, sim_run_cpu_s;
+	/* `process`: `gpusim run` as a user runs it (wall seconds, best
+	 * repeat): the same, plus its standalone run made beside the
+	 * scenario's (gs_run_scenario) and its table; not goal 2's figure,
+	 * which the issue sets on the default files alone. */
+	double as_run_s;
 };
 
 /* The speed points' workload: saturating throttles. */
