@@ -3,6 +3,7 @@
 #include "base/zero_table.h"
 
 #include <glib.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -12,7 +13,7 @@
 /* The mapped tables alive (address -> bytes), for what they hold in
  * memory: tables are made and freed by any thread (a GPU per
  * simulation, and standalone runs go on beside the scenario's). */
-static GMutex live_lock;
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 static GHashTable *live;
 
 void *gs_zero_table_new(size_t bytes)
@@ -25,11 +26,11 @@ void *gs_zero_table_new(size_t bytes)
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		g_error("%s: failed to map %zu bytes", G_STRLOC, bytes);
-	g_mutex_lock(&live_lock);
+	pthread_mutex_lock(&live_lock);
 	if (!live)
 		live = g_hash_table_new(NULL, NULL);
 	g_hash_table_insert(live, p, GSIZE_TO_POINTER(bytes));
-	g_mutex_unlock(&live_lock);
+	pthread_mutex_unlock(&live_lock);
 	return p;
 }
 
@@ -41,9 +42,9 @@ void gs_zero_table_free(void *table, size_t bytes)
 		g_free(table);
 		return;
 	}
-	g_mutex_lock(&live_lock);
+	pthread_mutex_lock(&live_lock);
 	g_hash_table_remove(live, table);
-	g_mutex_unlock(&live_lock);
+	pthread_mutex_unlock(&live_lock);
 	munmap(table, bytes);
 }
 
@@ -66,13 +67,13 @@ size_t gs_zero_table_resident_bytes(void)
 	GHashTableIter it;
 	gpointer p, bytes;
 
-	g_mutex_lock(&live_lock);
+	pthread_mutex_lock(&live_lock);
 	if (live) {
 		g_hash_table_iter_init(&it, live);
 		while (g_hash_table_iter_next(&it, &p, &bytes))
 			total += resident(p, GPOINTER_TO_SIZE(bytes), page) *
 				 page;
 	}
-	g_mutex_unlock(&live_lock);
+	pthread_mutex_unlock(&live_lock);
 	return total;
 }
