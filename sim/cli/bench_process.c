@@ -48,6 +48,13 @@ struct phases {
 	double run_cpu;
 };
 
+/* The table `gpusim run` prints after its folder's commit. */
+static void print_table(const struct gs_results *r, FILE *table)
+{
+	gs_results_print_table(r, table, GS_TABLE_ROWS_DEFAULT);
+	fflush(table);
+}
+
 /* Build, run and free; with outputs also collect, write into dir and
  * print the summary table to table (as `gpusim run` does to its standard
  * output), timing the phases. */
@@ -83,11 +90,8 @@ static bool timed_run(const struct gs_scenario *sc, const char *dir,
 		gs_sim_collect(sim, &r);
 		ph->collect = seconds_since(t0) - ph->run;
 		ok = gs_pftrace_run_commit(&out, &r, error);
-		if (ok) {
-			gs_results_print_table(&r, table,
-					       GS_TABLE_ROWS_DEFAULT);
-			fflush(table);
-		}
+		if (ok)
+			print_table(&r, table);
 		ph->write = seconds_since(t0) - ph->run - ph->collect;
 		gs_results_clear(&r);
 	}
@@ -119,13 +123,22 @@ static bool timed_as_run(const struct gs_scenario *sc, const char *dir,
 	ok = gs_run_scenario(sc, &opt, &r, error);
 	if (!ok)
 		gs_pftrace_run_abort(&out);
-	else if ((ok = gs_pftrace_run_commit(&out, &r, error))) {
-		gs_results_print_table(&r, table, GS_TABLE_ROWS_DEFAULT);
-		fflush(table);
-	}
+	else if ((ok = gs_pftrace_run_commit(&out, &r, error)))
+		print_table(&r, table);
 	gs_results_clear(&r);
 	*wall = seconds_since(t0);
 	return ok;
+}
+
+/* Where the summary table goes: nowhere, as a terminal takes it at once. */
+static FILE *open_null(GError **error)
+{
+	FILE *f = fopen("/dev/null", "w");
+
+	if (!f)
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
+			    "/dev/null: %s", g_strerror(errno));
+	return f;
 }
 
 bool gs_bench_process(uint32_t channels, gs_time_t duration, unsigned repeat,
@@ -137,8 +150,7 @@ bool gs_bench_process(uint32_t channels, gs_time_t duration, unsigned repeat,
 		channels, 1, duration, GS_BENCH_THROTTLE, false, error) : NULL;
 	g_autofree char *tmp = g_dir_make_tmp("gpusim-bench-XXXXXX", error);
 	g_autofree char *dir = tmp ? g_build_filename(tmp, "out", NULL) : NULL;
-	/* the table goes where a terminal would take it at once */
-	FILE *table = fopen("/dev/null", "w");
+	FILE *table = tmp ? open_null(error) : NULL;
 	bool ok = with && alone && tmp && table;
 	unsigned i;
 
@@ -191,9 +203,6 @@ bool gs_bench_process(uint32_t channels, gs_time_t duration, unsigned repeat,
 		if (ok && (i == 0 || as_run < p->as_run_s))
 			p->as_run_s = as_run;
 	}
-	if (!table && !(error && *error))
-		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
-			    "/dev/null: %s", g_strerror(errno));
 	if (table)
 		fclose(table);
 	if (dir)

@@ -109,8 +109,8 @@ static gpointer alone_worker(gpointer data)
 	return NULL;
 }
 
-/* The most threads started for standalone runs: one per definition, and
- * one core left to the scenario's own run. */
+/* The most threads started for standalone runs (those asked for are one
+ * per definition and per core but one, the scenario's run's). */
 #define ALONE_THREADS_MAX 64u
 
 static unsigned start_alone_threads(struct alone_runs *a, GThread **threads)
@@ -128,24 +128,33 @@ static unsigned start_alone_threads(struct alone_runs *a, GThread **threads)
 	return n;
 }
 
-/* Waits for the threads, then frees what the runs left; returns the
- * first failure in definition order, if any (the caller's to free). */
-static GError *end_alone_runs(struct alone_runs *a, GThread **threads,
-			      unsigned n_threads)
+static void join_alone_threads(GThread **threads, unsigned n)
 {
-	GError *first = NULL;
+	while (n)
+		g_thread_join(threads[--n]);
+}
+
+/* The first failure in definition order, if any (the caller's to free). */
+static GError *first_alone_error(struct alone_runs *a)
+{
 	uint32_t d;
 
-	while (n_threads)
-		g_thread_join(threads[--n_threads]);
+	for (d = 0; d < a->sc->n_tasks; d++)
+		if (a->fig[d].error)
+			return g_steal_pointer(&a->fig[d].error);
+	return NULL;
+}
+
+/* What the runs left, once no thread runs any more. */
+static void free_alone_runs(struct alone_runs *a)
+{
+	uint32_t d;
+
 	for (d = 0; d < a->sc->n_tasks; d++) {
-		if (a->fig[d].error && !first)
-			first = g_steal_pointer(&a->fig[d].error);
 		g_clear_error(&a->fig[d].error);
 		g_free(a->fig[d].violation);
 	}
 	g_free(a->fig);
-	return first;
 }
 
 /* Each task's slowdown, and in task_demand its definition's demand; the
@@ -244,22 +253,23 @@ gboolean gs_run_scenario(const struct gs_scenario *sc,
 	if (opt->standalone_beside)
 		n_threads = start_alone_threads(&a, threads);
 	if (!run_one(sc, opt, out, error)) {
+		/* the threads finish the runs they have begun, no more */
 		g_atomic_int_set(&a.stop, 1);
-		alone_error = end_alone_runs(&a, threads, n_threads);
-		g_clear_error(&alone_error);
+		join_alone_threads(threads, n_threads);
+		free_alone_runs(&a);
 		return FALSE;
 	}
 	alone_worker(&a); /* what the threads have not taken yet */
-	while (n_threads)
-		g_thread_join(threads[--n_threads]);
-	task_demand = g_new0(double, out->n_tasks ? out->n_tasks : 1);
-	apply_alone_runs(&a, out, task_demand);
-	alone_error = end_alone_runs(&a, NULL, 0);
+	join_alone_threads(threads, n_threads);
+	alone_error = first_alone_error(&a);
 	if (alone_error) {
-		g_free(task_demand);
+		free_alone_runs(&a);
 		g_propagate_error(error, alone_error);
 		return FALSE;
 	}
+	task_demand = g_new0(double, out->n_tasks ? out->n_tasks : 1);
+	apply_alone_runs(&a, out, task_demand);
+	free_alone_runs(&a);
 	gs_fair_optimum(out, task_demand);
 	g_free(task_demand);
 	fairness_metrics(out);
