@@ -1,7 +1,8 @@
 /* The standalone runs behind slowdown (sim/run/run.c): a reference run
- * keeps no latency samples yet is the same simulation, and the runs made
- * on threads beside the scenario's give every figure the same bytes as
- * one after the other. */
+ * keeps no latency samples yet is the same simulation, the runs made on
+ * threads beside the scenario's give every figure the same bytes as one
+ * after the other, and runs made elsewhere (standalone_known) stand for
+ * the ones not made. */
 #include <glib.h>
 #include <math.h>
 #include <setjmp.h>
@@ -117,6 +118,76 @@ static void test_beside_same_as_in_turn(void **state)
 	gs_scenario_free(sc);
 }
 
+/* Standalone runs made elsewhere (a sweep's pool: gs_run_standalone)
+ * and given through standalone_known: every figure the same bytes as
+ * with the runs made here, beside or in turn. */
+static void test_known_runs_same_as_made(void **state)
+{
+	struct gs_scenario *sc = test_load_ok("test.yaml", three_defs);
+	struct gs_standalone_fig figs[3];
+	const struct gs_standalone_fig *known[3];
+	struct gs_sim_options opt = { .standalone_runs = true,
+				      .standalone_known = known };
+	struct gs_results made, given;
+	uint32_t d, i;
+	(void)state;
+
+	for (d = 0; d < 3; d++) {
+		assert_true(gs_run_standalone(sc, d, false, &figs[d], NULL));
+		assert_false(isnan(figs[d].mean));
+		known[d] = &figs[d];
+	}
+	assert_true(run_scenario(sc, false, &made, NULL));
+	gs_results_init(&given);
+	assert_true(gs_run_scenario(sc, &opt, &given, NULL));
+	assert_int_equal(made.n_tasks, given.n_tasks);
+	for (i = 0; i < made.n_tasks; i++) {
+		SAME_DOUBLE(made.tasks[i].slowdown, given.tasks[i].slowdown);
+		SAME_DOUBLE(made.tasks[i].fair_share,
+			    given.tasks[i].fair_share);
+	}
+	SAME_DOUBLE(made.metrics.jain_index, given.metrics.jain_index);
+	SAME_DOUBLE(made.metrics.concurrency_efficiency,
+		    given.metrics.concurrency_efficiency);
+	for (d = 0; d < 3; d++)
+		gs_standalone_fig_clear(&figs[d]);
+	gs_results_clear(&made);
+	gs_results_clear(&given);
+	gs_scenario_free(sc);
+}
+
+/* A definition with figures given is not run again: its tasks' slowdowns
+ * are their round means over the given mean, and its violation is the
+ * run's; a definition without (NULL) is run here as before. */
+static void test_known_runs_are_used(void **state)
+{
+	struct gs_scenario *sc = test_load_ok("test.yaml", three_defs);
+	struct gs_standalone_fig hog = { .mean = 1000.0, .demand = 0.5,
+					 .violation = (char *)"given" };
+	const struct gs_standalone_fig *known[3] = { &hog, NULL, NULL };
+	struct gs_sim_options opt = { .standalone_runs = true,
+				      .standalone_known = known };
+	struct gs_results made, given;
+	uint32_t i;
+	(void)state;
+
+	assert_true(run_scenario(sc, false, &made, NULL));
+	gs_results_init(&given);
+	assert_true(gs_run_scenario(sc, &opt, &given, NULL));
+	/* tasks: hog, light#0..2, app */
+	assert_true(given.tasks[0].slowdown ==
+		    given.tasks[0].round_mean_ns / 1000.0);
+	for (i = 1; i < given.n_tasks; i++)
+		SAME_DOUBLE(made.tasks[i].slowdown, given.tasks[i].slowdown);
+	assert_non_null(given.invariant_violation);
+	assert_non_null(strstr(given.invariant_violation,
+			       "standalone run of task hog: given"));
+	assert_null(made.invariant_violation);
+	gs_results_clear(&made);
+	gs_results_clear(&given);
+	gs_scenario_free(sc);
+}
+
 /* The scenario's run fails (its policy refuses to start) while the
  * standalone runs go on beside it: its error is the one reported, and
  * the threads are waited for (LeakSanitizer and the next test would see
@@ -147,6 +218,8 @@ int main(void)
 		cmocka_unit_test(test_reference_run_keeps_no_samples),
 		cmocka_unit_test(test_beside_same_as_in_turn),
 		cmocka_unit_test(test_beside_scenario_fails),
+		cmocka_unit_test(test_known_runs_same_as_made),
+		cmocka_unit_test(test_known_runs_are_used),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,7 @@ static void point_free(gpointer data)
 	g_free(p->id);
 	g_strfreev(p->values);
 	g_strfreev(p->sets);
+	g_free(p->alone_cost);
 	g_free(p);
 }
 
@@ -166,6 +167,24 @@ static gboolean check_axis_values(const char *name, const char *data,
 	return TRUE;
 }
 
+/* The cost of each definition's standalone run (its task alone, one
+ * replica), the order a pool starts them in when points share them. */
+static void point_alone_costs(struct gs_sweep_point *p,
+			      const struct gs_scenario *sc)
+{
+	uint32_t d;
+
+	g_free(p->alone_cost);
+	p->n_defs = sc->n_tasks;
+	p->alone_cost = g_new0(uint64_t, MAX(sc->n_tasks, 1u));
+	for (d = 0; d < sc->n_tasks; d++) {
+		struct gs_scenario *alone = gs_scenario_alone(sc, d);
+
+		p->alone_cost[d] = gs_scenario_cost(alone);
+		gs_scenario_free(alone);
+	}
+}
+
 gboolean gs_sweep_validate(const char *name, const char *data, size_t len,
 			   const char *const *base_sets, size_t n_base,
 			   const struct gs_scenario *sc, GPtrArray *points,
@@ -192,6 +211,7 @@ gboolean gs_sweep_validate(const char *name, const char *data, size_t len,
 			return FALSE;
 		}
 		p->cost = gs_scenario_cost(one);
+		point_alone_costs(p, one);
 		gs_scenario_free(one);
 	}
 	return TRUE;

@@ -19,6 +19,8 @@ struct gs_sweep_point {
 	char **sets;     /* "key=value" per axis, then "seed=N"; NULL-term. */
 	uint64_t cost;   /* gs_scenario_cost of the point (set by
 			  * gs_sweep_validate): the order points start in */
+	uint32_t n_defs; /* its task definitions (set by gs_sweep_validate) */
+	uint64_t *alone_cost; /* each one's standalone run's cost, likewise */
 };
 
 /* The points of sc->sweep (one point, the base scenario with its seed,

@@ -369,6 +369,7 @@ static int run_one(const struct gs_sweep_job *job, const char *which)
 /* recs: one slot per point, the records read so far (taken and freed). */
 static int summarize(const struct gs_sweep_job *job, bool quiet, bool keep,
 		     unsigned ran, unsigned failed,
+		     const struct gs_sweep_shared *shared,
 		     struct gs_point_record **recs)
 {
 	g_autoptr(GError) err = NULL;
@@ -380,10 +381,15 @@ static int summarize(const struct gs_sweep_job *job, bool quiet, bool keep,
 		fprintf(stderr, "gpusim: %s\n", err->message);
 		return GS_EXIT_FAILURE;
 	}
-	if (!quiet)
+	if (!quiet) {
 		printf("sweep %s: %u points, %u run now, %u already finished, "
-		       "%u missing; %s/sweep.csv\n", job->sc->name, n, ran,
+		       "%u missing; %s/sweep.csv", job->sc->name, n, ran,
 		       n - missing - (ran - failed), missing, job->out_dir);
+		if (shared && shared->runs)
+			printf(" (%u standalone runs made once for %u points' "
+			       "tasks)", shared->runs, shared->uses);
+		printf("\n");
+	}
 	if (missing)
 		fprintf(stderr, "gpusim: %u of %u points are not finished; "
 				"rerun to complete them\n", missing, n);
@@ -398,6 +404,7 @@ static int run_all(const struct gs_sweep_job *job, int jobs, bool quiet)
 	GPtrArray *todo = g_ptr_array_new();
 	struct gs_point_record **recs =
 		g_new0(struct gs_point_record *, job->points->len);
+	struct gs_sweep_shared shared = { 0 };
 	unsigned failed;
 	guint i;
 	int status;
@@ -415,8 +422,9 @@ static int run_all(const struct gs_sweep_job *job, int jobs, bool quiet)
 				   (const struct gs_sweep_point *const *)
 				   todo->pdata, todo->len,
 				   jobs > 0 ? (unsigned)jobs : 1,
-				   isatty(STDERR_FILENO), recs);
-	status = summarize(job, quiet, false, todo->len, failed, recs);
+				   isatty(STDERR_FILENO), recs, &shared);
+	status = summarize(job, quiet, false, todo->len, failed, &shared,
+			   recs);
 	g_ptr_array_free(todo, TRUE);
 	return status;
 }
@@ -429,7 +437,7 @@ static int collect(const struct gs_sweep_job *job, const struct sweep_args *a)
 				"jobs' --out)\n", a->collect);
 		return GS_EXIT_USAGE;
 	}
-	return summarize(job, a->quiet, !a->force, 0, 0,
+	return summarize(job, a->quiet, !a->force, 0, 0, NULL,
 			 g_new0(struct gs_point_record *, job->points->len));
 }
 

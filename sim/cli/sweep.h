@@ -18,6 +18,8 @@
 #include "sim/results/results_write.h"
 #include "workloads/sweep.h"
 
+struct gs_standalone_fig;
+
 struct gs_point_record;
 
 /* What every point of one sweep shares. */
@@ -40,6 +42,9 @@ struct gs_sweep_job {
 	 * record for when the point is committed. */
 	void (*before_commit)(void *ctx, const struct gs_point_record *rec);
 	void *before_commit_ctx;
+	/* The point's standalone runs made already, one per definition
+	 * (NULL: made by the point; sweep_alone.h), or NULL. */
+	const struct gs_standalone_fig *const *standalone_known;
 };
 
 /* Fills job->config_hash. */
@@ -75,6 +80,10 @@ gboolean gs_sweep_write_point(const struct gs_sweep_job *job,
 struct gs_point_record *gs_sweep_read_point(const struct gs_sweep_job *job,
 					    const struct gs_sweep_point *p);
 
+/* Point p's scenario: the base one with --set's and p's overrides. */
+struct gs_scenario *gs_sweep_load_point(const struct gs_sweep_job *job,
+					const struct gs_sweep_point *p,
+					GError **error);
 /* Runs one point in this process and writes its folder. */
 gboolean gs_sweep_run_point(const struct gs_sweep_job *job,
 			    const struct gs_sweep_point *p, GError **error);
@@ -94,19 +103,28 @@ void gs_sweep_order_longest_first(const struct gs_sweep_point **todo,
  * them (median of 10), and -j1 the same either way. */
 bool gs_sweep_worker_threads(unsigned at_once, unsigned cores);
 
+/* The standalone runs a pool made once for several points
+ * (sweep_alone.h), and the points' uses of them. */
+struct gs_sweep_shared {
+	unsigned runs, uses;
+};
+
 /* Runs points todo[0..n) in up to `jobs` worker processes (one forked
  * process per point) that simulate at once; a worker whose point only
  * waits for its durable commit no longer counts, so up to `jobs` more
- * may be committing. Draws progress on stderr when `progress`. When a
- * worker has exited with success, its point's record is read into
- * recs[p->index] (recs: one slot per point of the job), while the other
- * workers still run, so that the summary has nothing left to read after
- * the last one. Returns the number of points that failed (their errors
- * went to stderr). */
+ * may be committing. The standalone runs two or more points make alike
+ * are made first, once each, by workers of their own (sweep_alone.h;
+ * counted in *shared if not NULL), and the points take them. Draws
+ * progress on stderr when `progress`. When a worker has exited with
+ * success, its point's record is read into recs[p->index] (recs: one
+ * slot per point of the job), while the other workers still run, so that
+ * the summary has nothing left to read after the last one. Returns the
+ * number of points that failed (their errors went to stderr). */
 unsigned gs_sweep_run_pool(const struct gs_sweep_job *job,
 			   const struct gs_sweep_point *const *todo,
 			   unsigned n, unsigned jobs, bool progress,
-			   struct gs_point_record **recs);
+			   struct gs_point_record **recs,
+			   struct gs_sweep_shared *shared);
 
 /* Writes DIR/sweep.csv (one row per finished point, in grid order: point,
  * seed, the swept values, then every column of the points' rows) and

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "sim/cli/sweep.h"
+#include "sim/cli/sweep_alone.h"
 #include "base/thread_quiet.h"
 
 /* --- progress --- */
@@ -41,6 +42,7 @@
 struct sweep_progress {
 	bool on;
 	unsigned done, failed, total;
+	unsigned alone_done, alone_total; /* shared standalone runs */
 	gint64 started;
 };
 
@@ -71,8 +73,12 @@ static void draw(const struct sweep_progress *pr)
 	if (pr->done)
 		format_eta(eta, sizeof(eta), elapsed / pr->done *
 			   (pr->total - pr->done));
-	fprintf(stderr, "\r  [%s] %u/%u points, ETA %s%s ", bar, pr->done,
-		pr->total, eta, pr->failed ? ", some failed" : "");
+	fprintf(stderr, "\r  [%s] %u/%u points", bar, pr->done, pr->total);
+	/* the runs the points share are made first */
+	if (pr->alone_done < pr->alone_total)
+		fprintf(stderr, " (standalone runs %u/%u)", pr->alone_done,
+			pr->alone_total);
+	fprintf(stderr, ", ETA %s%s ", eta, pr->failed ? ", some failed" : "");
 	fflush(stderr);
 }
 
@@ -104,23 +110,17 @@ struct worker {
 	pid_t pid;
 	int fd;          /* read end of its pipe; -1 once at end of file */
 	const struct gs_sweep_point *p;
+	struct gs_alone_job *aj; /* a shared standalone run's worker: p's */
 	bool committing; /* said its point waits only for the disk */
 	GByteArray *said; /* what it wrote: 'c', then its record's bytes */
 };
 
-/* Tells the pool that the point waits only for its commit ('c'), with
- * the point's record (none: the byte alone). Nothing to do if a write
- * fails: the pool then learns of the point at its exit, as it would of
- * one that crashed before saying, and reads its point.json. */
-static void tell_pool(void *ctx, const struct gs_point_record *rec)
+/* msg written whole to fd, as far as it can be: nothing to do if a write
+ * fails, the pool then learns of the worker at its exit. */
+static void send_all(int fd, const GByteArray *msg)
 {
-	g_autoptr(GByteArray) msg = g_byte_array_new();
-	int fd = *(int *)ctx;
 	guint at = 0;
 
-	g_byte_array_append(msg, (const guint8 *)"c", 1);
-	if (rec)
-		gs_point_record_pack(rec, msg);
 	while (at < msg->len) {
 		ssize_t n = write(fd, msg->data + at, msg->len - at);
 
@@ -130,10 +130,40 @@ static void tell_pool(void *ctx, const struct gs_point_record *rec)
 			break;
 		at += (guint)n;
 	}
+}
+
+/* Tells the pool that the point waits only for its commit ('c'), with
+ * the point's record (none: the byte alone). If the write fails the pool
+ * learns of the point at its exit, as it would of one that crashed
+ * before saying, and reads its point.json. */
+static void tell_pool(void *ctx, const struct gs_point_record *rec)
+{
+	g_autoptr(GByteArray) msg = g_byte_array_new();
+
+	g_byte_array_append(msg, (const guint8 *)"c", 1);
+	if (rec)
+		gs_point_record_pack(rec, msg);
+	send_all(*(int *)ctx, msg);
 	/* Test seam (tests/sweep_overlap_test.sh): stop here, the point
 	 * written but not committed, so a test can see the pool go on. */
 	if (getenv("GPUSIM_PAUSE_SWEEP_COMMIT"))
 		raise(SIGSTOP);
+}
+
+/* A shared standalone run's worker: its figures to the pool ('a', then
+ * gs_standalone_fig_pack's bytes); the exit status. A run that fails
+ * says nothing: its points make it themselves and report as they would
+ * have. */
+static int alone_worker(const struct gs_sweep_job *job,
+			const struct gs_alone_job *aj, int fd)
+{
+	g_autoptr(GByteArray) msg = g_byte_array_new();
+
+	g_byte_array_append(msg, (const guint8 *)"a", 1);
+	if (!gs_sweep_alone_work(job, aj, msg))
+		return 1;
+	send_all(fd, msg);
+	return 0;
 }
 
 bool gs_sweep_worker_threads(unsigned at_once, unsigned cores)
@@ -141,11 +171,15 @@ bool gs_sweep_worker_threads(unsigned at_once, unsigned cores)
 	return at_once < cores;
 }
 
-/* Forks a worker for p, with helper threads or not (threads); false
- * (after saying why) if it cannot. */
+/* Forks a worker for p (or, with aj, for p's shared standalone run aj),
+ * with helper threads or not (threads) and the standalone runs made
+ * already (known, one per definition of p); false (after saying why) if
+ * it cannot. */
 static bool start_worker(const struct gs_sweep_job *job,
-			 const struct gs_sweep_point *p, bool threads,
-			 struct worker *w)
+			 const struct gs_sweep_point *p,
+			 struct gs_alone_job *aj,
+			 const struct gs_standalone_fig *const *known,
+			 bool threads, struct worker *w)
 {
 	pid_t parent = getpid();
 	int fds[2];
@@ -172,8 +206,11 @@ static bool start_worker(const struct gs_sweep_job *job,
 		if (!threads)
 			gs_threads_off();
 		close(fds[0]);
+		if (aj)
+			_exit(alone_worker(job, aj, fds[1]));
 		mine.before_commit = tell_pool;
 		mine.before_commit_ctx = &fds[1];
+		mine.standalone_known = known;
 		if (!gs_sweep_run_point(&mine, p, &err)) {
 			fprintf(stderr, "\ngpusim: %s\n",
 				err ? err->message : "failed");
@@ -191,6 +228,7 @@ static bool start_worker(const struct gs_sweep_job *job,
 	}
 	w->fd = fds[0];
 	w->p = p;
+	w->aj = aj;
 	w->committing = false;
 	w->said = g_byte_array_new();
 	return true;
@@ -223,15 +261,84 @@ static bool reap(struct worker *w)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+/* The next worker to start into w, if any may start: a shared standalone
+ * run waiting, else the first point of order[*next..n) that waits for
+ * none (moved to *next). False when none may start now. */
+static bool start_next(const struct gs_sweep_job *job,
+		       struct gs_sweep_alone *plan,
+		       const struct gs_sweep_point **order, unsigned n,
+		       unsigned *next, bool threads, struct worker *w,
+		       struct sweep_progress *pr)
+{
+	struct gs_alone_job *aj;
+	unsigned k;
+
+	while ((aj = gs_sweep_alone_next(plan))) {
+		aj->state = GS_ALONE_RUNNING;
+		if (start_worker(job, aj->p, aj, NULL, threads, w))
+			return true;
+		aj->state = GS_ALONE_FAILED; /* its points make it */
+	}
+	for (k = *next; k < n && !gs_sweep_alone_ready(plan, order[k]); k++)
+		;
+	while (k < n) {
+		const struct gs_sweep_point *p = order[k];
+		const struct gs_standalone_fig *const *known =
+			gs_sweep_alone_known(plan, p);
+		bool ok;
+
+		memmove(order + *next + 1, order + *next,
+			(k - *next) * sizeof(*order));
+		order[(*next)++] = p;
+		ok = start_worker(job, p, NULL, known, threads, w);
+		if (ok)
+			return true;
+		pr->failed++;
+		pr->done++;
+		for (k = *next; k < n && !gs_sweep_alone_ready(plan, order[k]);
+		     k++)
+			;
+	}
+	return false;
+}
+
+/* w's pipe has said what it had to and closed: reaped, its point's record
+ * or its shared run's figures taken. */
+static void worker_ended(const struct gs_sweep_job *job, struct worker *w,
+			 struct gs_point_record **recs,
+			 struct sweep_progress *pr)
+{
+	bool ok = reap(w);
+
+	if (w->aj) {
+		bool said = ok && w->said->len > 1 && w->said->data[0] == 'a';
+
+		gs_sweep_alone_ended(w->aj, said, w->said->data + 1,
+				     said ? w->said->len - 1 : 0);
+		pr->alone_done++;
+	} else {
+		if (!ok)
+			pr->failed++;
+		else if (!recs[w->p->index])
+			recs[w->p->index] = record_of(job, w);
+		pr->done++;
+	}
+	g_byte_array_unref(w->said);
+}
+
 unsigned gs_sweep_run_pool(const struct gs_sweep_job *job,
 			   const struct gs_sweep_point *const *todo,
 			   unsigned n, unsigned jobs, bool progress,
-			   struct gs_point_record **recs)
+			   struct gs_point_record **recs,
+			   struct gs_sweep_shared *shared)
 {
 	struct sweep_progress pr = {
 		.on = progress, .total = n,
 		.started = g_get_monotonic_time(),
 	};
+	struct gs_sweep_alone *plan = gs_sweep_alone_plan(todo, n);
+	g_autofree const struct gs_sweep_point **order =
+		g_memdup2(todo, MAX(n, 1u) * sizeof(*todo));
 	unsigned next = 0, live = 0, simulating = 0, i;
 	struct worker *w;
 	struct pollfd *pfd;
@@ -241,17 +348,14 @@ unsigned gs_sweep_run_pool(const struct gs_sweep_job *job,
 		jobs = 1;
 	threads = gs_sweep_worker_threads(MIN(jobs, n),
 					  g_get_num_processors());
+	pr.alone_total = gs_sweep_alone_jobs(plan);
 	w = g_new0(struct worker, 2 * jobs);
 	pfd = g_new0(struct pollfd, 2 * jobs);
 	draw(&pr);
-	while (next < n || live) {
-		while (simulating < jobs && live < 2 * jobs && next < n) {
-			if (!start_worker(job, todo[next++], threads,
-					  &w[live])) {
-				pr.failed++;
-				pr.done++;
-				continue;
-			}
+	for (;;) {
+		while (simulating < jobs && live < 2 * jobs &&
+		       start_next(job, plan, order, n, &next, threads,
+				  &w[live], &pr)) {
 			live++;
 			simulating++;
 		}
@@ -275,9 +379,11 @@ unsigned gs_sweep_run_pool(const struct gs_sweep_job *job,
 			if (got < 0 && errno == EINTR)
 				continue;
 			if (got > 0) {
-				if (!w[i].committing)
+				/* a point's first word: only its commit is
+				 * left, and it no longer simulates */
+				if (!w[i].aj && !w[i].committing)
 					simulating--;
-				w[i].committing = true;
+				w[i].committing = !w[i].aj;
 				g_byte_array_append(w[i].said, buf, (guint)got);
 				continue;
 			}
@@ -285,18 +391,16 @@ unsigned gs_sweep_run_pool(const struct gs_sweep_job *job,
 			close(w[i].fd);
 			if (!w[i].committing)
 				simulating--;
-			if (!reap(&w[i]))
-				pr.failed++;
-			else if (!recs[w[i].p->index])
-				recs[w[i].p->index] = record_of(job, &w[i]);
-			g_byte_array_unref(w[i].said);
-			pr.done++;
+			worker_ended(job, &w[i], recs, &pr);
 			w[i] = w[--live];
 			draw(&pr);
 		}
 	}
 	if (pr.on)
 		fprintf(stderr, "\r%78s\r", "");
+	if (shared)
+		gs_sweep_alone_counts(plan, &shared->runs, &shared->uses);
+	gs_sweep_alone_free(plan);
 	g_free(pfd);
 	g_free(w);
 	return pr.failed;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim/cli/sweep.h"
+#include "sim/cli/sweep_alone.h"
 
 static void put_u32(GByteArray *out, guint32 v)
 {
@@ -89,4 +90,74 @@ struct gs_point_record *gs_point_record_unpack(const guint8 *data, gsize len)
 		return NULL;
 	}
 	return rec;
+}
+
+/* A standalone run's figures, for the pipe from the worker that made it
+ * (sweep_alone.h): the mean and the demand as the bits of their doubles
+ * (NAN included), then the violation, if any, as a string as above, after
+ * a byte that says whether there is one. */
+static void put_u64(GByteArray *out, guint64 v)
+{
+	guint64 le = GUINT64_TO_LE(v);
+
+	g_byte_array_append(out, (const guint8 *)&le, sizeof(le));
+}
+
+static void put_double(GByteArray *out, double d)
+{
+	guint64 bits;
+
+	memcpy(&bits, &d, sizeof(bits));
+	put_u64(out, bits);
+}
+
+void gs_standalone_fig_pack(const struct gs_standalone_fig *f,
+			    GByteArray *out)
+{
+	guint8 has = f->violation != NULL;
+
+	put_double(out, f->mean);
+	put_double(out, f->demand);
+	g_byte_array_append(out, &has, 1);
+	if (has) {
+		size_t len = strlen(f->violation);
+
+		put_u32(out, (guint32)len);
+		g_byte_array_append(out, (const guint8 *)f->violation,
+				    (guint)len);
+	}
+}
+
+static bool get_double(const guint8 *data, gsize len, gsize *at, double *d)
+{
+	guint64 le;
+
+	if (len - *at < sizeof(le))
+		return false;
+	memcpy(&le, data + *at, sizeof(le));
+	*at += sizeof(le);
+	le = GUINT64_FROM_LE(le);
+	memcpy(d, &le, sizeof(*d));
+	return true;
+}
+
+gboolean gs_standalone_fig_unpack(const guint8 *data, gsize len, gsize *at,
+				  struct gs_standalone_fig *out)
+{
+	struct gs_standalone_fig f = { 0 };
+	guint32 slen;
+
+	if (!get_double(data, len, at, &f.mean) ||
+	    !get_double(data, len, at, &f.demand) || *at == len ||
+	    data[*at] > 1)
+		return FALSE;
+	if (data[(*at)++]) {
+		if (!get_u32(data, len, at, &slen) || len - *at < slen ||
+		    memchr(data + *at, '\0', slen))
+			return FALSE;
+		f.violation = g_strndup((const char *)data + *at, slen);
+		*at += slen;
+	}
+	*out = f;
+	return TRUE;
 }

@@ -41,25 +41,34 @@ static gboolean write_point_dir(const struct gs_sweep_job *job,
 	return gs_outdir_commit(&od, error);
 }
 
-gboolean gs_sweep_run_point(const struct gs_sweep_job *job,
-			    const struct gs_sweep_point *p, GError **error)
+struct gs_scenario *gs_sweep_load_point(const struct gs_sweep_job *job,
+					const struct gs_sweep_point *p,
+					GError **error)
 {
-	GPtrArray *sets = g_ptr_array_new();
-	g_autofree char *dir = gs_sweep_point_dir(job, p);
-	struct gs_sim_options opt = { .standalone_runs = true };
-	struct gs_scenario *sc;
-	struct gs_results r;
-	gboolean ok;
+	g_autoptr(GPtrArray) sets = g_ptr_array_new();
 	size_t i;
 
 	for (i = 0; job->base_sets && job->base_sets[i]; i++)
 		g_ptr_array_add(sets, job->base_sets[i]);
 	for (i = 0; p->sets[i]; i++)
 		g_ptr_array_add(sets, p->sets[i]);
-	sc = gs_scenario_load_data(job->file, job->data, job->len,
-				   (const char *const *)sets->pdata, sets->len,
-				   error);
-	g_ptr_array_free(sets, TRUE);
+	return gs_scenario_load_data(job->file, job->data, job->len,
+				     (const char *const *)sets->pdata,
+				     sets->len, error);
+}
+
+gboolean gs_sweep_run_point(const struct gs_sweep_job *job,
+			    const struct gs_sweep_point *p, GError **error)
+{
+	g_autofree char *dir = gs_sweep_point_dir(job, p);
+	struct gs_sim_options opt = {
+		.standalone_runs = true,
+		.standalone_known = job->standalone_known,
+	};
+	struct gs_scenario *sc = gs_sweep_load_point(job, p, error);
+	struct gs_results r;
+	gboolean ok;
+
 	if (!sc)
 		return FALSE;
 	opt.timeline = sc->output.timeline && !job->no_timeline;

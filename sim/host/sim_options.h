@@ -12,6 +12,7 @@
 #include "policies/policy.h"
 
 struct gs_hal_record;
+struct gs_standalone_fig;
 struct gs_span_sink;
 struct gs_series_sink;
 
@@ -37,6 +38,13 @@ struct gs_sim_options {
 	 * how many simulations share the cores) one after the other. The
 	 * figures are the same either way. */
 	bool standalone_beside;
+	/* With standalone_runs: the figures of definitions whose standalone
+	 * runs were made elsewhere, one per definition of the scenario,
+	 * NULL where the run is to be made here (NULL: every one). A
+	 * sweep's pool makes a run once for the points that differ only in
+	 * their policy, which a standalone run replaces with `direct`
+	 * (sim/cli/sweep_alone.h). */
+	const struct gs_standalone_fig *const *standalone_known;
 	/* A standalone run of gs_run_scenario, whose caller reads only the
 	 * task's round count and mean, GPU time, the simulated time and the
 	 * invariants: no latency samples are kept, and the distributions

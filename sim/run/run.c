@@ -46,14 +46,13 @@ static bool run_one(const struct gs_scenario *sc,
 	return true;
 }
 
-/* What the standalone run of one task definition gives: its mean round
- * time and the fraction of the run its GPU was busy for it (the fair
- * optimum's input), NAN when there is none; the run's first invariant
- * violation; its error if it failed. */
+/* The standalone run of one definition, as gs_run_scenario applies it:
+ * its figures, or its error if it failed; known: given by the caller
+ * (gs_sim_options.standalone_known), not run here. */
 struct alone_fig {
-	double mean, demand;
-	char *violation;
+	struct gs_standalone_fig f;
 	GError *error;
+	bool known;
 };
 
 /* The standalone runs of every definition, taken in definition order by
@@ -69,27 +68,48 @@ struct alone_runs {
 	gint stop;              /* a run failed, or the scenario's: no more */
 };
 
+gboolean gs_run_standalone(const struct gs_scenario *sc, uint32_t def,
+			   bool check_invariants,
+			   struct gs_standalone_fig *out, GError **error)
+{
+	struct gs_sim_options opt = {
+		.check_invariants = check_invariants,
+		.reference = true,
+	};
+	struct gs_scenario *alone = gs_scenario_alone(sc, def);
+	struct gs_results r;
+	gboolean ok;
+
+	*out = (struct gs_standalone_fig){ .mean = NAN, .demand = NAN };
+	if (!alone) {
+		g_set_error(error, g_quark_from_static_string("gs-sim"), 0,
+			    "%s: no task definition %u", sc->name, def);
+		return FALSE;
+	}
+	gs_results_init(&r);
+	ok = run_one(alone, &opt, &r, error);
+	if (ok && r.n_tasks) {
+		out->mean = r.tasks[0].round_mean_ns;
+		if (r.sim_time_ns)
+			out->demand = (double)r.tasks[0].gpu_time_ns /
+				      (double)r.sim_time_ns;
+	}
+	out->violation = g_steal_pointer(&r.invariant_violation);
+	gs_results_clear(&r);
+	gs_scenario_free(alone);
+	return ok;
+}
+
+void gs_standalone_fig_clear(struct gs_standalone_fig *f)
+{
+	g_free(f->violation);
+	*f = (struct gs_standalone_fig){ .mean = NAN, .demand = NAN };
+}
+
 static void alone_run(const struct alone_runs *a, uint32_t def,
 		      struct alone_fig *f)
 {
-	struct gs_sim_options opt = {
-		.check_invariants = a->check_invariants,
-		.reference = true,
-	};
-	struct gs_scenario *alone = gs_scenario_alone(a->sc, def);
-	struct gs_results r;
-
-	gs_results_init(&r);
-	f->mean = f->demand = NAN;
-	if (run_one(alone, &opt, &r, &f->error) && r.n_tasks) {
-		f->mean = r.tasks[0].round_mean_ns;
-		if (r.sim_time_ns)
-			f->demand = (double)r.tasks[0].gpu_time_ns /
-				    (double)r.sim_time_ns;
-	}
-	f->violation = g_steal_pointer(&r.invariant_violation);
-	gs_results_clear(&r);
-	gs_scenario_free(alone);
+	gs_run_standalone(a->sc, def, a->check_invariants, &f->f, &f->error);
 }
 
 /* Takes definitions until none is left or a run failed: as when run one
@@ -102,6 +122,8 @@ static gpointer alone_worker(gpointer data)
 
 	while (!g_atomic_int_get(&a->stop) &&
 	       (d = g_atomic_int_add(&a->next, 1)) < (gint)a->sc->n_tasks) {
+		if (a->fig[d].known)
+			continue;
 		alone_run(a, (uint32_t)d, &a->fig[d]);
 		if (a->fig[d].error)
 			g_atomic_int_set(&a->stop, 1);
@@ -124,6 +146,24 @@ static unsigned start_alone_threads(struct alone_runs *a, GThread **threads)
 						 a);
 		if (!threads[n])
 			break;
+	}
+	return n;
+}
+
+/* The figures the caller gives (known[d] for definition d, NULL: none)
+ * copied in; how many definitions have them. */
+static uint32_t take_known(struct alone_runs *a,
+			   const struct gs_standalone_fig *const *known)
+{
+	uint32_t d, n = 0;
+
+	for (d = 0; known && d < a->sc->n_tasks; d++) {
+		if (!known[d])
+			continue;
+		a->fig[d].f = *known[d];
+		a->fig[d].f.violation = g_strdup(known[d]->violation);
+		a->fig[d].known = true;
+		n++;
 	}
 	return n;
 }
@@ -152,7 +192,7 @@ static void free_alone_runs(struct alone_runs *a)
 
 	for (d = 0; d < a->sc->n_tasks; d++) {
 		g_clear_error(&a->fig[d].error);
-		g_free(a->fig[d].violation);
+		gs_standalone_fig_clear(&a->fig[d].f);
 	}
 	g_free(a->fig);
 }
@@ -167,7 +207,7 @@ static void apply_alone_runs(const struct alone_runs *a,
 	uint32_t d, i = 0, rep;
 
 	for (d = 0; d < sc->n_tasks; d++) {
-		const struct alone_fig *f = &a->fig[d];
+		const struct gs_standalone_fig *f = &a->fig[d].f;
 
 		if (f->violation && !out->invariant_violation)
 			out->invariant_violation = g_strdup_printf(
@@ -250,7 +290,8 @@ gboolean gs_run_scenario(const struct gs_scenario *sc,
 		return run_one(sc, opt, out, error);
 	a.check_invariants = opt->check_invariants;
 	a.fig = g_new0(struct alone_fig, sc->n_tasks ? sc->n_tasks : 1);
-	if (opt->standalone_beside)
+	if (take_known(&a, opt->standalone_known) < sc->n_tasks &&
+	    opt->standalone_beside)
 		n_threads = start_alone_threads(&a, threads);
 	if (!run_one(sc, opt, out, error)) {
 		/* the threads finish the runs they have begun, no more */

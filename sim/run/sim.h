@@ -46,6 +46,23 @@ uint64_t gs_sim_invariant_checks(const struct gs_sim *sim);
 /* The event queue, for tests that drive a simulation step by step. */
 struct gs_evq *gs_sim_queue(struct gs_sim *sim);
 
+/* What the standalone run of one task definition gives: its mean round
+ * time and the fraction of the run its GPU was busy for it (the fair
+ * optimum's input), NAN when there is none; its first invariant
+ * violation (NULL: none). */
+struct gs_standalone_fig {
+	double mean, demand;
+	char *violation;
+};
+
+/* The standalone run of definition def of sc: the definition alone, one
+ * replica, under `direct` (gs_scenario_alone), as gs_run_scenario makes
+ * it; with check_invariants a violation fails it, as a run's does. */
+gboolean gs_run_standalone(const struct gs_scenario *sc, uint32_t def,
+			   bool check_invariants,
+			   struct gs_standalone_fig *out, GError **error);
+void gs_standalone_fig_clear(struct gs_standalone_fig *f);
+
 /* The whole job behind `gpusim run`: the scenario, then (if
  * opt->standalone_runs) each task definition alone under `direct`, then
  * slowdowns and the metrics that depend on them. */
