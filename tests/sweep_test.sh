@@ -51,6 +51,10 @@ check "each point as when run alone with --point, which shares nothing" sh -c \
 	"for p in \$(ls $tmp/j1/points); do
 	   $GPUSIM sweep $tmp/grid.yaml -q --out $tmp/each --point \$p || exit 1
 	 done && diff -r $tmp/j1/points $tmp/each/points"
+check "shared workers that fail leave their points to make the runs" sh -c \
+	"GPUSIM_FAIL_SHARED_RUNS=1 $GPUSIM sweep $tmp/grid.yaml -j2 --out $tmp/nosh > $tmp/nosh.txt &&
+	 grep -q '12 run now, 0 already finished, 0 missing; [^(]*\$' $tmp/nosh.txt &&
+	 diff -r $tmp/j1/points $tmp/nosh/points && cmp $tmp/j1/sweep.csv $tmp/nosh/sweep.csv"
 check "a point equals gpusim run with the same overrides" sh -c \
 	"$GPUSIM run $tmp/grid.yaml -q --no-timeline --out $tmp/one --set policy.name=dfq \
 	   --set tasks.1.behavior.throttle.kernel=19us --seed 2 2>/dev/null &&
