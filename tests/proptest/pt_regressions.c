@@ -188,6 +188,11 @@ const struct pt_regression pt_regressions[] = {
 	  "in one of two states (utilisation 0.80 or 0.735) as its draws "
 	  "fall; the scaled run's uniform draws were other values: with "
 	  "the draw of seed 2196 both runs are in one state" },
+	{ 2280, "hdfq", "kepler",
+	  "reorder: t0 0.715 vs 0.159: sixteen tasks in one VM whose "
+	  "scheduler is drm-fair, nine starting at 0: the start tie of "
+	  "seed 242 inside the VM; the relation staggers starts when a "
+	  "VM runs a drm policy (tests/proptest/pt_relations.c)" },
 };
 
 const size_t pt_n_regressions = G_N_ELEMENTS(pt_regressions);
