@@ -37,7 +37,9 @@ gs_time_t gs_dist_draw(const struct gs_dist *d, struct gs_rng *rng)
 	case GS_DIST_UNIFORM:
 		if (d->b - d->a == UINT64_MAX)
 			return gs_rng_next(rng);
-		return d->a + gs_rng_below(rng, d->b - d->a + 1);
+		/* scaled, not mod: a range k times as wide draws k times
+		 * the offset from the same stream */
+		return d->a + gs_rng_scaled(rng, d->b - d->a + 1);
 	case GS_DIST_EXPONENTIAL:
 		/* 1 - u is in (0, 1], so the log is finite. */
 		return to_ns(-(double)d->a * gs_ln(1.0 - gs_rng_unit(rng)));

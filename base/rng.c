@@ -68,6 +68,22 @@ uint64_t gs_rng_below(struct gs_rng *r, uint64_t n)
 	return x % n;
 }
 
+uint64_t gs_rng_scaled(struct gs_rng *r, uint64_t n)
+{
+	__extension__ typedef unsigned __int128 u128;
+	u128 m = (u128)gs_rng_next(r) * n;
+
+	/* Products whose low word falls below 2^64 mod n are the surplus
+	 * that would make some results more likely: draw again. */
+	if ((uint64_t)m < n) {
+		uint64_t surplus = (0 - n) % n;
+
+		while ((uint64_t)m < surplus)
+			m = (u128)gs_rng_next(r) * n;
+	}
+	return (uint64_t)(m >> 64);
+}
+
 double gs_rng_unit(struct gs_rng *r)
 {
 	return (double)(gs_rng_next(r) >> 11) * 0x1.0p-53;

@@ -1,4 +1,5 @@
-/* Distributions: sample means, bounds, determinism of streams, gs_ln. */
+/* Distributions: sample means, bounds, determinism of streams, draws that
+ * scale with their parameters, gs_ln. */
 #include <glib.h>
 #include <math.h>
 #include <setjmp.h>
@@ -153,6 +154,58 @@ static void test_copy_and_clear(void **state)
 	assert_int_equal(dst.kind, GS_DIST_CONST);
 }
 
+static gs_time_t doubled_values[] = { 20 * US, 40 * US, 120 * US };
+
+/* A distribution with every duration x 2, drawn from the same stream,
+ * gives each draw x 2 (within the rounding to whole nanoseconds on both
+ * sides): what the time-scale property test relies on. The uniform draw
+ * once took the stream's word mod the range's width, so twice the width
+ * drew an unrelated value (seed 2196, round-robin: a one-shot kernel of
+ * uniform 803.5-2410.5 us drew 874.6 us, and 2182.2 us with the range
+ * doubled). */
+static void test_draws_scale_with_parameters(void **state)
+{
+	static const struct {
+		const char *desc;
+		struct gs_dist one, two;
+	} cases[] = {
+		{ "uniform", { .kind = GS_DIST_UNIFORM, .a = 803500,
+			       .b = 2410500 },
+		  { .kind = GS_DIST_UNIFORM, .a = 1607000, .b = 4821000 } },
+		{ "narrow uniform", { .kind = GS_DIST_UNIFORM, .a = 10,
+				      .b = 13 },
+		  { .kind = GS_DIST_UNIFORM, .a = 20, .b = 26 } },
+		{ "exponential", { .kind = GS_DIST_EXPONENTIAL, .a = 1150 * US },
+		  { .kind = GS_DIST_EXPONENTIAL, .a = 2300 * US } },
+		{ "normal", { .kind = GS_DIST_NORMAL, .a = 1084 * US,
+			      .b = 271 * US },
+		  { .kind = GS_DIST_NORMAL, .a = 2168 * US, .b = 542 * US } },
+		{ "empirical", { .kind = GS_DIST_EMPIRICAL, .n = 3,
+				 .values = empirical_values },
+		  { .kind = GS_DIST_EMPIRICAL, .n = 3,
+		    .values = doubled_values } },
+	};
+	size_t i;
+	int k;
+
+	(void)state;
+	for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct gs_rng r1, r2;
+
+		gs_rng_seed(&r1, 2196, "task/t0");
+		gs_rng_seed(&r2, 2196, "task/t0");
+		for (k = 0; k < DRAWS; k++) {
+			gs_time_t d1 = gs_dist_draw(&cases[i].one, &r1);
+			gs_time_t d2 = gs_dist_draw(&cases[i].two, &r2);
+
+			if (d2 + 1 < 2 * d1 || d2 > 2 * d1 + 1)
+				fail_msg("%s, draw %d: %" G_GUINT64_FORMAT
+					 " and, doubled, %" G_GUINT64_FORMAT,
+					 cases[i].desc, k, d1, d2);
+		}
+	}
+}
+
 static void test_ln_matches_libm(void **state)
 {
 	double x;
@@ -184,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_empirical_values_only),
 		cmocka_unit_test(test_streams),
 		cmocka_unit_test(test_copy_and_clear),
+		cmocka_unit_test(test_draws_scale_with_parameters),
 		cmocka_unit_test(test_ln_matches_libm),
 	};
 
