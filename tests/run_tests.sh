@@ -22,7 +22,7 @@ for t in "$dir"/test_*; do
 done
 for script in cli_test.sh input_test.sh golden_test.sh sweep_test.sh \
 	      plots_test.sh interrupt_test.sh generate_test.sh \
-	      repro_reduce_test.sh \
+	      repro_reduce_test.sh repro_share_test.sh \
 	      repro_sweep_task_test.sh drm_plots_test.sh \
 	      repro_reference_test.sh record_hal_test.sh \
 	      replay_test.sh policy_module_test.sh compare_test.sh \

@@ -188,6 +188,44 @@ static void test_known_runs_are_used(void **state)
 	gs_scenario_free(sc);
 }
 
+/* standalone_out receives the figures a run used: those it made, the
+ * same bytes as gs_run_standalone's, or those it was given. */
+static void test_out_gets_the_figures_used(void **state)
+{
+	struct gs_scenario *sc = test_load_ok("test.yaml", three_defs);
+	struct gs_standalone_fig alone[3], out[3] = { { 0 } }, hog = {
+		.mean = 7.0, .demand = 0.5, .violation = (char *)"v" };
+	const struct gs_standalone_fig *known[3] = { &hog, NULL, NULL };
+	struct gs_sim_options opt = { .standalone_runs = true,
+				      .standalone_out = out };
+	struct gs_results r;
+	uint32_t d;
+	(void)state;
+
+	gs_results_init(&r);
+	assert_true(gs_run_scenario(sc, &opt, &r, NULL));
+	gs_results_clear(&r);
+	for (d = 0; d < 3; d++) {
+		assert_true(gs_run_standalone(sc, d, false, &alone[d], NULL));
+		SAME_DOUBLE(out[d].mean, alone[d].mean);
+		SAME_DOUBLE(out[d].demand, alone[d].demand);
+		assert_null(out[d].violation);
+		gs_standalone_fig_clear(&out[d]);
+	}
+	opt.standalone_known = known;
+	gs_results_init(&r);
+	assert_true(gs_run_scenario(sc, &opt, &r, NULL));
+	assert_true(out[0].mean == 7.0 && out[0].demand == 0.5);
+	assert_string_equal(out[0].violation, "v");
+	SAME_DOUBLE(out[2].mean, alone[2].mean);
+	for (d = 0; d < 3; d++) {
+		gs_standalone_fig_clear(&out[d]);
+		gs_standalone_fig_clear(&alone[d]);
+	}
+	gs_results_clear(&r);
+	gs_scenario_free(sc);
+}
+
 /* The scenario's run fails (its policy refuses to start) while the
  * standalone runs go on beside it: its error is the one reported, and
  * the threads are waited for (LeakSanitizer and the next test would see
@@ -220,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_beside_scenario_fails),
 		cmocka_unit_test(test_known_runs_same_as_made),
 		cmocka_unit_test(test_known_runs_are_used),
+		cmocka_unit_test(test_out_gets_the_figures_used),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

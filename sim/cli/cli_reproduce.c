@@ -21,11 +21,16 @@
 
 #include "sim/cli/cli.h"
 #include "sim/cli/repro.h"
+#include "sim/cli/sweep_alone.h"
 #include "sim/run/sim.h"
 #include "workloads/config_load.h"
 
 struct repro {
 	GHashTable *runs; /* "file\nset\nset..." -> struct gs_results * */
+	/* "file\n" gs_alone_key -> struct gs_alone_figs *: rows run a file
+	 * under several policies, whose standalone runs (under `direct`)
+	 * are the same (sweep_alone.h) */
+	GHashTable *alone;
 	GArray *rows;     /* struct gs_repro_row */
 	bool failed_to_run;
 };
@@ -36,11 +41,48 @@ static void free_results(gpointer p)
 	g_free(p);
 }
 
+/* The runs kept and the standalone runs shared, freed. */
+static void repro_free_runs(struct repro *rp)
+{
+	g_hash_table_destroy(rp->runs);
+	g_hash_table_destroy(rp->alone);
+}
+
 static char *run_key(const char *file, char **set)
 {
 	g_autofree char *joined = set ? g_strjoinv("\n", set) : g_strdup("");
 
 	return g_strdup_printf("%s\n%s", file, joined);
+}
+
+/* The scenario sc (file with these overrides) run into r, with the
+ * standalone runs of an earlier run of the file that differed only in
+ * its policy, or else made and kept for the next. */
+static gboolean run_sharing_alone(struct repro *rp, const char *file,
+				  char **set, const struct gs_scenario *sc,
+				  struct gs_results *r, GError **err)
+{
+	g_autofree char *overrides = gs_alone_key(set);
+	g_autofree char *key = g_strdup_printf("%s\n%s", file, overrides);
+	const struct gs_alone_figs *given = g_hash_table_lookup(rp->alone,
+								 key);
+	struct gs_sim_options opt = { .standalone_runs = true,
+				      .standalone_beside = true };
+	struct gs_standalone_fig *made = NULL;
+	gboolean ok;
+
+	if (given && given->n == sc->n_tasks)
+		opt.standalone_known = given->known;
+	else
+		opt.standalone_out = made = g_new0(struct gs_standalone_fig,
+						   MAX(sc->n_tasks, 1u));
+	ok = gs_run_scenario(sc, &opt, r, err);
+	if (ok && made)
+		g_hash_table_replace(rp->alone, g_steal_pointer(&key),
+				     gs_alone_figs_new(made, sc->n_tasks));
+	else
+		g_free(made);
+	return ok;
 }
 
 /* Run (or reuse) the scenario with these overrides. */
@@ -49,8 +91,6 @@ static const struct gs_results *run_cached(struct repro *rp, const char *file,
 {
 	g_autofree char *key = run_key(file, set);
 	struct gs_results *r = g_hash_table_lookup(rp->runs, key);
-	struct gs_sim_options opt = { .standalone_runs = true,
-				      .standalone_beside = true };
 	g_autoptr(GError) err = NULL;
 	struct gs_scenario *sc;
 
@@ -64,7 +104,7 @@ static const struct gs_results *run_cached(struct repro *rp, const char *file,
 	}
 	r = g_new0(struct gs_results, 1);
 	gs_results_init(r);
-	if (!gs_run_scenario(sc, &opt, r, &err)) {
+	if (!run_sharing_alone(rp, file, set, sc, r, &err)) {
 		fprintf(stderr, "gpusim: %s: %s\n", file, err->message);
 		free_results(r);
 		gs_scenario_free(sc);
@@ -483,6 +523,8 @@ int gs_cmd_reproduce(int argc, char **argv)
 	}
 	rp.runs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					free_results);
+	rp.alone = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					 gs_alone_figs_free);
 	rp.rows = g_array_new(FALSE, TRUE, sizeof(struct gs_repro_row));
 	rp.failed_to_run = false;
 	for (f = 0; f < files->len; f++) {
@@ -492,7 +534,7 @@ int gs_cmd_reproduce(int argc, char **argv)
 
 		if (!sc) {
 			fprintf(stderr, "%s\n", err->message);
-			g_hash_table_destroy(rp.runs);
+			repro_free_runs(&rp);
 			return GS_EXIT_USAGE;
 		}
 		for (i = 0; i < sc->n_expect; i++)
@@ -507,7 +549,7 @@ int gs_cmd_reproduce(int argc, char **argv)
 		fprintf(stderr, "gpusim: reproduce: no expect rows in the %u "
 			"file(s) given\n", files->len);
 		g_array_free(rp.rows, TRUE);
-		g_hash_table_destroy(rp.runs);
+		repro_free_runs(&rp);
 		return GS_EXIT_FAILURE;
 	}
 	gs_repro_print_table(rp.rows);
@@ -524,6 +566,6 @@ int gs_cmd_reproduce(int argc, char **argv)
 		g_free(r->rel_text);
 	}
 	g_array_free(rp.rows, TRUE);
-	g_hash_table_destroy(rp.runs);
+	repro_free_runs(&rp);
 	return failed || rp.failed_to_run ? GS_EXIT_FAILURE : GS_EXIT_OK;
 }

@@ -20,27 +20,58 @@ static bool sets_policy(const char *set)
 	       (n > 7 && !strncmp(set, "policy.", 7));
 }
 
-char *gs_sweep_alone_key(const struct gs_sweep_point *p)
+char *gs_alone_key(char *const *sets)
 {
 	GString *key = g_string_new(NULL);
 	size_t i;
 
 	/* each override as its length and its bytes: unambiguous whatever
 	 * a value holds */
-	for (i = 0; p->sets && p->sets[i]; i++)
-		if (!sets_policy(p->sets[i]))
-			g_string_append_printf(key, "%zu:%s ",
-					       strlen(p->sets[i]), p->sets[i]);
+	for (i = 0; sets && sets[i]; i++)
+		if (!sets_policy(sets[i]))
+			g_string_append_printf(key, "%zu:%s ", strlen(sets[i]),
+					       sets[i]);
 	return g_string_free(key, FALSE);
 }
 
-static void figs_free(struct gs_standalone_fig *figs, uint32_t n)
+char *gs_sweep_alone_key(const struct gs_sweep_point *p)
+{
+	return gs_alone_key(p->sets);
+}
+
+struct gs_alone_figs *gs_alone_figs_new(struct gs_standalone_fig *fig,
+					uint32_t n)
+{
+	struct gs_alone_figs *f = g_new0(struct gs_alone_figs, 1);
+	uint32_t d;
+
+	f->n = n;
+	f->fig = fig;
+	f->known = g_new(const struct gs_standalone_fig *, MAX(n, 1u));
+	for (d = 0; d < n; d++)
+		f->known[d] = &fig[d];
+	return f;
+}
+
+/* fig[0..n) cleared and freed. */
+static void figs_free(struct gs_standalone_fig *fig, uint32_t n)
 {
 	uint32_t d;
 
-	for (d = 0; figs && d < n; d++)
-		gs_standalone_fig_clear(&figs[d]);
-	g_free(figs);
+	for (d = 0; fig && d < n; d++)
+		gs_standalone_fig_clear(&fig[d]);
+	g_free(fig);
+}
+
+void gs_alone_figs_free(gpointer figs)
+{
+	struct gs_alone_figs *f = figs;
+
+	if (!f)
+		return;
+	figs_free(f->fig, f->n);
+	g_free(f->known);
+	g_free(f);
 }
 
 static void job_free(gpointer data)
@@ -48,8 +79,7 @@ static void job_free(gpointer data)
 	struct gs_alone_job *job = data;
 
 	g_free(job->key);
-	figs_free(job->figs, job->p->n_defs);
-	g_free(job->known);
+	gs_alone_figs_free(job->figs);
 	g_free(job);
 }
 
@@ -164,7 +194,7 @@ const struct gs_standalone_fig *const *gs_sweep_alone_known(
 
 	if (!job || job->state != GS_ALONE_DONE)
 		return NULL;
-	return (const struct gs_standalone_fig *const *)job->known;
+	return job->figs->known;
 }
 
 void gs_sweep_alone_ended(struct gs_alone_job *job, bool ok,
@@ -182,10 +212,7 @@ void gs_sweep_alone_ended(struct gs_alone_job *job, bool ok,
 		job->state = GS_ALONE_FAILED;
 		return;
 	}
-	job->figs = figs;
-	job->known = g_new(const struct gs_standalone_fig *, MAX(n, 1u));
-	for (d = 0; d < n; d++)
-		job->known[d] = &figs[d];
+	job->figs = gs_alone_figs_new(figs, n);
 	job->state = GS_ALONE_DONE;
 }
 

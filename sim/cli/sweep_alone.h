@@ -38,6 +38,24 @@ enum gs_alone_state {
 	GS_ALONE_FAILED,
 };
 
+/* The figures of every definition's standalone run of one scenario, and
+ * the array gs_sim_options.standalone_known takes (&fig[d] each). */
+struct gs_alone_figs {
+	uint32_t n;
+	struct gs_standalone_fig *fig;
+	const struct gs_standalone_fig **known;
+};
+
+/* figs for fig[0..n), which it takes; free with gs_alone_figs_free. */
+struct gs_alone_figs *gs_alone_figs_new(struct gs_standalone_fig *fig,
+					uint32_t n);
+void gs_alone_figs_free(gpointer figs);
+
+/* The key of the standalone runs of a scenario given these overrides
+ * ("key=value", NULL-terminated, or NULL): the overrides but the
+ * policy's, each as its length and bytes; g_free it. */
+char *gs_alone_key(char *const *sets);
+
 /* The standalone runs of every definition of point p, which other
  * points share (p: the first of them in the pool's order). */
 struct gs_alone_job {
@@ -46,8 +64,7 @@ struct gs_alone_job {
 	uint64_t cost;
 	unsigned uses;              /* points that need them */
 	enum gs_alone_state state;
-	struct gs_standalone_fig *figs; /* p->n_defs; GS_ALONE_DONE */
-	const struct gs_standalone_fig **known; /* &figs[d] each */
+	struct gs_alone_figs *figs; /* GS_ALONE_DONE */
 };
 
 struct gs_sweep_alone;

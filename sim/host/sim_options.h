@@ -45,6 +45,12 @@ struct gs_sim_options {
 	 * their policy, which a standalone run replaces with `direct`
 	 * (sim/cli/sweep_alone.h). */
 	const struct gs_standalone_fig *const *standalone_known;
+	/* With standalone_runs: where a run that succeeds copies the
+	 * figures of every definition's standalone run, made or given, one
+	 * per definition (NULL: nowhere), for a caller that shares them
+	 * with its next runs (gpusim reproduce; gs_standalone_fig_clear
+	 * each). */
+	struct gs_standalone_fig *standalone_out;
 	/* A standalone run of gs_run_scenario, whose caller reads only the
 	 * task's round count and mean, GPU time, the simulated time and the
 	 * invariants: no latency samples are kept, and the distributions

@@ -197,6 +197,18 @@ static void free_alone_runs(struct alone_runs *a)
 	g_free(a->fig);
 }
 
+/* The figures used, for the caller (gs_sim_options.standalone_out). */
+static void copy_out_alone_runs(const struct alone_runs *a,
+				struct gs_standalone_fig *out)
+{
+	uint32_t d;
+
+	for (d = 0; out && d < a->sc->n_tasks; d++) {
+		out[d] = a->fig[d].f;
+		out[d].violation = g_strdup(a->fig[d].f.violation);
+	}
+}
+
 /* Each task's slowdown, and in task_demand its definition's demand; the
  * first violation of a standalone run, in definition order, as the
  * scenario's if it had none. */
@@ -310,6 +322,7 @@ gboolean gs_run_scenario(const struct gs_scenario *sc,
 	}
 	task_demand = g_new0(double, out->n_tasks ? out->n_tasks : 1);
 	apply_alone_runs(&a, out, task_demand);
+	copy_out_alone_runs(&a, opt->standalone_out);
 	free_alone_runs(&a);
 	gs_fair_optimum(out, task_demand);
 	g_free(task_demand);
