@@ -1,5 +1,6 @@
 /* Standalone runs shared among a sweep's points (DESIGN section 8: the
- * slowdowns' reference runs are "cached per config").
+ * slowdowns' reference runs are "cached per config"); gpusim reproduce
+ * shares those of a file's rows by the same key (cli_reproduce.c).
  *
  * A point's standalone runs are each task definition alone under
  * `direct` (gs_run_standalone): its policy is replaced, so two points
