@@ -159,10 +159,16 @@ for sig in INT TERM; do
 	GPUSIM_PAUSE_WRITE_AFTER=5000 bg "$GPUSIM" sweep "$tmp/grid.yaml" -q \
 		-j1 --out "$tmp/sw" --set duration=400ms
 	pid=$!
+	# the point's worker that stopped in its write (the pool's first
+	# children may be workers of shared standalone runs, which write
+	# nothing)
 	worker=
 	i=0
 	while [ -z "$worker" ] && [ $i -lt 400 ]; do
-		worker=$(cat /proc/$pid/task/$pid/children 2>/dev/null | tr -d ' ')
+		for c in $(cat /proc/$pid/task/$pid/children 2>/dev/null); do
+			[ "$(awk '{ print $3 }' /proc/$c/stat 2>/dev/null)" = T ] &&
+				worker=$c
+		done
 		i=$((i + 1))
 		[ -z "$worker" ] && sleep 0.02
 	done
