@@ -49,10 +49,10 @@ static void test_key_leaves_out_the_policy_only(void **state)
 	struct gs_sweep_point *b = point(1, "policy.name=timeslice", "19us", 1);
 	struct gs_sweep_point *c = point(2, "policy={name: dfq}", "50us", 1);
 	struct gs_sweep_point *d = point(3, "policyx=1", "19us", 1);
-	g_autofree char *ka = gs_sweep_alone_key(a);
-	g_autofree char *kb = gs_sweep_alone_key(b);
-	g_autofree char *kc = gs_sweep_alone_key(c);
-	g_autofree char *kd = gs_sweep_alone_key(d);
+	g_autofree char *ka = gs_alone_key(a->sets);
+	g_autofree char *kb = gs_alone_key(b->sets);
+	g_autofree char *kc = gs_alone_key(c->sets);
+	g_autofree char *kd = gs_alone_key(d->sets);
 	(void)state;
 
 	assert_string_equal(ka, kb);

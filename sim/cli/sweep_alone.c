@@ -34,11 +34,6 @@ char *gs_alone_key(char *const *sets)
 	return g_string_free(key, FALSE);
 }
 
-char *gs_sweep_alone_key(const struct gs_sweep_point *p)
-{
-	return gs_alone_key(p->sets);
-}
-
 struct gs_alone_figs *gs_alone_figs_new(struct gs_standalone_fig *fig,
 					uint32_t n)
 {
@@ -117,7 +112,7 @@ struct gs_sweep_alone *gs_sweep_alone_plan(
 	plan->jobs = g_ptr_array_new_with_free_func(job_free);
 	plan->needs = g_hash_table_new(NULL, NULL);
 	for (i = 0; i < n; i++) {
-		char *key = gs_sweep_alone_key(todo[i]);
+		char *key = gs_alone_key(todo[i]->sets);
 		struct gs_alone_job *job = g_hash_table_lookup(by_key, key);
 
 		if (job) {

@@ -97,8 +97,6 @@ void gs_sweep_alone_ended(struct gs_alone_job *job, bool ok,
 void gs_sweep_alone_counts(const struct gs_sweep_alone *plan,
 			   unsigned *runs, unsigned *uses);
 
-/* The key of point p's standalone runs; g_free it. */
-char *gs_sweep_alone_key(const struct gs_sweep_point *p);
 
 /* In a worker: job's runs made from its point's scenario, their figures
  * appended to msg in definition order (gs_standalone_fig_pack); FALSE if

@@ -264,6 +264,17 @@ static bool reap(struct worker *w)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+/* The index of the first point of order[from..n) whose shared standalone
+ * runs, if any, are made (or failed); n if none. */
+static unsigned first_ready(const struct gs_sweep_alone *plan,
+			    const struct gs_sweep_point **order,
+			    unsigned from, unsigned n)
+{
+	while (from < n && !gs_sweep_alone_ready(plan, order[from]))
+		from++;
+	return from;
+}
+
 /* The next worker to start into w, if any may start: a shared standalone
  * run waiting, else the first point of order[*next..n) that waits for
  * none (moved to *next). False when none may start now. */
@@ -282,25 +293,18 @@ static bool start_next(const struct gs_sweep_job *job,
 			return true;
 		aj->state = GS_ALONE_FAILED; /* its points make it */
 	}
-	for (k = *next; k < n && !gs_sweep_alone_ready(plan, order[k]); k++)
-		;
-	while (k < n) {
+	for (k = first_ready(plan, order, *next, n); k < n;
+	     k = first_ready(plan, order, *next, n)) {
 		const struct gs_sweep_point *p = order[k];
-		const struct gs_standalone_fig *const *known =
-			gs_sweep_alone_known(plan, p);
-		bool ok;
 
 		memmove(order + *next + 1, order + *next,
 			(k - *next) * sizeof(*order));
 		order[(*next)++] = p;
-		ok = start_worker(job, p, NULL, known, threads, w);
-		if (ok)
+		if (start_worker(job, p, NULL, gs_sweep_alone_known(plan, p),
+				 threads, w))
 			return true;
 		pr->failed++;
 		pr->done++;
-		for (k = *next; k < n && !gs_sweep_alone_ready(plan, order[k]);
-		     k++)
-			;
 	}
 	return false;
 }

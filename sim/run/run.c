@@ -150,6 +150,14 @@ static unsigned start_alone_threads(struct alone_runs *a, GThread **threads)
 	return n;
 }
 
+/* *src into *dst, its violation a copy of its own. */
+static void copy_fig(struct gs_standalone_fig *dst,
+		     const struct gs_standalone_fig *src)
+{
+	*dst = *src;
+	dst->violation = g_strdup(src->violation);
+}
+
 /* The figures the caller gives (known[d] for definition d, NULL: none)
  * copied in; how many definitions have them. */
 static uint32_t take_known(struct alone_runs *a,
@@ -160,8 +168,7 @@ static uint32_t take_known(struct alone_runs *a,
 	for (d = 0; known && d < a->sc->n_tasks; d++) {
 		if (!known[d])
 			continue;
-		a->fig[d].f = *known[d];
-		a->fig[d].f.violation = g_strdup(known[d]->violation);
+		copy_fig(&a->fig[d].f, known[d]);
 		a->fig[d].known = true;
 		n++;
 	}
@@ -203,10 +210,8 @@ static void copy_out_alone_runs(const struct alone_runs *a,
 {
 	uint32_t d;
 
-	for (d = 0; out && d < a->sc->n_tasks; d++) {
-		out[d] = a->fig[d].f;
-		out[d].violation = g_strdup(a->fig[d].f.violation);
-	}
+	for (d = 0; out && d < a->sc->n_tasks; d++)
+		copy_fig(&out[d], &a->fig[d].f);
 }
 
 /* Each task's slowdown, and in task_demand its definition's demand; the
