@@ -368,8 +368,9 @@ MODULE_CFLAGS = -std=c11 $(WARN) $(CPPFLAGS) $(CFLAGS) -fPIC \
 		-Ipolicies -Isim/host/hal
 EXTRA_POLICIES ?=
 
-# (variables above are read when a rule is: these extend earlier rules)
-all reproduce: $(EXAMPLE_MODULES)
+# (variables above are read when a rule is: these extend earlier rules;
+# reproduce and bench run configs/beyond/, whose wrr_weights.yaml loads wrr)
+all reproduce bench: $(EXAMPLE_MODULES)
 clean: clean-modules
 .PHONY: clean-modules
 clean-modules:

@@ -114,5 +114,13 @@ check "new-policy: bad name exits 2" expect_status 2 "$GPUSIM" new-policy Bad-Na
 check "new-policy: a built-in's name exits 2" expect_status 2 "$GPUSIM" new-policy dfq "$tmp/x"
 check "new-policy: nothing written for a refused name" sh -c "! test -e '$tmp/x'"
 
+# `make reproduce` and `make bench` run configs/beyond/wrr_weights.yaml,
+# so on a fresh clone they must build the module before they run
+for target in reproduce bench; do
+	check "make $target builds wrr.so first" sh -c "
+		make -s -C '$root' -n $target BIN='$tmp/mk/gpusim' 2>&1 |
+			grep -q -- '-o $tmp/mk/policy-modules/wrr.so'"
+done
+
 echo "policy_module_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
