@@ -24,6 +24,13 @@ struct pt_case {
  * initialising or an invariant fails. */
 bool pt_run(const struct gs_gen_scenario *g, const char *const *overrides,
 	    size_t n_overrides, struct gs_results *r, char **why);
+/* g (with --set overrides) loaded as pt_run loads it, its files written
+ * into pt_scratch(); NULL with *why (to g_free) when it does not load. */
+struct gs_scenario *pt_load(const struct gs_gen_scenario *g,
+			    const char *const *overrides, size_t n_overrides,
+			    char **why);
+/* The folder, removed at exit, where the cases write their files. */
+const char *pt_scratch(void);
 /* The result files of r (summary.json, tasks.csv, series.csv), joined:
  * what two runs must agree on byte for byte. */
 char *pt_result_bytes(const struct gs_results *r);
@@ -47,6 +54,8 @@ void pt_check_reorder(struct pt_case *c);
 void pt_check_idle_task(struct pt_case *c);
 void pt_check_time_scale(struct pt_case *c);
 void pt_check_lone_task(struct pt_case *c);
+void pt_check_output_independence(struct pt_case *c);
+void pt_check_standalone_beside(struct pt_case *c);
 /* Oracles: scenarios built around the seed rather than drawn whole. */
 void pt_check_direct_shares(struct pt_case *c);
 void pt_check_work_conserving(struct pt_case *c);

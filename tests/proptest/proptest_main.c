@@ -42,6 +42,11 @@ static void run_case(struct pt_case *total, uint64_t seed,
 	pt_check_idle_task(c);
 	pt_check_time_scale(c);
 	pt_check_lone_task(c);
+	pt_check_output_independence(c);
+	/* a scenario and each definition alone, twice: on one preset, as
+	 * the threads and the given figures do not depend on it */
+	if (!strcmp(preset, "kepler"))
+		pt_check_standalone_beside(c);
 	if (!strcmp(policy, "direct") && !strcmp(preset, "kepler"))
 		pt_check_direct_shares(c);
 	if (!strcmp(policy, "direct") || !strcmp(policy, "loga"))

@@ -39,19 +39,22 @@ static const char *scratch_dir(void)
 	return scratch;
 }
 
-bool pt_run(const struct gs_gen_scenario *g, const char *const *overrides,
-	    size_t n_overrides, struct gs_results *r, char **why)
+const char *pt_scratch(void)
+{
+	return scratch_dir();
+}
+
+struct gs_scenario *pt_load(const struct gs_gen_scenario *g,
+			    const char *const *overrides, size_t n_overrides,
+			    char **why)
 {
 	g_autoptr(GPtrArray) files =
 		g_ptr_array_new_with_free_func(gs_gen_file_free);
 	g_autofree char *yaml = gs_gen_yaml(g, "gen", files);
 	g_autofree char *name = g_build_filename(scratch_dir(), "gen.yaml",
 						 NULL);
-	struct gs_sim_options opt = { .check_invariants = false };
 	struct gs_scenario *sc;
-	struct gs_sim *sim;
 	GError *err = NULL;
-	bool capped;
 	guint i;
 
 	for (i = 0; i < files->len; i++) {
@@ -66,8 +69,21 @@ bool pt_run(const struct gs_gen_scenario *g, const char *const *overrides,
 	if (!sc) {
 		*why = g_strdup_printf("load: %s", err->message);
 		g_error_free(err);
-		return false;
 	}
+	return sc;
+}
+
+bool pt_run(const struct gs_gen_scenario *g, const char *const *overrides,
+	    size_t n_overrides, struct gs_results *r, char **why)
+{
+	struct gs_sim_options opt = { .check_invariants = false };
+	struct gs_scenario *sc = pt_load(g, overrides, n_overrides, why);
+	struct gs_sim *sim;
+	GError *err = NULL;
+	bool capped;
+
+	if (!sc)
+		return false;
 	sim = gs_sim_new(sc, &opt, &err);
 	if (!sim) {
 		*why = g_strdup_printf("init: %s", err->message);
