@@ -6,9 +6,6 @@
  * summary.json, tasks.csv and series.csv must be the same bytes. */
 #include "tests/proptest/proptest.h"
 
-#include <glib/gstdio.h>
-#include <string.h>
-
 #include "sim/results/interrupt.h"
 #include "sim/results/pftrace_run.h"
 #include "sim/results/results_write.h"
@@ -27,7 +24,7 @@ enum way {
 	JSON_TIMELINE,  /* the spans kept in the results, timeline.json */
 };
 
-/* sc run under opt the given way into scratch folder `name`; false with
+/* sc run under opt the given way, its folder written at dir; false with
  * *why (to g_free) when the run or its writing fails. */
 static bool run_into(const struct gs_scenario *sc, struct gs_sim_options opt,
 		     enum way way, const char *dir, char **why)
