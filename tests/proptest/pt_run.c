@@ -29,7 +29,7 @@ static void remove_scratch(void)
 	g_rmdir(scratch);
 }
 
-static const char *scratch_dir(void)
+const char *pt_scratch(void)
 {
 	if (!scratch) {
 		scratch = g_dir_make_tmp("gpusim-proptest-XXXXXX", NULL);
@@ -39,11 +39,6 @@ static const char *scratch_dir(void)
 	return scratch;
 }
 
-const char *pt_scratch(void)
-{
-	return scratch_dir();
-}
-
 struct gs_scenario *pt_load(const struct gs_gen_scenario *g,
 			    const char *const *overrides, size_t n_overrides,
 			    char **why)
@@ -51,7 +46,7 @@ struct gs_scenario *pt_load(const struct gs_gen_scenario *g,
 	g_autoptr(GPtrArray) files =
 		g_ptr_array_new_with_free_func(gs_gen_file_free);
 	g_autofree char *yaml = gs_gen_yaml(g, "gen", files);
-	g_autofree char *name = g_build_filename(scratch_dir(), "gen.yaml",
+	g_autofree char *name = g_build_filename(pt_scratch(), "gen.yaml",
 						 NULL);
 	struct gs_scenario *sc;
 	GError *err = NULL;
@@ -59,7 +54,7 @@ struct gs_scenario *pt_load(const struct gs_gen_scenario *g,
 
 	for (i = 0; i < files->len; i++) {
 		const struct gs_gen_file *f = files->pdata[i];
-		g_autofree char *path = g_build_filename(scratch_dir(),
+		g_autofree char *path = g_build_filename(pt_scratch(),
 							 f->name, NULL);
 
 		g_assert(g_file_set_contents(path, f->text, -1, NULL));
