@@ -11,7 +11,9 @@
 #include "sim/run/sim.h"
 #include "workloads/config_load.h"
 
-/* One scratch folder per process for the trace CSVs, removed at exit. */
+/* One scratch folder per process, removed at exit: the generated
+ * scenarios and their trace CSVs, and the output relations' folders
+ * (pt_outputs.c, which remove their own). */
 static char *scratch;
 
 static void remove_scratch(void)
