@@ -93,11 +93,12 @@ static char *scratch_folder(const char *name)
 	return g_build_filename(pt_scratch(), name, NULL);
 }
 
+/* The folders of dirs[0..n) that were named, removed. */
 static void remove_folders(char **dirs, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && dirs[i]; i++) {
 		gs_remove_flat_dir(dirs[i]);
 		g_free(dirs[i]);
 	}
@@ -127,7 +128,7 @@ static void compare_ways(struct pt_case *c, const char *relation,
 			pt_fail(c, relation, "%s against %s: %s", labels[i],
 				labels[0], diff);
 	}
-	remove_folders(dirs, MIN(i + 1, n));
+	remove_folders(dirs, n);
 }
 
 /* The timeline recorded or not: the same results. Recording reads the
@@ -136,8 +137,7 @@ static void compare_ways(struct pt_case *c, const char *relation,
  * timeline.pftrace with series.csv streamed beside it (`gpusim run`);
  * kept in the results for timeline.json, under a cap of CAPPED_SPANS,
  * which most generated runs reach, so that what a run does past its cap
- * is compared too (the JSON writer is also the costliest of the three:
- * this keeps the relation's time near that of the other runs). */
+ * is compared too. */
 #define CAPPED_SPANS "output.timeline_max_spans=20000"
 
 void pt_check_output_independence(struct pt_case *c)
