@@ -17,8 +17,17 @@
 # manifest.json with their durable commit); `serial` is its median and
 # `bound` the speedup Amdahl's law allows two cores with it, j1 / (s +
 # (j1 - s) / 2): a speedup under the bound is lost in the parallel part
-# (the tail, contention, a busy machine), not in the serial one. A miss
-# is reported, not an error (exit 0).
+# (the tail, contention, a busy machine), not in the serial one. After
+# each pair the sweep also runs as two copies on one thread each
+# (GPUSIM_NO_THREADS, -j1, fresh folders), one alone and then two at
+# once: `copies` is 2 x alone / both (median), the throughput two cores
+# give two independent copies of this work on this machine (2.00x where
+# running side by side costs nothing), and `machine` is 2 x j1 / both,
+# the speedup over the pair's -j1 run that a -j2 run would have if it
+# were two such copies of half the sweep each, with no serial part and
+# no tail: what this machine allows -j2, given that a -j1 run's helper
+# threads already use some of the second core. A miss is reported, not
+# an error (exit 0).
 # Usage: scripts/bench_sweep.sh [GPUSIM] [REPEAT] [SWEEP.yaml ...]
 # (default: ./gpusim, 3, dcuda_fig11_14 and neon_fig6_fig7; MIN_S from
 # the environment, default 5)
@@ -60,6 +69,25 @@ time_sweep() {
 		awk '{ printf "%.3f %.3f\n", $2 - $1, $4 - $3 }'
 }
 
+# The sweep as two copies on one thread each (see above), first one
+# alone, then two at once: "ALONE BOTH" wall seconds.
+time_copy() {
+	GPUSIM_NO_THREADS=1 "$GPUSIM" sweep "$1" -j 1 --out "$2" -q \
+		>/dev/null || { echo "bench-sweep: $1 copy failed" >&2; exit 1; }
+}
+time_copies() {
+	rm -rf "$tmp/ca" "$tmp/cb"
+	t0=$(now)
+	time_copy "$1" "$tmp/ca" || exit 1
+	t1=$(now)
+	rm -rf "$tmp/ca"
+	time_copy "$1" "$tmp/ca" & copy=$!
+	time_copy "$1" "$tmp/cb" || exit 1
+	wait $copy || exit 1
+	t2=$(now)
+	echo "$t0 $t1 $t2" | awk '{ printf "%.3f %.3f\n", $2 - $1, $3 - $2 }'
+}
+
 # The sweep again into the folder the last -j2 run wrote: WALL seconds.
 time_rerun() {
 	t0=$(now)
@@ -71,11 +99,12 @@ time_rerun() {
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-printf '%-36s %7s %7s %6s %7s %-11s %5s %-9s %-7s %6s %s\n' \
+printf '%-36s %7s %7s %6s %7s %-11s %5s %-9s %-7s %6s %6s %6s %s\n' \
 	"goal 4 (issue 20): sweep -j2/-j1" "-j1 s" "-j2 s" "goal" \
-	"speedup" "pairs lo-hi" "cpu" "load" "verdict" "serial" "bound"
+	"speedup" "pairs lo-hi" "cpu" "load" "verdict" "serial" "bound" \
+	"copies" "machine"
 for sweep in "$@"; do
-	: >"$tmp/pairs"; : >"$tmp/serial"
+	: >"$tmp/pairs"; : >"$tmp/serial"; : >"$tmp/copies"
 	load0=$(load)
 	i=0; pairs=$REPEAT
 	while [ $i -lt "$pairs" ]; do
@@ -83,6 +112,8 @@ for sweep in "$@"; do
 		b=$(time_sweep "$sweep" 2) || exit 1
 		echo "$a $b" >>"$tmp/pairs"
 		time_rerun "$sweep" >>"$tmp/serial" || exit 1
+		c=$(time_copies "$sweep") || exit 1
+		echo "${a%% *} $c" >>"$tmp/copies"
 		i=$((i + 1))
 		if [ $i -eq 1 ]; then
 			pairs=$(echo "$a" | awk -v r="$REPEAT" -v m="$MIN_S" '{
@@ -98,12 +129,16 @@ for sweep in "$@"; do
 	serial=$(median <"$tmp/serial")
 	lo=$(awk '{ print $1 / $3 }' "$tmp/pairs" | sort -n | head -n 1)
 	hi=$(awk '{ print $1 / $3 }' "$tmp/pairs" | sort -n | tail -n 1)
+	copies=$(awk '$3 > 0 { print 2 * $2 / $3 }' "$tmp/copies" | median)
+	machine=$(awk '$3 > 0 { print 2 * $1 / $3 }' "$tmp/copies" | median)
 	line=$(awk -v a="$j1" -v b="$j2" -v g="$GOAL" -v lo="$lo" -v hi="$hi" \
-		-v c="$cpu" -v l0="$load0" -v l1="$load1" -v s="$serial" 'BEGIN {
+		-v c="$cpu" -v l0="$load0" -v l1="$load1" -v s="$serial" \
+		-v cp="$copies" -v m="$machine" 'BEGIN {
 		r = a / b
-		printf "%7.3f %7.3f %5.1fx %6.2fx %-11s %5.2f %-9s %-7s %6.3f %.2fx",
+		printf "%7.3f %7.3f %5.1fx %6.2fx %-11s %5.2f %-9s %-7s %6.3f %5.2fx %5.2fx %.2fx",
 			a, b, g, r, sprintf("%.2f-%.2fx", lo, hi), c, l0 "-" l1,
-			(r >= g ? "pass" : "miss"), s, a / (s + (a - s) / 2) }')
+			(r >= g ? "pass" : "miss"), s, a / (s + (a - s) / 2),
+			cp, m }')
 	printf '%-36s %s\n' "$(basename "$sweep" .yaml) (median of $pairs)" "$line"
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)," \

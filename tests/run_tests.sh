@@ -31,6 +31,7 @@ for script in cli_test.sh input_test.sh golden_test.sh sweep_test.sh \
 	      repro_seed_test.sh \
 	      bench_queue_test.sh \
 	      bench_phases_test.sh \
+	      bench_sweep_test.sh \
 	      parallel_write_test.sh \
 	      stream_write_test.sh \
 	      no_threads_test.sh \
