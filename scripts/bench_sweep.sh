@@ -69,20 +69,22 @@ time_sweep() {
 		awk '{ printf "%.3f %.3f\n", $2 - $1, $4 - $3 }'
 }
 
-# The sweep as two copies on one thread each (see above), first one
-# alone, then two at once: "ALONE BOTH" wall seconds.
-time_copy() {
+# One copy of the sweep on one thread, -j1, into $2 (exits on failure).
+copy_sweep() {
 	GPUSIM_NO_THREADS=1 "$GPUSIM" sweep "$1" -j 1 --out "$2" -q \
 		>/dev/null || { echo "bench-sweep: $1 copy failed" >&2; exit 1; }
 }
+
+# The sweep as two such copies (see above), first one alone, then two at
+# once: "ALONE BOTH" wall seconds.
 time_copies() {
 	rm -rf "$tmp/ca" "$tmp/cb"
 	t0=$(now)
-	time_copy "$1" "$tmp/ca" || exit 1
+	copy_sweep "$1" "$tmp/ca"
 	t1=$(now)
 	rm -rf "$tmp/ca"
-	time_copy "$1" "$tmp/ca" & copy=$!
-	time_copy "$1" "$tmp/cb" || exit 1
+	copy_sweep "$1" "$tmp/ca" & copy=$!
+	copy_sweep "$1" "$tmp/cb"
 	wait $copy || exit 1
 	t2=$(now)
 	echo "$t0 $t1 $t2" | awk '{ printf "%.3f %.3f\n", $2 - $1, $3 - $2 }'
