@@ -231,6 +231,83 @@ static void test_point_loads_its_values(void **state)
 	gs_scenario_free(sc);
 }
 
+/* A grid whose axis values are each valid on the base scenario, but 24 of
+ * whose 64 points are not: a series interval longer than the run. */
+#define LATE_BAD_GRID                                                   \
+	BASE "sweep:\n"                                                 \
+	"  duration: [100ms, 50ms, 2ms, 1ms]\n"                          \
+	"  output.series_interval: [500us, 5ms]\n"                       \
+	"  seeds: [1, 2, 3, 4, 5, 6, 7, 8]\n"
+
+/* The checks are shared out among threads, and a later point's may fail
+ * first; the one reported is still the first failing point in grid
+ * order, as when they run one after another (GPUSIM_NO_THREADS). */
+static void test_first_bad_point_in_grid_order(void **state)
+{
+	static const char want[] =
+		"sw.yaml:8:1: sweep point 2ms_5ms_s1: --set "
+		"output.series_interval=5ms: series_interval: '5ms' is too "
+		"large (at most 2000000ns)";
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < 20; i++) {
+		g_autofree char *msg = sweep_error(LATE_BAD_GRID);
+
+		assert_non_null(msg);
+		assert_string_equal(msg, want);
+	}
+	g_setenv("GPUSIM_NO_THREADS", "1", TRUE);
+	{
+		g_autofree char *msg = sweep_error(LATE_BAD_GRID);
+
+		assert_non_null(msg);
+		assert_string_equal(msg, want);
+	}
+	g_unsetenv("GPUSIM_NO_THREADS");
+}
+
+/* Each point's costs, which order the pool's work, are its own
+ * scenario's whichever thread loaded it. */
+static void test_point_costs_whatever_the_threads(void **state)
+{
+	static const char yaml[] =
+		BASE "sweep:\n"
+		"  tasks.0.count: [1, 2, 3, 4]\n"
+		"  tasks.1.behavior.throttle.kernel: [50us, 1ms, 3ms]\n"
+		"  seeds: [1, 2]\n";
+	struct gs_scenario *sc = load_ok(yaml);
+	GPtrArray *threaded = gs_sweep_expand(sc), *alone;
+	g_autoptr(GError) err = NULL;
+	guint i, d;
+
+	(void)state;
+	assert_true(gs_sweep_validate("sw.yaml", yaml, strlen(yaml), NULL, 0,
+				      sc, threaded, &err));
+	g_setenv("GPUSIM_NO_THREADS", "1", TRUE);
+	alone = gs_sweep_expand(sc);
+	assert_true(gs_sweep_validate("sw.yaml", yaml, strlen(yaml), NULL, 0,
+				      sc, alone, &err));
+	g_unsetenv("GPUSIM_NO_THREADS");
+	assert_int_equal(threaded->len, 24);
+	for (i = 0; i < threaded->len; i++) {
+		const struct gs_sweep_point *a = point(threaded, i);
+		const struct gs_sweep_point *b = point(alone, i);
+
+		assert_true(a->cost > 0);
+		assert_true(a->cost == b->cost);
+		assert_int_equal(a->n_defs, 2);
+		assert_int_equal(b->n_defs, 2);
+		for (d = 0; d < a->n_defs; d++)
+			assert_true(a->alone_cost[d] == b->alone_cost[d]);
+	}
+	/* more replicas of a, longer kernels of b: a costlier point */
+	assert_true(point(threaded, 23)->cost > point(threaded, 0)->cost);
+	g_ptr_array_unref(threaded);
+	g_ptr_array_unref(alone);
+	gs_scenario_free(sc);
+}
+
 /* Every top-level scenario key but seed, sweep and expect can be swept:
  * here the arrival interval of a node's jobs. */
 static void test_arrivals_can_be_swept(void **state)
@@ -274,6 +351,8 @@ int main(void)
 		cmocka_unit_test(test_flow_values_and_hashed_ids),
 		cmocka_unit_test(test_point_loads_its_values),
 		cmocka_unit_test(test_arrivals_can_be_swept),
+		cmocka_unit_test(test_first_bad_point_in_grid_order),
+		cmocka_unit_test(test_point_costs_whatever_the_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

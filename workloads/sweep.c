@@ -1,10 +1,7 @@
-/* Expanding a `sweep:` block into points and checking every point before
- * any runs. */
+/* Expanding a `sweep:` block into points (sweep_check.c checks them all
+ * before any runs). */
 #include <string.h>
 
-#include "workloads/config_internal.h"
-#include "workloads/config_load.h"
-#include "workloads/scenario_cost.h"
 #include "workloads/sweep.h"
 
 #define SWEEP_ID_PART_MAX 32  /* characters of one value in an id */
@@ -107,114 +104,6 @@ GPtrArray *gs_sweep_expand(const struct gs_scenario *sc)
 		g_ptr_array_add(points, p);
 	}
 	return points;
-}
-
-static struct gs_scenario *load_with(const char *name, const char *data,
-				     size_t len, const char *const *base,
-				     size_t n_base, char *const *extra,
-				     GError **error)
-{
-	GPtrArray *sets = g_ptr_array_new();
-	struct gs_scenario *sc;
-	size_t i;
-
-	for (i = 0; i < n_base; i++)
-		g_ptr_array_add(sets, (gpointer)base[i]);
-	for (i = 0; extra && extra[i]; i++)
-		g_ptr_array_add(sets, extra[i]);
-	sc = gs_scenario_load_data(name, data, len,
-				   (const char *const *)sets->pdata, sets->len,
-				   error);
-	g_ptr_array_free(sets, TRUE);
-	return sc;
-}
-
-/* "--set K=V: msg" -> "msg": the caller names the value itself. */
-static const char *strip_set_prefix(const char *msg, const char *set)
-{
-	size_t n = strlen(set);
-
-	if (g_str_has_prefix(msg, "--set ") && !strncmp(msg + 6, set, n) &&
-	    !strncmp(msg + 6 + n, ": ", 2))
-		return msg + 6 + n + 2;
-	return msg;
-}
-
-static gboolean check_axis_values(const char *name, const char *data,
-				  size_t len, const char *const *base,
-				  size_t n_base, const struct gs_sweep_axis *ax,
-				  GError **error)
-{
-	uint32_t v;
-
-	for (v = 0; v < ax->n_values; v++) {
-		g_autofree char *set = g_strdup_printf("%s=%s", ax->key,
-						       ax->values[v]);
-		char *one[] = { set, NULL };
-		g_autoptr(GError) err = NULL;
-		struct gs_scenario *sc;
-
-		sc = load_with(name, data, len, base, n_base, one, &err);
-		if (sc) {
-			gs_scenario_free(sc);
-			continue;
-		}
-		cfg_error_at(error, GS_CONFIG_ERROR_INVALID, name, ax->lines[v],
-			     ax->columns[v], "sweep %s: %s", ax->key,
-			     strip_set_prefix(err->message, set));
-		return FALSE;
-	}
-	return TRUE;
-}
-
-/* The cost of each definition's standalone run (its task alone, one
- * replica), the order a pool starts them in when points share them. */
-static void point_alone_costs(struct gs_sweep_point *p,
-			      const struct gs_scenario *sc)
-{
-	uint32_t d;
-
-	g_free(p->alone_cost);
-	p->n_defs = sc->n_tasks;
-	p->alone_cost = g_new0(uint64_t, MAX(sc->n_tasks, 1u));
-	for (d = 0; d < sc->n_tasks; d++) {
-		struct gs_scenario *alone = gs_scenario_alone(sc, d);
-
-		p->alone_cost[d] = gs_scenario_cost(alone);
-		gs_scenario_free(alone);
-	}
-}
-
-gboolean gs_sweep_validate(const char *name, const char *data, size_t len,
-			   const char *const *base_sets, size_t n_base,
-			   const struct gs_scenario *sc, GPtrArray *points,
-			   GError **error)
-{
-	uint32_t a, i;
-
-	for (a = 0; a < sc->sweep.n_axes; a++)
-		if (!check_axis_values(name, data, len, base_sets, n_base,
-				       &sc->sweep.axes[a], error))
-			return FALSE;
-	for (i = 0; i < points->len; i++) {
-		struct gs_sweep_point *p = points->pdata[i];
-		g_autoptr(GError) err = NULL;
-		struct gs_scenario *one;
-
-		one = load_with(name, data, len, base_sets, n_base, p->sets,
-				&err);
-		if (!one) {
-			cfg_error_at(error, GS_CONFIG_ERROR_INVALID, name,
-				     sc->sweep.line ? sc->sweep.line : 1,
-				     sc->sweep.column ? sc->sweep.column : 1,
-				     "sweep point %s: %s", p->id, err->message);
-			return FALSE;
-		}
-		p->cost = gs_scenario_cost(one);
-		point_alone_costs(p, one);
-		gs_scenario_free(one);
-	}
-	return TRUE;
 }
 
 const struct gs_sweep_point *gs_sweep_find(GPtrArray *points,
