@@ -170,8 +170,8 @@ gboolean gs_sweep_validate(const char *name, const char *data, size_t len,
 		.n_base = n_base, .sc = sc,
 	};
 	GThread *threads[MAX_CHECK_THREADS];
-	guint a, v, i, k, started = 0;
-	gboolean ok = TRUE;
+	guint a, v, i, k, helpers, started = 0;
+	gboolean ok;
 
 	for (a = 0; a < sc->sweep.n_axes; a++)
 		cs.n += sc->sweep.axes[a].n_values;
@@ -185,7 +185,8 @@ gboolean gs_sweep_validate(const char *name, const char *data, size_t len,
 	for (i = 0; i < points->len; i++, k++)
 		cs.c[k].p = points->pdata[i];
 	cs.first_failed = (gint)cs.n;
-	for (i = 0; i < check_threads(cs.n); i++) {
+	helpers = check_threads(cs.n);
+	for (i = 0; i < helpers; i++) {
 		threads[started] = gs_thread_new_quiet("gpusim-check",
 							take_checks, &cs);
 		if (threads[started])
@@ -194,13 +195,13 @@ gboolean gs_sweep_validate(const char *name, const char *data, size_t len,
 	take_checks(&cs);
 	for (i = 0; i < started; i++)
 		g_thread_join(threads[i]);
-	for (k = 0; k < cs.n; k++) {
-		if (ok && cs.c[k].err) {
-			g_propagate_error(error, g_steal_pointer(&cs.c[k].err));
-			ok = FALSE;
-		}
+	/* every check before first_failed ran, and passed */
+	ok = cs.first_failed == (gint)cs.n;
+	if (!ok)
+		g_propagate_error(error,
+				  g_steal_pointer(&cs.c[cs.first_failed].err));
+	for (k = 0; k < cs.n; k++)
 		g_clear_error(&cs.c[k].err);
-	}
 	g_free(cs.c);
 	return ok;
 }
