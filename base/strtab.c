@@ -1,5 +1,6 @@
 /* See strtab.h. */
 #include "base/strtab.h"
+#include "base/zero_table.h"
 
 #include <glib.h>
 #include <stdbool.h>
@@ -95,7 +96,7 @@ static void grow_index_for(struct gs_strtab *t, uint32_t n)
 	while (n_slots / 2 < n)
 		n_slots *= 2;
 	g_free(t->slots);
-	t->slots = g_new0(uint32_t, n_slots);
+	t->slots = gs_zeroed_written(sizeof(uint32_t) * n_slots);
 	t->slots_mask = n_slots - 1;
 	for (i = 0; i < t->n; i++) {
 		uint32_t *slot = slot_of(t, gs_strtab_get(t, i));

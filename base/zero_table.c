@@ -4,6 +4,7 @@
 
 #include <glib.h>
 #include <pthread.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -76,4 +77,14 @@ size_t gs_zero_table_resident_bytes(void)
 	}
 	pthread_mutex_unlock(&live_lock);
 	return total;
+}
+
+void *gs_zeroed_written(size_t bytes)
+{
+	/* g_malloc, opaque to the compiler, which could otherwise fold a
+	 * malloc and a memset of zeros into the calloc this avoids */
+	void *p = g_malloc(bytes ? bytes : 1);
+
+	memset(p, 0, bytes);
+	return p;
 }

@@ -1,6 +1,8 @@
-/* Tables of zeroed slots of which a run may touch only a few: a GPU's
- * channel slots (4,096 on the presets, about 900 KB), of which a task
- * alone opens one or two. */
+/* Zeroed memory and the page faults it costs. Tables of zeroed slots of
+ * which a run may touch only a few (a GPU's channel slots, 4,096 on the
+ * presets, about 900 KB, of which a task alone opens one or two) are
+ * mapped in as they are touched; arrays a run uses whole but reads
+ * before it writes are written once when made. */
 #ifndef GS_ZERO_TABLE_H
 #define GS_ZERO_TABLE_H
 
@@ -24,5 +26,20 @@ void gs_zero_table_free(void *table, size_t bytes);
  * the smaller tables are in the C heap, where mallinfo2 counts them):
  * `gpusim bench`'s bytes per idle channel count both. */
 size_t gs_zero_table_resident_bytes(void);
+
+/* bytes of zeros, every page of them written now; freed with g_free.
+ * For an array the run uses whole and reads before it writes (a task's
+ * figures, x += y; a check of a field before the store): a fresh block
+ * from calloc is a mapping nothing has touched, so such a read maps the
+ * kernel's shared zero page and the write that follows replaces it,
+ * which flushes the page's translation on every core the process runs
+ * on. While the output writers' threads run on the other core that is
+ * an interrupt to it which the simulation waits for, and on a virtual
+ * machine an exit to the hypervisor: a run of 65,536 tasks with its
+ * default outputs had about 700 (/proc/interrupts, TLB shootdowns; 15
+ * without the writers), about 100 with this and a channel slot's first
+ * touch a write (gpu_model/channel.c). Written first, each page is one
+ * fault and no flush. */
+void *gs_zeroed_written(size_t bytes);
 
 #endif

@@ -17,10 +17,16 @@ struct gs_channel *gs_gpu_channel_open(struct gs_gpu *gpu, uint32_t group,
 		struct gs_channel *ch = &gpu->channels[id];
 
 		/* A closed channel whose last command is still on an engine
-		 * is not free yet: the engine still points at it. */
-		if (ch->open || ch->in_flight)
-			continue;
-		gs_chan_free_blocks(ch);
+		 * is not free yet: the engine still points at it. A slot
+		 * never opened (from slots_touched on) is zero, free and
+		 * holds nothing, and is not read: its first touch is the
+		 * write below, so that the page comes in with one fault
+		 * (base/zero_table.h, gs_zeroed_written). */
+		if (id < gpu->slots_touched) {
+			if (ch->open || ch->in_flight)
+				continue;
+			gs_chan_free_blocks(ch);
+		}
 		memset(ch, 0, sizeof(*ch));
 		ch->id = id;
 		ch->gpu = gpu;

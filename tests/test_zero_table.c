@@ -1,6 +1,10 @@
 /* Zeroed tables mapped in as they are touched (base/zero_table.h), and a
  * GPU's channel table made of one: a run that opens a channel or two of
- * a GPU's 4,096 has the slots it touched in memory, not the table. */
+ * a GPU's 4,096 has the slots it touched in memory, not the table.
+ * Zeroed arrays written when made, and channel slots whose first touch
+ * is a write: a read first would map the shared zero page, and the write
+ * after it would fault again and flush the page's translation on every
+ * core the process runs on (counted here as page faults). */
 #define _DEFAULT_SOURCE /* mincore */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <glib.h>
@@ -29,6 +34,15 @@ static size_t resident_pages(const void *p, size_t bytes)
 	for (i = 0; i < n; i++)
 		in += vec[i] & 1;
 	return in;
+}
+
+/* Page faults this process has taken so far (minor: no disk). */
+static long minor_faults(void)
+{
+	struct rusage ru;
+
+	assert_int_equal(getrusage(RUSAGE_SELF, &ru), 0);
+	return ru.ru_minflt;
 }
 
 /* A large block malloc'd, written and freed: glibc's threshold for
@@ -116,12 +130,108 @@ static void test_gpu_channel_table_in_memory_as_used(void **state)
 	gs_evq_destroy(&q);
 }
 
+/* The whole pages of [p, p + bytes) kept to small pages. */
+static void madvise_no_huge_pages(void *p, size_t bytes)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
+	uintptr_t end = ((uintptr_t)p + bytes) & ~(uintptr_t)(page - 1);
+
+	assert_int_equal(madvise((void *)start, end - start, MADV_NOHUGEPAGE),
+			 0);
+}
+
+/* Reads then writes a byte in each page of p, as x += y does: faults. */
+static long faults_reading_then_writing(volatile unsigned char *p,
+					size_t bytes)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
+	long before = minor_faults();
+
+	for (i = 0; i < bytes; i += page)
+		p[i] = (unsigned char)(p[i] + 1);
+	return minor_faults() - before;
+}
+
+/* An array from gs_zeroed_written is zero and in memory, its pages
+ * writable: reading then writing each takes no fault. Calloc's block of
+ * the same size (a mapping of its own, above malloc's threshold) takes
+ * one or two a page, which is what the function is for. */
+static void test_zeroed_written_takes_no_fault_in_use(void **state)
+{
+	/* above the threshold raise_malloc_threshold() may have left */
+	size_t bytes = 20u << 20, page = (size_t)sysconf(_SC_PAGESIZE), i;
+	unsigned char *w = gs_zeroed_written(bytes);
+	unsigned char *c = g_malloc0(bytes);
+	(void)state;
+
+	for (i = 0; i < bytes; i++)
+		if (w[i])
+			fail_msg("byte %zu is %u, not 0", i, w[i]);
+	/* every page (the block, not page-aligned, spans one more) */
+	assert_true(resident_pages(w, bytes) >= bytes / page);
+	assert_true(faults_reading_then_writing(w, bytes) < 16);
+	/* a page at a time, as the machine's setting may be to back such
+	 * a block with huge pages (one fault for 512) */
+	madvise_no_huge_pages(c, bytes);
+	assert_true(faults_reading_then_writing(c, bytes) >=
+		    (long)(bytes / page / 2));
+	g_free(w);
+	g_free(c);
+	w = gs_zeroed_written(0);
+	assert_non_null(w);
+	g_free(w);
+}
+
+/* Opening every channel of a new GPU touches each page of its table
+ * once, by a write: one fault a page, not a read fault and then a write
+ * fault (with a flush) for a slot checked before it is cleared. Closed
+ * and reopened, the slots are checked and used again. */
+static void test_fresh_channel_slots_are_written_first(void **state)
+{
+	struct gs_gpu_config cfg;
+	struct gs_evq q;
+	struct gs_gpu *gpu;
+	struct gs_channel **ch;
+	size_t bytes, pages, page = (size_t)sysconf(_SC_PAGESIZE);
+	long before, faults;
+	uint32_t i, n;
+	(void)state;
+
+	assert_int_equal(gs_gpu_preset("kepler", &cfg), 0);
+	n = cfg.max_channels;
+	ch = g_new(struct gs_channel *, n);
+	gs_evq_init(&q);
+	gpu = gs_gpu_new(&cfg, 0, &q, NULL);
+	bytes = sizeof(struct gs_channel) * n;
+	pages = (bytes + page - 1) / page;
+	before = minor_faults();
+	for (i = 0; i < n; i++) {
+		ch[i] = gs_gpu_channel_open(gpu, 0, NULL);
+		assert_non_null(ch[i]);
+		assert_int_equal(ch[i]->id, i);
+	}
+	faults = minor_faults() - before;
+	assert_true(faults <= (long)(pages + pages / 8 + 2));
+	assert_null(gs_gpu_channel_open(gpu, 0, NULL)); /* all in use */
+	gs_gpu_channel_close(ch[7]);
+	ch[7] = gs_gpu_channel_open(gpu, 1, NULL);
+	assert_non_null(ch[7]);
+	assert_int_equal(ch[7]->id, 7);
+	assert_int_equal(ch[7]->group, 1);
+	gs_gpu_free(gpu);
+	gs_evq_destroy(&q);
+	g_free(ch);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_untouched_is_not_in_memory),
 		cmocka_unit_test(test_small_table_is_zeroed),
 		cmocka_unit_test(test_gpu_channel_table_in_memory_as_used),
+		cmocka_unit_test(test_zeroed_written_takes_no_fault_in_use),
+		cmocka_unit_test(test_fresh_channel_slots_are_written_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

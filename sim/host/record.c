@@ -4,6 +4,7 @@
 #include <glib.h>
 #include <string.h>
 
+#include "base/zero_table.h"
 #include "sim/host/policy_call.h"
 #include "sim/host/sim_internal.h"
 
@@ -165,7 +166,8 @@ static G_GNUC_NO_INLINE uint32_t intern_task_name(struct gs_sim *sim,
 	size_t i = (size_t)(t - sim->tasks);
 
 	if (!sim->task_name_ids) {
-		sim->task_name_ids = g_new0(uint32_t, MAX(sim->n_tasks, 1u));
+		sim->task_name_ids = gs_zeroed_written(
+			sizeof(uint32_t) * MAX(sim->n_tasks, 1u));
 		reserve_task_names(sim);
 	}
 	if (!sim->task_name_ids[i])

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "base/event_checksum.h"
+#include "base/zero_table.h"
 #include "sim/host/sim_internal.h"
 #include "sim/run/sim.h"
 
@@ -90,8 +91,11 @@ static void make_tasks(struct gs_sim *sim)
 	else
 		gs_latency_log_init(&sim->latency, n, GS_LATENCY_KINDS);
 	sim->tasks = g_new0(struct gs_task, n ? n : 1);
-	sim->task_figs = g_new0(struct gs_task_figs, n ? n : 1);
-	sim->task_chans = g_new0(struct hal_chan, chans ? chans : 1);
+	/* added to and checked before written: base/zero_table.h */
+	sim->task_figs = gs_zeroed_written(sizeof(*sim->task_figs) *
+					   (n ? n : 1));
+	sim->task_chans = gs_zeroed_written(sizeof(*sim->task_chans) *
+					    (chans ? chans : 1));
 	sim->loop_stacks = g_new0(uint32_t, loops ? loops : 1);
 	sim->task_names = g_string_chunk_new(4096);
 	n = 0;
