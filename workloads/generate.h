@@ -179,6 +179,8 @@ uint64_t gs_gen_param(const struct gs_gen_scenario *g, const char *key,
 		      uint64_t def);
 
 /* Transformations used by the metamorphic relations. */
+/* Every weight (the tasks' and the VMs') times factor: each ratio of
+ * siblings' weights, all that may matter, kept. */
 void gs_gen_scale_weights(struct gs_gen_scenario *g, uint32_t factor);
 /* Multiply every duration (commands, sleeps, CPU, costs, policy periods,
  * the run) by k, and divide bandwidths by it. False when the scenario has

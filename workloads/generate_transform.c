@@ -12,6 +12,12 @@ void gs_gen_scale_weights(struct gs_gen_scenario *g, uint32_t factor)
 
 	for (i = 0; i < g->n_tasks; i++)
 		g->tasks[i].weight *= factor;
+	/* the VMs' too: a task outside every VM competes with the VMs at
+	 * the top level, where only the ratio of its weight to theirs may
+	 * matter (seed 4750: a VM of weight 1 beside a task of weight 3
+	 * is another scenario than the two of weight 1) */
+	for (i = 0; i < g->n_vms; i++)
+		g->vms[i].weight *= factor;
 }
 
 static void scale_dur(struct gs_gen_dur *d, uint32_t k)

@@ -193,6 +193,12 @@ const struct pt_regression pt_regressions[] = {
 	  "scheduler is drm-fair, nine starting at 0: the start tie of "
 	  "seed 242 inside the VM; the relation staggers starts when a "
 	  "VM runs a drm policy (tests/proptest/pt_relations.c)" },
+	{ 4750, "hdfq", "kepler",
+	  "weight-scale: t1 0.499 vs 0.677: the relation multiplied the "
+	  "tasks' weights and not the VMs', so a task outside the VM, "
+	  "competing with it at the top level, went from 1:1 to 3:1; it "
+	  "now scales the VMs' weights too (workloads/generate_transform.c)" },
+	{ 4750, "hdfq", "volta", "weight-scale: as seed 4750 on kepler" },
 };
 
 const size_t pt_n_regressions = G_N_ELEMENTS(pt_regressions);
