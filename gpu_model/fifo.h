@@ -74,7 +74,7 @@ static inline void *gs_fifo_at(const struct gs_fifo *f, size_t elem,
 /* The first allocation holds one element: a channel that waits for each
  * command before the next (most tasks) never needs more, and at 65,536
  * channels every unused slot of a larger first block cost 3.5 MB per
- * slot of a 56-byte command (README, Performance). A deeper queue
+ * slot of a 56-byte command (docs/performance.md). A deeper queue
  * doubles it, a few times at most: rings hold at most ring_entries. */
 static inline void gs_fifo_grow(struct gs_fifo *f, size_t elem)
 {

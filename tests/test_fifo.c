@@ -105,7 +105,7 @@ static void test_large_fifo_keeps_capacity(void **state)
 	gs_fifo_free(&f);
 }
 
-/* Three FIFOs sit in each of 65,536 channel slots (README, Performance,
+/* Three FIFOs sit in each of 65,536 channel slots (docs/performance.md,
  * "Memory per channel and task"): 16 bytes each. */
 static void test_fifo_is_16_bytes(void **state)
 {

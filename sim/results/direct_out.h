@@ -9,7 +9,7 @@
  * share, and the pages are reclaimed from other processes' memory. The
  * folder is fdatasync()ed at its commit either way (results_dir.c), and
  * nothing reads the files back, so the page cache only ever cost here.
- * Measured on the 2-core machine of README's Performance (dd, 240 MB in
+ * Measured on the 2-core machine of docs/performance.md (dd, 240 MB in
  * 1 MiB blocks with fdatasync): 70-100 ms of CPU through the page cache,
  * 20-30 ms directly. A direct write waits for the disk, which suits a
  * writer thread; the files written at the run's end, which the user
