@@ -4,6 +4,7 @@
 
 #include <glib.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -87,4 +88,22 @@ void *gs_zeroed_written(size_t bytes)
 
 	memset(p, 0, bytes);
 	return p;
+}
+
+/* Linux's value, for C libraries whose headers predate it. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+bool gs_populate_for_writing(void *p, size_t bytes)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t first = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)p + bytes) & ~(page - 1);
+
+	/* the edges' pages may hold other blocks, or lie past the mapping:
+	 * only whole pages of the block's own are asked for */
+	if (!p || end <= first)
+		return false;
+	return madvise((void *)first, end - first, MADV_POPULATE_WRITE) == 0;
 }

@@ -20,6 +20,7 @@
 
 #include "base/zero_table.h"
 #include "gpu_model/gpu.h"
+#include "sim/host/sim_internal.h"
 
 /* Pages of [p, p + bytes) in memory now (mincore). */
 static size_t resident_pages(const void *p, size_t bytes)
@@ -224,14 +225,94 @@ static void test_fresh_channel_slots_are_written_first(void **state)
 	g_free(ch);
 }
 
+/* Whether this kernel populates a range on request (Linux 5.14 on): a
+ * mapping of its own, two pages, asked for. */
+static bool kernel_populates(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	bool ok;
+
+	assert_true(p != MAP_FAILED);
+	ok = gs_populate_for_writing(p, 2 * page);
+	assert_int_equal(resident_pages(p, 2 * page), ok ? 2 : 0);
+	munmap(p, 2 * page);
+	return ok;
+}
+
+/* Writes a byte in each page of p: the faults that takes. */
+static long faults_writing(volatile unsigned char *p, size_t bytes)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
+	long before = minor_faults();
+
+	for (i = 0; i < bytes; i += page)
+		p[i] = 1;
+	return minor_faults() - before;
+}
+
+/* The recorder's fresh chunk array (first in this process, so that
+ * malloc maps its 512 KB itself, untouched): empty, with room for a
+ * chunk, and in memory before it is written, so filling it takes no
+ * page fault a page. */
+static void test_fresh_chunk_array_is_in_memory(void **state)
+{
+	size_t bytes = (size_t)GS_SPAN_CHUNK * sizeof(struct gs_span);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	GArray *a = gs_record_chunk_array_new(sizeof(struct gs_span));
+	(void)state;
+
+	assert_int_equal(a->len, 0);
+	if (kernel_populates()) {
+		/* the whole pages inside it */
+		assert_true(resident_pages(a->data, bytes) >= bytes / page - 1);
+		assert_true(faults_writing((unsigned char *)a->data, bytes) < 4);
+	}
+	g_array_set_size(a, GS_SPAN_CHUNK);
+	g_array_unref(a);
+}
+
+/* A populated block keeps its bytes, and writing it then takes no page
+ * fault; a block of no whole page, or none, is refused. */
+static void test_populated_block_takes_no_fault(void **state)
+{
+	size_t bytes = 20u << 20, page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *b = g_malloc(bytes);
+	(void)state;
+
+	madvise_no_huge_pages(b, bytes);
+	memset(b, 0xab, 100);
+	memset(b + bytes - 100, 0xcd, 100);
+	if (gs_populate_for_writing(b, bytes)) {
+		assert_true(resident_pages(b, bytes) >= bytes / page);
+		assert_true(faults_writing(b + page, bytes - 2 * page) < 4);
+	} else {
+		assert_false(kernel_populates());
+	}
+	assert_int_equal(b[0], 0xab);
+	assert_int_equal(b[99], 0xab);
+	assert_int_equal(b[bytes - 100], 0xcd);
+	assert_int_equal(b[bytes - 1], 0xcd);
+	g_free(b);
+	assert_false(gs_populate_for_writing(NULL, bytes));
+	b = g_malloc(page);
+	/* less than a whole page of its own, unless malloc aligned it */
+	assert_false(gs_populate_for_writing(b + 1, page - 2));
+	g_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		/* first: before any other test frees a large block */
+		cmocka_unit_test(test_fresh_chunk_array_is_in_memory),
 		cmocka_unit_test(test_table_untouched_is_not_in_memory),
 		cmocka_unit_test(test_small_table_is_zeroed),
 		cmocka_unit_test(test_gpu_channel_table_in_memory_as_used),
 		cmocka_unit_test(test_zeroed_written_takes_no_fault_in_use),
 		cmocka_unit_test(test_fresh_channel_slots_are_written_first),
+		cmocka_unit_test(test_populated_block_takes_no_fault),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

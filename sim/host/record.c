@@ -187,6 +187,18 @@ static inline uint32_t task_name_id(struct gs_sim *sim, const struct gs_task *t)
 	return intern_task_name(sim, t);
 }
 
+/* Its pages mapped in at once (gs_populate_for_writing): the array is
+ * filled whole before it is handed on, and a fresh one's first writes
+ * took a page fault every 4 KiB on the simulation's thread. */
+GArray *gs_record_chunk_array_new(size_t item_size)
+{
+	GArray *a = g_array_sized_new(FALSE, TRUE, (guint)item_size,
+				      GS_SPAN_CHUNK);
+
+	gs_populate_for_writing(a->data, (size_t)GS_SPAN_CHUNK * item_size);
+	return a;
+}
+
 /* Notes a full chunk of kind in the results (with or without a sink) and
  * hands it to the sink if there is one; the array *items then starts
  * anew. Not while the run is closed: the spans recorded then are marked
@@ -209,8 +221,7 @@ static G_GNUC_NO_INLINE void end_chunk(struct gs_sim *sim,
 	sink->take(sink, kind, *items, &r->names, r->tracks);
 	*items = sink->spare ? sink->spare(sink, kind) : NULL;
 	if (!*items)
-		*items = g_array_sized_new(FALSE, TRUE, (guint)item_size,
-					   GS_SPAN_CHUNK);
+		*items = gs_record_chunk_array_new(item_size);
 	sim->rec_sized[kind] = *items;
 }
 

@@ -453,6 +453,10 @@ void gs_record_free(struct gs_sim *sim);
 void gs_record_span(void *ctx, const struct gs_gpu *gpu, uint8_t engine,
 		    enum gs_span_kind kind, const struct gs_channel *ch,
 		    gs_time_t start, gs_time_t end);
+/* An empty array with room for GS_SPAN_CHUNK items of item_size bytes,
+ * for the recorder to fill (a chunk of spans or of command marks), its
+ * pages already in memory where the kernel can map them at once. */
+GArray *gs_record_chunk_array_new(size_t item_size);
 /* record_series.c: the series.csv samples */
 void gs_record_sample(void *ctx, struct gs_event *ev);
 /* A sample was taken at the current time. */

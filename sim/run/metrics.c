@@ -6,6 +6,7 @@
 
 #include "base/latency.h"
 #include "base/thread_quiet.h"
+#include "base/zero_table.h"
 #include "sim/host/sim_internal.h"
 #include "sim/run/sim.h"
 
@@ -456,6 +457,9 @@ static void collect_tasks(const struct gs_sim *sim, struct gs_results *r,
 
 	r->n_tasks = sim->n_tasks;
 	r->tasks = g_new0(struct gs_task_result, sim->n_tasks ? sim->n_tasks : 1);
+	/* every record is written below and by the collecting thread: 13 MB
+	 * at 65,536 tasks, 3,200 page faults on the two threads otherwise */
+	gs_populate_for_writing(r->tasks, sim->n_tasks * sizeof(*r->tasks));
 	latencies_start(sim, r, &f->latency, &lat);
 	copy_task_text(sim, r);
 	for (i = 0; i < sim->n_tasks; i++)
