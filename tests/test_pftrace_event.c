@@ -4,7 +4,9 @@
  * them. Cases cover each field, multi-byte varints and tags, negative
  * counters and strings longer than one length byte. The same for child
  * tracks' descriptors (pf_child_track_pack), whole packets compared:
- * pf_put_child() against pf_put_track() of the protobuf-c message. */
+ * pf_put_child() against pf_put_track() of the protobuf-c message. And
+ * the slice ends and counters packed without a struct pf_ev
+ * (pf_bare_ev_pack) against pf_ev_pack. */
 #define _GNU_SOURCE /* open_memstream */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -134,6 +136,51 @@ static void test_pack_matches_protobuf_c(void **state)
 		assert_same_bytes(cases[i].what, &cases[i].e);
 }
 
+/* pf_bare_ev_pack() against pf_ev_pack() and protobuf-c of the same
+ * slice end or integer counter, over varints of one to ten bytes. */
+static void test_bare_matches_pack(void **state)
+{
+	const uint64_t uuids[] = { 0, 1, 127, 128, 16383, 16384,
+				   pf_uuid(PF_QUEUE, 255, 1u << 20),
+				   UINT64_MAX };
+	const int64_t values[] = { 0, 1, 32, 127, 128, -1, INT64_MIN,
+				   INT64_MAX };
+	size_t u, v;
+
+	(void)state;
+	for (u = 0; u < G_N_ELEMENTS(uuids); u++) {
+		struct pf_ev end = {
+			.track_uuid = uuids[u],
+			.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END,
+		};
+		uint8_t bare[64], packed[1024];
+		size_t n;
+
+		memset(bare, 0xaa, sizeof(bare));
+		n = pf_bare_ev_pack(bare, end.type, end.track_uuid, NULL);
+		assert_true(n <= PF_BARE_EV_MAX);
+		assert_int_equal(n, pf_ev_pack(&end, packed));
+		assert_memory_equal(bare, packed, n);
+		assert_same_bytes("bare slice end", &end);
+		for (v = 0; v < G_N_ELEMENTS(values); v++) {
+			struct pf_ev count = {
+				.track_uuid = uuids[u],
+				.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER,
+				.counter = PF_COUNTER_INT,
+				.counter_int = values[v],
+			};
+
+			memset(bare, 0xaa, sizeof(bare));
+			n = pf_bare_ev_pack(bare, count.type, count.track_uuid,
+					    &values[v]);
+			assert_true(n <= PF_BARE_EV_MAX);
+			assert_int_equal(n, pf_ev_pack(&count, packed));
+			assert_memory_equal(bare, packed, n);
+			assert_same_bytes("bare counter", &count);
+		}
+	}
+}
+
 /* The packets pf_put_track() writes for the TrackDescriptor t
  * describes (ref) and pf_put_child() writes for t (mine). */
 static void put_both(const struct pf_child_track *t, struct pf_out *ref,
@@ -215,6 +262,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pack_matches_protobuf_c),
+		cmocka_unit_test(test_bare_matches_pack),
 		cmocka_unit_test(test_child_track_matches_protobuf_c),
 	};
 

@@ -4,7 +4,8 @@
  * or packet crosses 128 bytes (a length of two varint bytes), at
  * timestamps of one to ten varint bytes, are written through both calls
  * and read back with protobuf-c: each packet's timestamp, sequence and
- * flags, and its TrackEvent's bytes as pf_ev_pack gave them. */
+ * flags, and its TrackEvent's bytes as pf_ev_pack gave them. The slice
+ * ends and counters written without a struct pf_ev are framed alike. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -129,11 +130,50 @@ static void test_protobuf_c_events_framed(void **state)
 	free(buf);
 }
 
+/* pf_put_slice_end() and pf_put_counter() write the packets pf_put_ev()
+ * writes for the same events, at timestamps of one to ten varint bytes. */
+static void test_bare_events_framed_alike(void **state)
+{
+	const uint64_t uuids[] = { 0, 200, UINT64_MAX };
+	const int64_t values[] = { 0, 300, -1 };
+	char *ref_buf = NULL, *mine_buf = NULL;
+	size_t ref_size = 0, mine_size = 0, ti, u;
+	struct pf_out ref = { .f = open_memstream(&ref_buf, &ref_size) };
+	struct pf_out mine = { .f = open_memstream(&mine_buf, &mine_size) };
+
+	(void)state;
+	assert_non_null(ref.f);
+	assert_non_null(mine.f);
+	for (ti = 0; ti < G_N_ELEMENTS(times); ti++)
+		for (u = 0; u < G_N_ELEMENTS(uuids); u++) {
+			pf_put_ev(&ref, times[ti], &(struct pf_ev){
+				.track_uuid = uuids[u],
+				.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END });
+			pf_put_ev(&ref, times[ti], &(struct pf_ev){
+				.track_uuid = uuids[u],
+				.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER,
+				.counter = PF_COUNTER_INT,
+				.counter_int = values[u] });
+			pf_put_slice_end(&mine, times[ti], uuids[u]);
+			pf_put_counter(&mine, times[ti], uuids[u], values[u]);
+		}
+	pf_finish(&ref);
+	pf_finish(&mine);
+	assert_int_equal(fclose(ref.f), 0);
+	assert_int_equal(fclose(mine.f), 0);
+	assert_true(mine_size > 0);
+	assert_int_equal(mine_size, ref_size);
+	assert_memory_equal(mine_buf, ref_buf, ref_size);
+	free(ref_buf);
+	free(mine_buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_frames_read_back),
 		cmocka_unit_test(test_protobuf_c_events_framed),
+		cmocka_unit_test(test_bare_events_framed_alike),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -185,18 +185,26 @@ static struct pf_slot *slot(struct pf_enc *e, uint32_t gpu, uint8_t kind,
 /* prefix, then channel id's label as the recorder's (gs_track_label):
  * "ch<id> <task>", in e->label. Two per channel (its track and its
  * queue's), where a printf each was a tenth of the encoder's time at
- * 65,536 channels. */
+ * 65,536 channels, and GString's appends, each measuring its string and
+ * checking its room, still a twentieth: the pieces are copied into room
+ * made once. */
 static const char *channel_label(struct pf_enc *e, const char *prefix,
 				 uint32_t id, const char *task)
 {
-	char digits[GS_U64_DIGITS];
+	size_t n_prefix = strlen(prefix), n_task = strlen(task);
+	char *p;
 
-	g_string_assign(e->label, prefix);
-	g_string_append(e->label, "ch");
-	g_string_append_len(e->label, digits,
-			    gs_put_u64(digits, id) - digits);
-	g_string_append_c(e->label, ' ');
-	g_string_append(e->label, task);
+	g_string_set_size(e->label,
+			  n_prefix + 2 + GS_U64_DIGITS + 1 + n_task);
+	p = e->label->str;
+	memcpy(p, prefix, n_prefix);
+	p += n_prefix;
+	memcpy(p, "ch", 2);
+	p = gs_put_u64(p + 2, id);
+	*p++ = ' ';
+	memcpy(p, task, n_task);
+	p += n_task;
+	g_string_set_size(e->label, (gsize)(p - e->label->str));
 	return e->label->str;
 }
 
@@ -317,9 +325,7 @@ static void put_span(struct pf_enc *e, const struct gs_span *s)
 		ev.args[ev.n_args++] = (struct pf_ev_arg){
 			.name = PF_ARG_OPEN, .kind = PF_VALUE_BOOL };
 	pf_put_ev(&e->out, s->start, &ev);
-	pf_put_ev(&e->out, s->end, &(struct pf_ev){
-		.track_uuid = ev.track_uuid,
-		.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END });
+	pf_put_slice_end(&e->out, s->end, ev.track_uuid);
 	if (s->on_channel) {
 		struct gs_span c = gs_span_channel_copy(s);
 
@@ -394,11 +400,7 @@ void pf_enc_marks(struct pf_enc *e, const struct gs_cmd_mark *marks,
 		} else if (s->depth > 0) {
 			s->depth--; /* a command submitted before the cap */
 		}
-		pf_put_ev(&e->out, m->t, &(struct pf_ev){
-			.track_uuid = pf_uuid(PF_QUEUE, m->gpu, m->channel),
-			.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER,
-			.counter = PF_COUNTER_INT,
-			.counter_int = s->depth,
-		});
+		pf_put_counter(&e->out, m->t,
+			       pf_uuid(PF_QUEUE, m->gpu, m->channel), s->depth);
 	}
 }

@@ -150,6 +150,21 @@ size_t pf_ev_pack(const struct pf_ev *e, uint8_t *out)
 	return (size_t)(p - out);
 }
 
+size_t pf_bare_ev_pack(uint8_t *out, uint32_t type, uint64_t track_uuid,
+		       const int64_t *counter)
+{
+	uint8_t *p = out;
+
+	p = put_tagged_varint(p, EV_TAG_TYPE, type);
+	p = put_tagged_varint(p, EV_TAG_TRACK_UUID, track_uuid);
+	if (counter) {
+		*p++ = EV_TAG_COUNTER_VALUE;
+		*p++ = 0x01; /* the tag's second byte */
+		p = put_varint(p, (uint64_t)*counter);
+	}
+	return (size_t)(p - out);
+}
+
 size_t pf_child_track_bound(const struct pf_child_track *t)
 {
 	/* five fields of a tag and ten varint bytes, the counter's two

@@ -94,6 +94,20 @@ size_t pf_ev_pack(const struct pf_ev *e, uint8_t *out);
 size_t pf_ev_bound(const struct pf_ev *e);
 /* pf_put_event() of the TrackEvent e describes. */
 void pf_put_ev(struct pf_out *o, uint64_t t, const struct pf_ev *e);
+/* The most bytes pf_bare_ev_pack() packs: three tags of up to two
+ * bytes and three varints of up to ten. */
+#define PF_BARE_EV_MAX 36
+/* The bytes pf_ev_pack() gives a TrackEvent with only its type and
+ * track, and an integer counter's value when counter is not NULL: a
+ * slice's end and a channel's queue depth, over half the events of a
+ * run, packed without building a struct pf_ev each. Returns the size. */
+size_t pf_bare_ev_pack(uint8_t *out, uint32_t type, uint64_t track_uuid,
+		       const int64_t *counter);
+/* pf_put_ev() of such an event: a slice's end on track_uuid, and an
+ * integer counter's value. */
+void pf_put_slice_end(struct pf_out *o, uint64_t t, uint64_t track_uuid);
+void pf_put_counter(struct pf_out *o, uint64_t t, uint64_t track_uuid,
+		    int64_t value);
 /* A child track's descriptor (a channel's, its queue counter's, a
  * task's counters: two per channel at 65,536 channels), also encoded by
  * hand: the bytes of perfetto__protos__track_descriptor__pack() of the
