@@ -153,20 +153,36 @@ static void frame_packet(struct pf_out *o, const uint8_t *head, size_t body,
 		flush(o);
 }
 
+/* Below this a length, or a varint, is one byte. */
+#define PF_ONE_BYTE 0x80
+
+/* An event packet's fields before its TrackEvent's length, at p: the
+ * timestamp, the sequence and its flags (one varint byte each), the
+ * TrackEvent's tag. Returns their size. */
+static size_t put_event_fields(uint8_t *p, uint64_t t)
+{
+	static const uint8_t sequence_and_flags[] = {
+		PF_TAG_SEQUENCE_ID, PF_SEQUENCE_ID, PF_TAG_FLAGS, PF_EVENT_FLAGS,
+	};
+	size_t n;
+
+	G_STATIC_ASSERT(PF_SEQUENCE_ID < PF_ONE_BYTE &&
+			PF_EVENT_FLAGS < PF_ONE_BYTE);
+	p[0] = PF_TAG_TIMESTAMP;
+	n = 1 + put_varint(p + 1, t);
+	memcpy(p + n, sequence_and_flags, sizeof(sequence_and_flags));
+	n += sizeof(sequence_and_flags);
+	p[n++] = PF_TAG_TRACK_EVENT;
+	return n;
+}
+
 /* An event's packet: its timestamp, the sequence and its flags, then
  * the TrackEvent. */
 static void frame_event(struct pf_out *o, uint64_t t, size_t n)
 {
 	uint8_t head[PF_HEAD_MAX];
-	size_t body = 0;
+	size_t body = put_event_fields(head, t);
 
-	head[body++] = PF_TAG_TIMESTAMP;
-	body += put_varint(head + body, t);
-	head[body++] = PF_TAG_SEQUENCE_ID;
-	body += put_varint(head + body, PF_SEQUENCE_ID);
-	head[body++] = PF_TAG_FLAGS;
-	body += put_varint(head + body, PF_EVENT_FLAGS);
-	head[body++] = PF_TAG_TRACK_EVENT;
 	body += put_varint(head + body, n);
 	frame_packet(o, head, body, n);
 }
@@ -199,30 +215,15 @@ void pf_put_child(struct pf_out *o, const struct pf_child_track *t)
 	frame_packet(o, head, body, n);
 }
 
-/* Below this a length is one varint byte. */
-#define PF_ONE_BYTE 0x80
-
 /* An event's frame at at, in front of its TrackEvent, for a TrackEvent
  * and packet each under 128 bytes (one byte of length each, filled in
- * by short_frame_end()): the packet's tag, the timestamp, the sequence
- * and the flags, the TrackEvent's tag. Returns the frame's size. */
+ * by short_frame_end()): the packet's tag, then put_event_fields().
+ * Returns the frame's size. */
 static size_t short_frame_begin(uint8_t *at, uint64_t t)
 {
-	/* the sequence id and the flags: one varint byte each */
-	static const uint8_t sequence_and_flags[] = {
-		PF_TAG_SEQUENCE_ID, PF_SEQUENCE_ID, PF_TAG_FLAGS, PF_EVENT_FLAGS,
-	};
-	size_t h;
-
-	G_STATIC_ASSERT(PF_SEQUENCE_ID < PF_ONE_BYTE &&
-			PF_EVENT_FLAGS < PF_ONE_BYTE);
 	at[0] = PF_TAG_PACKET; /* at[1]: the packet's length */
-	at[2] = PF_TAG_TIMESTAMP;
-	h = 3 + put_varint(at + 3, t);
-	memcpy(at + h, sequence_and_flags, sizeof(sequence_and_flags));
-	h += sizeof(sequence_and_flags);
-	at[h] = PF_TAG_TRACK_EVENT; /* at[h + 1]: the event's length */
-	return h + 2;
+	/* and after the fields, the event's length */
+	return 2 + put_event_fields(at + 2, t) + 1;
 }
 
 /* The lengths of the short frame of h bytes at o->buf + o->len, around
