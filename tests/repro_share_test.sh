@@ -1,9 +1,10 @@
 #!/bin/sh
 # `gpusim reproduce` runs a file's rows under several policies; their
 # standalone runs (each definition alone under `direct`) are the same
-# for overrides that differ only in the policy, and are made once. Each
-# row's value must be what the row gives on its own, in a file of its
-# own (which shares nothing), also where another override changes the
+# for overrides that differ only in the policy or in another definition's
+# settings, and are made once (a's run for every row here). Each row's
+# value must be what the row gives on its own, in a file of its own
+# (which shares nothing), also where another override changes the
 # standalone runs (a key too broad would hand b the 100us runs' mean).
 # Usage: tests/repro_share_test.sh [path/to/gpusim]
 GPUSIM=${1:-./gpusim}
@@ -19,7 +20,8 @@ rows='  - {id: S, quantity: direct, value: tasks.b.slowdown, min: 0}
   - {id: S, quantity: dfq, value: tasks.b.slowdown, set: [policy.name=dfq], min: 0}
   - {id: S, quantity: ts, value: tasks.a.slowdown, set: ["policy={name: timeslice}"], min: 0}
   - {id: S, quantity: dfq300, value: tasks.b.slowdown, set: [policy.name=dfq, tasks.1.behavior.throttle.kernel=300us], min: 0}
-  - {id: S, quantity: direct300, value: tasks.b.slowdown, set: [tasks.1.behavior.throttle.kernel=300us], min: 0}'
+  - {id: S, quantity: direct300, value: tasks.b.slowdown, set: [tasks.1.behavior.throttle.kernel=300us], min: 0}
+  - {id: S, quantity: a300, value: tasks.a.slowdown, set: [policy.name=dfq, tasks.1.behavior.throttle.kernel=300us], min: 0}'
 printf '%s%s\n' "$head" "$rows" > "$tmp/all.yaml"
 
 check "every row of the file as on its own" sh -c "

@@ -42,11 +42,13 @@ check "-j2 gives a byte-identical sweep.csv, manifest and points" sh -c \
 	 cmp $tmp/j1/sweep.csv $tmp/j2/sweep.csv &&
 	 cmp $tmp/j1/manifest.json $tmp/j2/manifest.json &&
 	 diff -r $tmp/j1/points $tmp/j2/points"
-# The three policies of a (kernel, seed) share its two standalone runs:
-# made once, by a worker of their own, and every point the same bytes as
-# when it makes its own (--point runs one point, which shares nothing).
-check "the points share their standalone runs across policies" sh -c \
-	"grep -q '(8 standalone runs made once for 24 points. tasks)' $tmp/j1.txt"
+# The three policies of a (kernel, seed) share the throttle's standalone
+# run, and the six points of a seed the app's, which no axis but the seed
+# touches: 2 + 4 runs made once, by workers of their own, for 12 points'
+# two definitions, and every point the same bytes as when it makes its
+# own (--point runs one point, which shares nothing).
+check "the points share their standalone runs across policies and kernels" sh -c \
+	"grep -q '(6 standalone runs made once for 24 points. tasks)' $tmp/j1.txt"
 check "each point as when run alone with --point, which shares nothing" sh -c \
 	"for p in \$(ls $tmp/j1/points); do
 	   $GPUSIM sweep $tmp/grid.yaml -q --out $tmp/each --point \$p || exit 1

@@ -1,7 +1,7 @@
 /* The standalone runs a sweep's points share (sim/cli/sweep_alone.c):
- * which points share them (their overrides but the policy's), the order
- * and state of the shared workers, what a point is given, and the bytes
- * a worker sends the pool. */
+ * which points share them (their overrides but the policy's and another
+ * definition's), the order and state of the shared workers, what a point
+ * is given, and the bytes a worker sends the pool. */
 #include <glib.h>
 #include <math.h>
 #include <setjmp.h>
@@ -49,10 +49,11 @@ static void test_key_leaves_out_the_policy_only(void **state)
 	struct gs_sweep_point *b = point(1, "policy.name=timeslice", "19us", 1);
 	struct gs_sweep_point *c = point(2, "policy={name: dfq}", "50us", 1);
 	struct gs_sweep_point *d = point(3, "policyx=1", "19us", 1);
-	g_autofree char *ka = gs_alone_key(a->sets);
-	g_autofree char *kb = gs_alone_key(b->sets);
-	g_autofree char *kc = gs_alone_key(c->sets);
-	g_autofree char *kd = gs_alone_key(d->sets);
+	/* definition 1: the throttle, whose kernel the points set */
+	g_autofree char *ka = gs_alone_def_key(a->sets, 1);
+	g_autofree char *kb = gs_alone_def_key(b->sets, 1);
+	g_autofree char *kc = gs_alone_def_key(c->sets, 1);
+	g_autofree char *kd = gs_alone_def_key(d->sets, 1);
 	(void)state;
 
 	assert_string_equal(ka, kb);
@@ -74,9 +75,52 @@ static void pack(GByteArray *msg, double mean, double demand,
 	gs_standalone_fig_pack(&f, msg);
 }
 
+/* A definition's key leaves out another definition's overrides, read as
+ * the configuration reads a list index, and nothing else: a key under
+ * `tasks` that names no single definition may reach every one. */
+static void test_def_key_leaves_out_other_definitions(void **state)
+{
+	struct gs_sweep_point *a = point(0, "policy={name: dfq}", "19us", 1);
+	struct gs_sweep_point *b = point(1, "policy=direct", "50us", 1);
+	char *sets[] = { "tasks.01.weight=2", "tasks.1x.weight=2",
+			 "tasks=[]", "tasks.0000000001.weight=2",
+			 "tasks.2={name: c}", NULL };
+	g_autofree char *a0 = gs_alone_def_key(a->sets, 0);
+	g_autofree char *b0 = gs_alone_def_key(b->sets, 0);
+	g_autofree char *a1 = gs_alone_def_key(a->sets, 1);
+	g_autofree char *b1 = gs_alone_def_key(b->sets, 1);
+	g_autofree char *k0 = gs_alone_def_key(sets, 0);
+	g_autofree char *k1 = gs_alone_def_key(sets, 1);
+	g_autofree char *k2 = gs_alone_def_key(sets, 2);
+	(void)state;
+
+	/* the throttle's kernel is definition 1's: 0's run is the same */
+	assert_string_equal(a0, b0);
+	assert_string_not_equal(a1, b1);
+	assert_null(strstr(a0, "kernel"));
+	assert_non_null(strstr(a0, "seed=1"));
+	assert_non_null(strstr(a1, "kernel=19us"));
+	/* the same overrides, another definition: another run */
+	assert_string_not_equal(a0, a1);
+	assert_null(strstr(k0, "tasks.01."));
+	assert_non_null(strstr(k1, "tasks.01.weight=2"));
+	assert_null(strstr(k1, "tasks.2="));
+	assert_non_null(strstr(k2, "tasks.2={name: c}"));
+	assert_null(strstr(k2, "tasks.01."));
+	/* no single definition named: kept for each */
+	assert_non_null(strstr(k0, "tasks.1x.weight=2"));
+	assert_non_null(strstr(k0, "tasks=[]"));
+	assert_non_null(strstr(k0, "tasks.0000000001.weight=2"));
+	point_free(a);
+	point_free(b);
+}
+
 /* Points 0-3: two policies x kernels 19us (costly) and 50us; point 4 has
- * a kernel of its own. Two shared workers, the costlier first; point 4
- * makes its runs itself and never waits. */
+ * a kernel of its own. Definition 0 (no axis touches it) is one run for
+ * all five, made by the worker of the first point, with that point's
+ * kernel; the 19us kernel's run by a second worker, which starts first
+ * (the costlier); point 4 makes its own kernel's run itself, but waits
+ * for definition 0's. */
 static void test_plan_shares_and_orders(void **state)
 {
 	struct gs_sweep_point *p[5] = {
@@ -88,7 +132,8 @@ static void test_plan_shares_and_orders(void **state)
 	};
 	struct gs_sweep_alone *plan =
 		gs_sweep_alone_plan((const struct gs_sweep_point *const *)p, 5);
-	g_autoptr(GByteArray) msg = g_byte_array_new();
+	g_autoptr(GByteArray) one = g_byte_array_new();
+	g_autoptr(GByteArray) two = g_byte_array_new();
 	struct gs_alone_job *first, *second;
 	const struct gs_standalone_fig *const *known;
 	unsigned runs, uses, i;
@@ -96,42 +141,54 @@ static void test_plan_shares_and_orders(void **state)
 
 	assert_int_equal(gs_sweep_alone_jobs(plan), 2);
 	first = gs_sweep_alone_next(plan);
-	assert_ptr_equal(first->p, p[2]); /* 19us: 80 against 20 */
+	assert_ptr_equal(first->p, p[2]); /* 19us: 40 against 10 + 10 */
+	assert_int_equal(first->n_defs, 1);
+	assert_int_equal(first->defs[0], 1);
 	assert_int_equal(first->uses, 2);
-	assert_false(gs_sweep_alone_ready(plan, p[3]));
-	assert_true(gs_sweep_alone_ready(plan, p[4]));
-	assert_null(gs_sweep_alone_known(plan, p[4]));
 	first->state = GS_ALONE_RUNNING;
 	second = gs_sweep_alone_next(plan);
 	assert_ptr_equal(second->p, p[0]);
+	assert_int_equal(second->n_defs, 2);
+	assert_int_equal(second->cost, 20);
+	assert_int_equal(second->uses, 5);      /* definition 0: every point */
+	assert_int_equal(second->stood_for, 7); /* 5 + 2 */
 	second->state = GS_ALONE_RUNNING;
 	assert_null(gs_sweep_alone_next(plan));
+	for (i = 0; i < 5; i++)
+		assert_false(gs_sweep_alone_ready(plan, p[i]));
 
-	/* the first ends with its two figures: its points are given them */
-	pack(msg, 1234.5, 0.25, NULL);
-	pack(msg, NAN, NAN, "a violation");
-	gs_sweep_alone_ended(first, true, msg->data, msg->len);
+	/* the first ends with its one figure: its points still wait for
+	 * definition 0's, and are given what there is */
+	pack(one, 1234.5, 0.25, NULL);
+	gs_sweep_alone_ended(first, true, one->data, one->len);
 	assert_int_equal(first->state, GS_ALONE_DONE);
-	assert_true(gs_sweep_alone_ready(plan, p[2]));
-	assert_true(gs_sweep_alone_ready(plan, p[3]));
+	assert_false(gs_sweep_alone_ready(plan, p[3]));
 	known = gs_sweep_alone_known(plan, p[3]);
 	assert_non_null(known);
-	assert_true(known[0]->mean == 1234.5 && known[0]->demand == 0.25);
-	assert_null(known[0]->violation);
-	assert_true(isnan(known[1]->mean) && isnan(known[1]->demand));
-	assert_string_equal(known[1]->violation, "a violation");
-	assert_false(gs_sweep_alone_ready(plan, p[0]));
+	assert_null(known[0]);
+	assert_true(known[1]->mean == 1234.5 && known[1]->demand == 0.25);
 
-	/* the second's message is cut short: failed, its points make the
-	 * runs themselves and are not held back */
-	gs_sweep_alone_ended(second, true, msg->data, msg->len - 3);
-	assert_int_equal(second->state, GS_ALONE_FAILED);
+	/* the second ends with its two: every point may start */
+	pack(two, 7.0, 0.5, NULL);
+	pack(two, NAN, NAN, "a violation");
+	gs_sweep_alone_ended(second, true, two->data, two->len);
+	assert_int_equal(second->state, GS_ALONE_DONE);
 	for (i = 0; i < 5; i++)
 		assert_true(gs_sweep_alone_ready(plan, p[i]));
-	assert_null(gs_sweep_alone_known(plan, p[0]));
+	known = gs_sweep_alone_known(plan, p[3]);
+	assert_true(known[0]->mean == 7.0 && known[1]->mean == 1234.5);
+	known = gs_sweep_alone_known(plan, p[1]);
+	assert_true(known[0]->mean == 7.0);
+	assert_true(isnan(known[1]->mean) && isnan(known[1]->demand));
+	assert_string_equal(known[1]->violation, "a violation");
+	/* point 4 makes its kernel's run itself */
+	known = gs_sweep_alone_known(plan, p[4]);
+	assert_true(known[0]->mean == 7.0 && known[0]->demand == 0.5);
+	assert_null(known[0]->violation);
+	assert_null(known[1]);
 	gs_sweep_alone_counts(plan, &runs, &uses);
-	assert_int_equal(runs, 2);  /* one worker's two definitions */
-	assert_int_equal(uses, 4);  /* for two points each */
+	assert_int_equal(runs, 3);
+	assert_int_equal(uses, 9);
 	gs_sweep_alone_free(plan);
 	for (i = 0; i < 5; i++)
 		point_free(p[i]);
@@ -152,6 +209,7 @@ static void test_ended_needs_success_and_exact_bytes(void **state)
 	unsigned i;
 	(void)state;
 
+	assert_int_equal(job->n_defs, 2);
 	pack(msg, 1, 1, NULL);
 	pack(msg, 2, 2, NULL);
 	gs_sweep_alone_ended(job, false, msg->data, msg->len);
@@ -196,6 +254,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_key_leaves_out_the_policy_only),
+		cmocka_unit_test(test_def_key_leaves_out_other_definitions),
 		cmocka_unit_test(test_plan_shares_and_orders),
 		cmocka_unit_test(test_ended_needs_success_and_exact_bytes),
 		cmocka_unit_test(test_fig_bytes_round_trip),

@@ -27,9 +27,10 @@
 
 struct repro {
 	GHashTable *runs; /* "file\nset\nset..." -> struct gs_results * */
-	/* "file\n" gs_alone_key -> struct gs_alone_figs *: rows run a file
-	 * under several policies, whose standalone runs (under `direct`)
-	 * are the same (sweep_alone.h) */
+	/* "file\n" gs_alone_def_key -> struct gs_standalone_fig *: rows
+	 * run a file under several policies and settings of its other
+	 * definitions, whose standalone runs of a definition (under
+	 * `direct`) are the same (sweep_alone.h) */
 	GHashTable *alone;
 	GArray *rows;     /* struct gs_repro_row */
 	bool failed_to_run;
@@ -55,33 +56,50 @@ static char *run_key(const char *file, char **set)
 	return g_strdup_printf("%s\n%s", file, joined);
 }
 
+static void fig_free(gpointer fig)
+{
+	gs_standalone_fig_clear(fig);
+	g_free(fig);
+}
+
 /* The scenario sc (file with these overrides) run into r, with the
- * standalone runs of an earlier run of the file that differed only in
- * its policy, or else made and kept for the next. */
+ * standalone runs of its definitions that an earlier run of the file
+ * made under the same key, the others made and kept for the next. */
 static gboolean run_sharing_alone(struct repro *rp, const char *file,
 				  char **set, const struct gs_scenario *sc,
 				  struct gs_results *r, GError **err)
 {
-	g_autofree char *overrides = gs_alone_key(set);
-	g_autofree char *key = g_strdup_printf("%s\n%s", file, overrides);
-	const struct gs_alone_figs *given = g_hash_table_lookup(rp->alone,
-								 key);
+	uint32_t n = sc->n_tasks, d;
+	g_auto(GStrv) keys = g_new0(char *, n + 1);
+	g_autofree const struct gs_standalone_fig **known =
+		g_new0(const struct gs_standalone_fig *, MAX(n, 1u));
+	struct gs_standalone_fig *made = g_new0(struct gs_standalone_fig,
+						 MAX(n, 1u));
 	struct gs_sim_options opt = { .standalone_runs = true,
-				      .standalone_beside = true };
-	struct gs_standalone_fig *made = NULL;
+				      .standalone_beside = true,
+				      .standalone_out = made };
 	gboolean ok;
 
-	if (given && given->n == sc->n_tasks)
-		opt.standalone_known = given->known;
-	else
-		opt.standalone_out = made = g_new0(struct gs_standalone_fig,
-						   MAX(sc->n_tasks, 1u));
+	for (d = 0; d < n; d++) {
+		g_autofree char *def_key = gs_alone_def_key(set, d);
+
+		keys[d] = g_strdup_printf("%s\n%s", file, def_key);
+		known[d] = g_hash_table_lookup(rp->alone, keys[d]);
+		if (known[d])
+			opt.standalone_known = known;
+	}
 	ok = gs_run_scenario(sc, &opt, r, err);
-	if (ok && made)
-		g_hash_table_replace(rp->alone, g_steal_pointer(&key),
-				     gs_alone_figs_new(made, sc->n_tasks));
-	else
-		g_free(made);
+	for (d = 0; d < n; d++) {
+		if (ok && !known[d]) {
+			g_hash_table_replace(rp->alone,
+					     g_steal_pointer(&keys[d]),
+					     g_memdup2(&made[d],
+						       sizeof(made[d])));
+			continue;
+		}
+		gs_standalone_fig_clear(&made[d]);
+	}
+	g_free(made);
 	return ok;
 }
 
@@ -524,7 +542,7 @@ int gs_cmd_reproduce(int argc, char **argv)
 	rp.runs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					free_results);
 	rp.alone = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					 gs_alone_figs_free);
+					 fig_free);
 	rp.rows = g_array_new(FALSE, TRUE, sizeof(struct gs_repro_row));
 	rp.failed_to_run = false;
 	for (f = 0; f < files->len; f++) {

@@ -6,23 +6,27 @@
  * `direct` (gs_run_standalone): its policy is replaced, so two points
  * whose overrides differ only in `policy` make the same runs, byte for
  * byte. Most paper sweeps cross a policy axis with others (neon_fig6_fig7:
- * 24 points, 48 standalone runs of which 12 differ), and the runs were
+ * 24 points, 48 standalone runs of which 7 differ), and the runs were
  * half of such a sweep's simulation. The pool makes the runs that two or
- * more points share once, before the points (the costliest first), by a
- * worker of their own that makes all of one point's, and a point forked
- * after it inherits their figures (gs_sim_options.standalone_known); a
- * point whose runs are still being made waits while another is ready.
+ * more points share once, before the points (the costliest first), by
+ * workers of their own, and a point forked after them inherits their
+ * figures (gs_sim_options.standalone_known); a point whose runs are
+ * still being made waits while another is ready.
  * Runs one point alone needs are left to it. If a shared worker fails
  * (an error, a crash), its points make the runs themselves, and fail or
  * report exactly as they would have.
  *
- * Points share their runs when their overrides but those of `policy` are
- * the same (the base scenario and --set overrides are every point's): a
- * conservative key. Runs that would be the same under a looser one (a
- * definition no axis touches, across the values of another definition's
- * axis) are still made once per key. A worker per key, not per run: a
- * process costs about what a short point's runs do (dcuda_fig11_14: 20
- * keys of 20 definitions each). */
+ * A point's run of definition d is shared with the points whose
+ * overrides are the same but those of `policy` and those of another
+ * definition ("tasks.K..." for K other than d): the base scenario and
+ * --set overrides are every point's, and d alone (gs_scenario_alone) is
+ * out of reach of the rest. So neon_fig6_fig7 makes DCT's run once for
+ * all 24 points, not once per throttle kernel (7 runs instead of 12).
+ * A worker per point that is first to need a shared run, not per run:
+ * it makes every shared run that point is first to need, as a process
+ * costs about what a short point's runs do (dcuda_fig11_14: 20 keys of
+ * 20 definitions each).
+ */
 #ifndef GS_SIM_SWEEP_ALONE_H
 #define GS_SIM_SWEEP_ALONE_H
 
@@ -52,20 +56,24 @@ struct gs_alone_figs *gs_alone_figs_new(struct gs_standalone_fig *fig,
 					uint32_t n);
 void gs_alone_figs_free(gpointer figs);
 
-/* The key of the standalone runs of a scenario given these overrides
- * ("key=value", NULL-terminated, or NULL): the overrides but the
- * policy's, each as its length and bytes; g_free it. */
-char *gs_alone_key(char *const *sets);
+/* The key of definition def's standalone run in a scenario given these
+ * overrides ("key=value", NULL-terminated, or NULL): def, and the
+ * overrides but the policy's and another definition's, each as its
+ * length and bytes; g_free it. */
+char *gs_alone_def_key(char *const *sets, uint32_t def);
 
-/* The standalone runs of every definition of point p, which other
- * points share (p: the first of them in the pool's order). */
+/* A worker of shared standalone runs: those of point p's definitions
+ * defs[0..n_defs) (ascending) that p is the first in the pool's order to
+ * need and another point needs too. */
 struct gs_alone_job {
-	char *key;
 	const struct gs_sweep_point *p;
-	uint64_t cost;
-	unsigned uses;              /* points that need them */
+	uint32_t *defs;
+	uint32_t n_defs;
+	uint64_t cost;              /* their alone_cost, summed */
+	unsigned uses;              /* points that need one of them */
+	unsigned stood_for;         /* points' runs they stand for */
 	enum gs_alone_state state;
-	struct gs_alone_figs *figs; /* GS_ALONE_DONE */
+	struct gs_alone_figs *figs; /* GS_ALONE_DONE: fig[d] for d in defs */
 };
 
 struct gs_sweep_alone;
@@ -83,13 +91,14 @@ struct gs_alone_job *gs_sweep_alone_next(struct gs_sweep_alone *plan);
  * made. */
 bool gs_sweep_alone_ready(const struct gs_sweep_alone *plan,
 			  const struct gs_sweep_point *p);
-/* p's figures made already, one per definition, pointing into plan, or
- * NULL: p makes its runs itself. */
+/* p's figures made already, one per definition, pointing into plan (a
+ * NULL entry: p makes that run itself), or NULL: p makes them all. Valid
+ * until the next call for p. */
 const struct gs_standalone_fig *const *gs_sweep_alone_known(
 	const struct gs_sweep_alone *plan, const struct gs_sweep_point *p);
 /* job's worker has ended: with success and its message (msg[0..len):
- * its point's definitions' figures, gs_standalone_fig_pack's bytes each)
- * the runs are done, else failed. */
+ * the figures of job->defs in order, gs_standalone_fig_pack's bytes
+ * each) the runs are done, else failed. */
 void gs_sweep_alone_ended(struct gs_alone_job *job, bool ok,
 			  const guint8 *msg, gsize len);
 /* The runs made once for several points, and the points' runs they
@@ -99,8 +108,8 @@ void gs_sweep_alone_counts(const struct gs_sweep_alone *plan,
 
 
 /* In a worker: job's runs made from its point's scenario, their figures
- * appended to msg in definition order (gs_standalone_fig_pack); FALSE if
- * one failed. */
+ * appended to msg in the order of job->defs (gs_standalone_fig_pack);
+ * FALSE if one failed. */
 gboolean gs_sweep_alone_work(const struct gs_sweep_job *sweep,
 			     const struct gs_alone_job *job, GByteArray *msg);
 
