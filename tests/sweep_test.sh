@@ -53,6 +53,28 @@ check "each point as when run alone with --point, which shares nothing" sh -c \
 	"for p in \$(ls $tmp/j1/points); do
 	   $GPUSIM sweep $tmp/grid.yaml -q --out $tmp/each --point \$p || exit 1
 	 done && diff -r $tmp/j1/points $tmp/each/points"
+# A standalone run is one replica: the throttle's count does not reach
+# it, so both definitions' runs are made once for all four points.
+cat >"$tmp/counts.yaml" <<'YAML'
+name: counts
+duration: 100ms
+output: {timeline: false}
+policy: {name: direct}
+tasks:
+  - name: app
+    behavior: {app: DCT}
+  - name: throttle
+    behavior: {throttle: {kernel: 300us}}
+sweep:
+  policy.name: [direct, dfq]
+  tasks.1.count: [1, 3]
+YAML
+check "a definition's count does not split its standalone run" sh -c \
+	"$GPUSIM sweep $tmp/counts.yaml -j2 --out $tmp/counts > $tmp/counts.txt &&
+	 grep -q '(2 standalone runs made once for 8 points. tasks)' $tmp/counts.txt &&
+	 for p in \$(ls $tmp/counts/points); do
+	   $GPUSIM sweep $tmp/counts.yaml -q --out $tmp/counts1 --point \$p || exit 1
+	 done && diff -r $tmp/counts/points $tmp/counts1/points"
 check "shared workers that fail leave their points to make the runs" sh -c \
 	"GPUSIM_FAIL_SHARED_RUNS=1 $GPUSIM sweep $tmp/grid.yaml -j2 --out $tmp/nosh > $tmp/nosh.txt &&
 	 grep -q '12 run now, 0 already finished, 0 missing; [^(]*\$' $tmp/nosh.txt &&

@@ -76,15 +76,17 @@ static void pack(GByteArray *msg, double mean, double demand,
 }
 
 /* A definition's key leaves out another definition's overrides, read as
- * the configuration reads a list index, and nothing else: a key under
- * `tasks` that names no single definition may reach every one. */
+ * the configuration reads a list index, and its own count, and nothing
+ * else: a key under `tasks` that names no single definition may reach
+ * every one. */
 static void test_def_key_leaves_out_other_definitions(void **state)
 {
 	struct gs_sweep_point *a = point(0, "policy={name: dfq}", "19us", 1);
 	struct gs_sweep_point *b = point(1, "policy=direct", "50us", 1);
 	char *sets[] = { "tasks.01.weight=2", "tasks.1x.weight=2",
 			 "tasks=[]", "tasks.0000000001.weight=2",
-			 "tasks.2={name: c}", NULL };
+			 "tasks.2={name: c}", "tasks.1.count=4",
+			 "tasks.1.countx=1", NULL };
 	g_autofree char *a0 = gs_alone_def_key(a->sets, 0);
 	g_autofree char *b0 = gs_alone_def_key(b->sets, 0);
 	g_autofree char *a1 = gs_alone_def_key(a->sets, 1);
@@ -107,6 +109,11 @@ static void test_def_key_leaves_out_other_definitions(void **state)
 	assert_null(strstr(k1, "tasks.2="));
 	assert_non_null(strstr(k2, "tasks.2={name: c}"));
 	assert_null(strstr(k2, "tasks.01."));
+	/* a standalone run is one replica: its own count cannot reach it,
+	 * a key that merely begins with the word may */
+	assert_null(strstr(k1, "count=4"));
+	assert_non_null(strstr(k1, "tasks.1.countx=1"));
+	assert_null(strstr(k0, "count"));
 	/* no single definition named: kept for each */
 	assert_non_null(strstr(k0, "tasks.1x.weight=2"));
 	assert_non_null(strstr(k0, "tasks=[]"));

@@ -30,13 +30,14 @@ static bool sets_policy(const char *set)
 	       (n > 7 && !strncmp(set, "policy.", 7));
 }
 
-/* Whether an override sets a task definition other than def, or a part
- * of one ("tasks.K" then '.' or '='), K read as config_set.c reads a list
- * index (one to nine digits). A definition's standalone run is that
- * definition alone (gs_scenario_alone): another's overrides cannot reach
- * it, as the configuration has no aliases and a task refers to no other
- * task. Any other key under `tasks` may reach every definition. */
-static bool sets_other_task(const char *set, uint32_t def)
+/* Whether an override cannot reach definition def's standalone run: one
+ * that sets another definition or a part of one ("tasks.K" then '.' or
+ * '=', K read as config_set.c reads a list index, one to nine digits),
+ * or def's own `count`. The run is def alone, one replica
+ * (gs_scenario_alone): the configuration has no aliases, a task refers
+ * to no other task, and a count is read on its own (config_tasks.c).
+ * Any other key under `tasks` may reach every definition. */
+static bool out_of_reach(const char *set, uint32_t def)
 {
 	const char *k = set + 6;
 	size_t digits = strcspn(k, ".="), i;
@@ -50,7 +51,7 @@ static bool sets_other_task(const char *set, uint32_t def)
 			return false;
 		v = v * 10 + (uint64_t)(k[i] - '0');
 	}
-	return v != def;
+	return v != def || !strncmp(k + digits, ".count=", 7);
 }
 
 char *gs_alone_def_key(char *const *sets, uint32_t def)
@@ -62,7 +63,7 @@ char *gs_alone_def_key(char *const *sets, uint32_t def)
 	 * a value holds */
 	g_string_append_printf(key, "def %u: ", def);
 	for (i = 0; sets && sets[i]; i++)
-		if (!sets_policy(sets[i]) && !sets_other_task(sets[i], def))
+		if (!sets_policy(sets[i]) && !out_of_reach(sets[i], def))
 			g_string_append_printf(key, "%zu:%s ", strlen(sets[i]),
 					       sets[i]);
 	return g_string_free(key, FALSE);

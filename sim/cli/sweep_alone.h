@@ -17,11 +17,13 @@
  * report exactly as they would have.
  *
  * A point's run of definition d is shared with the points whose
- * overrides are the same but those of `policy` and those of another
- * definition ("tasks.K..." for K other than d): the base scenario and
- * --set overrides are every point's, and d alone (gs_scenario_alone) is
- * out of reach of the rest. So neon_fig6_fig7 makes DCT's run once for
- * all 24 points, not once per throttle kernel (7 runs instead of 12).
+ * overrides are the same but those of `policy`, of another definition
+ * ("tasks.K..." for K other than d) and of d's count: the base scenario
+ * and --set overrides are every point's, and d alone, one replica
+ * (gs_scenario_alone), is out of reach of the rest. So neon_fig6_fig7
+ * makes DCT's run once for all 24 points, not once per throttle kernel
+ * (7 runs instead of 12), and loga_fig8 the throttle's once for its 7
+ * counts.
  * A worker per point that is first to need a shared run, not per run:
  * it makes every shared run that point is first to need, as a process
  * costs about what a short point's runs do (dcuda_fig11_14: 20 keys of
@@ -58,8 +60,8 @@ void gs_alone_figs_free(gpointer figs);
 
 /* The key of definition def's standalone run in a scenario given these
  * overrides ("key=value", NULL-terminated, or NULL): def, and the
- * overrides but the policy's and another definition's, each as its
- * length and bytes; g_free it. */
+ * overrides but the policy's, another definition's and def's count,
+ * each as its length and bytes; g_free it. */
 char *gs_alone_def_key(char *const *sets, uint32_t def);
 
 /* A worker of shared standalone runs: those of point p's definitions
