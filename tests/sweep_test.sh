@@ -55,20 +55,9 @@ check "each point as when run alone with --point, which shares nothing" sh -c \
 	 done && diff -r $tmp/j1/points $tmp/each/points"
 # A standalone run is one replica: the throttle's count does not reach
 # it, so both definitions' runs are made once for all four points.
-cat >"$tmp/counts.yaml" <<'YAML'
-name: counts
-duration: 100ms
-output: {timeline: false}
-policy: {name: direct}
-tasks:
-  - name: app
-    behavior: {app: DCT}
-  - name: throttle
-    behavior: {throttle: {kernel: 300us}}
-sweep:
-  policy.name: [direct, dfq]
-  tasks.1.count: [1, 3]
-YAML
+sed '/^sweep:/,$d' "$tmp/grid.yaml" >"$tmp/counts.yaml"
+printf 'sweep:\n  policy.name: [direct, dfq]\n  tasks.1.count: [1, 3]\n' \
+	>>"$tmp/counts.yaml"
 check "a definition's count does not split its standalone run" sh -c \
 	"$GPUSIM sweep $tmp/counts.yaml -j2 --out $tmp/counts > $tmp/counts.txt &&
 	 grep -q '(2 standalone runs made once for 8 points. tasks)' $tmp/counts.txt &&
