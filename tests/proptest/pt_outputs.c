@@ -169,20 +169,24 @@ void pt_check_output_independence(struct pt_case *c)
 /* The standalone runs behind the slowdowns made on threads beside the
  * scenario's (`gpusim run`), or given as made apart, one after another,
  * by gs_run_standalone (a sweep's shared runs, sweep_alone.h, which a
- * point makes itself the same way when none is given): the same
- * results, slowdowns and the metrics made of them included. */
+ * point makes itself the same way when none is given), or some given
+ * and the rest made beside (a point whose definitions' runs are shared
+ * with different points, or made by it): the same results, slowdowns
+ * and the metrics made of them included. */
 void pt_check_standalone_beside(struct pt_case *c)
 {
-	static const enum way ways[] = { PLAIN, PLAIN };
-	static const char *const labels[] = { "beside", "given" };
-	struct gs_sim_options opts[2] = {
+	static const enum way ways[] = { PLAIN, PLAIN, PLAIN };
+	static const char *const labels[] = { "beside", "given",
+					      "odd-given" };
+	struct gs_sim_options opts[3] = {
 		{ .standalone_runs = true, .standalone_beside = true },
 		{ .standalone_runs = true },
+		{ .standalone_runs = true, .standalone_beside = true },
 	};
 	g_autofree char *why = NULL;
 	struct gs_scenario *sc = pt_load(&c->base, NULL, 0, &why);
 	struct gs_standalone_fig *figs;
-	const struct gs_standalone_fig **given;
+	const struct gs_standalone_fig **given, **odd;
 	GError *err = NULL;
 	uint32_t i;
 
@@ -193,6 +197,7 @@ void pt_check_standalone_beside(struct pt_case *c)
 	}
 	figs = g_new0(struct gs_standalone_fig, MAX(sc->n_tasks, 1));
 	given = g_new0(const struct gs_standalone_fig *, MAX(sc->n_tasks, 1));
+	odd = g_new0(const struct gs_standalone_fig *, MAX(sc->n_tasks, 1));
 	for (i = 0; i < sc->n_tasks; i++) {
 		if (!gs_run_standalone(sc, i, false, &figs[i], &err)) {
 			c->checks++;
@@ -202,15 +207,18 @@ void pt_check_standalone_beside(struct pt_case *c)
 			goto done;
 		}
 		given[i] = &figs[i];
+		odd[i] = i % 2 ? &figs[i] : NULL;
 	}
 	opts[1].standalone_known = given;
+	opts[2].standalone_known = odd;
 	compare_ways(c, "standalone-beside",
-		     (const struct gs_scenario *const[]){ sc, sc }, opts, ways,
-		     labels, 2);
+		     (const struct gs_scenario *const[]){ sc, sc, sc }, opts,
+		     ways, labels, 3);
 done:
 	for (i = 0; i < sc->n_tasks; i++)
 		gs_standalone_fig_clear(&figs[i]);
 	g_free(figs);
 	g_free(given);
+	g_free(odd);
 	gs_scenario_free(sc);
 }
