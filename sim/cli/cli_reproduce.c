@@ -70,7 +70,7 @@ static gboolean run_sharing_alone(struct repro *rp, const char *file,
 				  struct gs_results *r, GError **err)
 {
 	uint32_t n = sc->n_tasks, d;
-	g_auto(GStrv) keys = g_new0(char *, n + 1);
+	char **keys = g_new0(char *, MAX(n, 1u));
 	g_autofree const struct gs_standalone_fig **known =
 		g_new0(const struct gs_standalone_fig *, MAX(n, 1u));
 	struct gs_standalone_fig *made = g_new0(struct gs_standalone_fig,
@@ -89,16 +89,19 @@ static gboolean run_sharing_alone(struct repro *rp, const char *file,
 			opt.standalone_known = known;
 	}
 	ok = gs_run_scenario(sc, &opt, r, err);
+	/* the figures made are kept under their keys (taken), the rest
+	 * freed */
 	for (d = 0; d < n; d++) {
 		if (ok && !known[d]) {
-			g_hash_table_replace(rp->alone,
-					     g_steal_pointer(&keys[d]),
+			g_hash_table_replace(rp->alone, keys[d],
 					     g_memdup2(&made[d],
 						       sizeof(made[d])));
 			continue;
 		}
+		g_free(keys[d]);
 		gs_standalone_fig_clear(&made[d]);
 	}
+	g_free(keys);
 	g_free(made);
 	return ok;
 }
