@@ -201,6 +201,133 @@ static void test_plan_shares_and_orders(void **state)
 		point_free(p[i]);
 }
 
+/* A random point of three definitions: a policy, a value of definition
+ * 0's and of definition 1's, definition 1's count and a seed, each drawn
+ * from two or three. */
+static struct gs_sweep_point *random_point(GRand *r, uint32_t index)
+{
+	static const char *const policy[] = { "policy=direct", "policy=dfq",
+					      "policy.name=timeslice" };
+	struct gs_sweep_point *p = g_new0(struct gs_sweep_point, 1);
+	uint32_t d;
+
+	p->index = index;
+	p->id = g_strdup_printf("p%u", index);
+	p->sets = g_new0(char *, 6);
+	p->sets[0] = g_strdup(policy[g_rand_int_range(r, 0, 3)]);
+	p->sets[1] = g_strdup_printf("tasks.0.weight=%d",
+				     g_rand_int_range(r, 1, 3));
+	p->sets[2] = g_strdup_printf("tasks.1.behavior.throttle.kernel=%dus",
+				     g_rand_int_range(r, 1, 3));
+	p->sets[3] = g_strdup_printf("tasks.1.count=%d",
+				     g_rand_int_range(r, 1, 3));
+	p->sets[4] = g_strdup_printf("seed=%d", g_rand_int_range(r, 1, 3));
+	p->n_defs = 3;
+	p->alone_cost = g_new(uint64_t, 3);
+	for (d = 0; d < 3; d++)
+		p->alone_cost[d] = (uint64_t)g_rand_int_range(r, 1, 100);
+	return p;
+}
+
+/* The figure a worker would make for definition d of p: its key's hash
+ * as the mean, d as the demand. */
+static void pack_made(GByteArray *msg, const struct gs_sweep_point *p,
+		      uint32_t d)
+{
+	g_autofree char *key = gs_alone_def_key(p->sets, d);
+
+	pack(msg, (double)g_str_hash(key), (double)d, NULL);
+}
+
+/* Random grids, every worker run in the pool's order: a point is handed,
+ * for each definition, the figure made for a point whose key for that
+ * definition is its own, or none when no other point shares the key;
+ * a run is made once, and no point waits once every worker is done. */
+static void test_random_grids_hand_each_point_its_own_runs(void **state)
+{
+	g_autoptr(GRand) r = g_rand_new_with_seed(20261207);
+	unsigned grid;
+	(void)state;
+
+	for (grid = 0; grid < 200; grid++) {
+		unsigned n = (unsigned)g_rand_int_range(r, 1, 13), i, made = 0;
+		struct gs_sweep_point **p = g_new(struct gs_sweep_point *, n);
+		g_autoptr(GHashTable) uses = g_hash_table_new_full(
+			g_str_hash, g_str_equal, g_free, NULL);
+		struct gs_sweep_alone *plan;
+		struct gs_alone_job *job;
+		unsigned runs, stood_for, shared_runs = 0, shared_uses = 0;
+		uint64_t last_cost = UINT64_MAX;
+		uint32_t d;
+
+		for (i = 0; i < n; i++) {
+			p[i] = random_point(r, i);
+			for (d = 0; d < 3; d++) {
+				char *key = gs_alone_def_key(p[i]->sets, d);
+				guint u = GPOINTER_TO_UINT(
+					g_hash_table_lookup(uses, key));
+
+				g_hash_table_replace(uses, key,
+						     GUINT_TO_POINTER(u + 1));
+			}
+		}
+		plan = gs_sweep_alone_plan(
+			(const struct gs_sweep_point *const *)p, n);
+		while ((job = gs_sweep_alone_next(plan))) {
+			g_autoptr(GByteArray) msg = g_byte_array_new();
+
+			assert_true(job->cost <= last_cost);
+			last_cost = job->cost;
+			job->state = GS_ALONE_RUNNING;
+			for (d = 0; d < job->n_defs; d++)
+				pack_made(msg, job->p, job->defs[d]);
+			made += job->n_defs;
+			gs_sweep_alone_ended(job, true, msg->data, msg->len);
+		}
+		for (i = 0; i < n; i++) {
+			const struct gs_standalone_fig *const *known =
+				gs_sweep_alone_known(plan, p[i]);
+
+			assert_true(gs_sweep_alone_ready(plan, p[i]));
+			for (d = 0; d < 3; d++) {
+				g_autofree char *key =
+					gs_alone_def_key(p[i]->sets, d);
+				guint u = GPOINTER_TO_UINT(
+					g_hash_table_lookup(uses, key));
+
+				if (u < 2) {
+					assert_true(!known || !known[d]);
+					continue;
+				}
+				assert_non_null(known);
+				assert_non_null(known[d]);
+				assert_true(known[d]->mean ==
+					    (double)g_str_hash(key));
+				assert_true(known[d]->demand == (double)d);
+			}
+		}
+		{
+			GHashTableIter it;
+			gpointer k, v;
+
+			g_hash_table_iter_init(&it, uses);
+			while (g_hash_table_iter_next(&it, &k, &v))
+				if (GPOINTER_TO_UINT(v) >= 2) {
+					shared_runs++;
+					shared_uses += GPOINTER_TO_UINT(v);
+				}
+		}
+		assert_int_equal(made, shared_runs);
+		gs_sweep_alone_counts(plan, &runs, &stood_for);
+		assert_int_equal(runs, shared_runs);
+		assert_int_equal(stood_for, shared_uses);
+		gs_sweep_alone_free(plan);
+		for (i = 0; i < n; i++)
+			point_free(p[i]);
+		g_free(p);
+	}
+}
+
 /* A worker that exits with failure, or says one fig too many, gives
  * nothing. */
 static void test_ended_needs_success_and_exact_bytes(void **state)
@@ -263,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_key_leaves_out_the_policy_only),
 		cmocka_unit_test(test_def_key_leaves_out_other_definitions),
 		cmocka_unit_test(test_plan_shares_and_orders),
+		cmocka_unit_test(test_random_grids_hand_each_point_its_own_runs),
 		cmocka_unit_test(test_ended_needs_success_and_exact_bytes),
 		cmocka_unit_test(test_fig_bytes_round_trip),
 	};
