@@ -69,20 +69,6 @@ char *gs_alone_def_key(char *const *sets, uint32_t def)
 	return g_string_free(key, FALSE);
 }
 
-struct gs_alone_figs *gs_alone_figs_new(struct gs_standalone_fig *fig,
-					uint32_t n)
-{
-	struct gs_alone_figs *f = g_new0(struct gs_alone_figs, 1);
-	uint32_t d;
-
-	f->n = n;
-	f->fig = fig;
-	f->known = g_new(const struct gs_standalone_fig *, MAX(n, 1u));
-	for (d = 0; d < n; d++)
-		f->known[d] = &fig[d];
-	return f;
-}
-
 /* fig[0..n) cleared and freed. */
 static void figs_free(struct gs_standalone_fig *fig, uint32_t n)
 {
@@ -93,23 +79,12 @@ static void figs_free(struct gs_standalone_fig *fig, uint32_t n)
 	g_free(fig);
 }
 
-void gs_alone_figs_free(gpointer figs)
-{
-	struct gs_alone_figs *f = figs;
-
-	if (!f)
-		return;
-	figs_free(f->fig, f->n);
-	g_free(f->known);
-	g_free(f);
-}
-
 static void job_free(gpointer data)
 {
 	struct gs_alone_job *job = data;
 
 	g_free(job->defs);
-	gs_alone_figs_free(job->figs);
+	figs_free(job->fig, job->p->n_defs);
 	g_free(job);
 }
 
@@ -291,7 +266,7 @@ const struct gs_standalone_fig *const *gs_sweep_alone_known(
 		const struct gs_alone_job *job = need->job[d];
 
 		need->known[d] = job && job->state == GS_ALONE_DONE ?
-					 &job->figs->fig[d] : NULL;
+					 &job->fig[d] : NULL;
 		any = any || need->known[d];
 	}
 	return any ? need->known : NULL;
@@ -316,7 +291,7 @@ void gs_sweep_alone_ended(struct gs_alone_job *job, bool ok,
 		job->state = GS_ALONE_FAILED;
 		return;
 	}
-	job->figs = gs_alone_figs_new(figs, n);
+	job->fig = figs;
 	job->state = GS_ALONE_DONE;
 }
 

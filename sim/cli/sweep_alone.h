@@ -45,19 +45,6 @@ enum gs_alone_state {
 	GS_ALONE_FAILED,
 };
 
-/* The figures of every definition's standalone run of one scenario, and
- * the array gs_sim_options.standalone_known takes (&fig[d] each). */
-struct gs_alone_figs {
-	uint32_t n;
-	struct gs_standalone_fig *fig;
-	const struct gs_standalone_fig **known;
-};
-
-/* figs for fig[0..n), which it takes; free with gs_alone_figs_free. */
-struct gs_alone_figs *gs_alone_figs_new(struct gs_standalone_fig *fig,
-					uint32_t n);
-void gs_alone_figs_free(gpointer figs);
-
 /* The key of definition def's standalone run in a scenario given these
  * overrides ("key=value", NULL-terminated, or NULL): def, and the
  * overrides but the policy's, another definition's and def's count,
@@ -75,7 +62,8 @@ struct gs_alone_job {
 	unsigned uses;              /* points that need one of them */
 	unsigned stood_for;         /* points' runs they stand for */
 	enum gs_alone_state state;
-	struct gs_alone_figs *figs; /* GS_ALONE_DONE: fig[d] for d in defs */
+	/* GS_ALONE_DONE: one per definition of p, fig[d] made for d in defs */
+	struct gs_standalone_fig *fig;
 };
 
 struct gs_sweep_alone;
