@@ -28,9 +28,28 @@
 # no tail: what this machine allows -j2, given that a -j1 run's helper
 # threads already use some of the second core. A miss is reported, not
 # an error (exit 0).
+# The speedup is printed with two decimals, or more where two would round
+# it onto the goal from the other side (1.796 as "1.80x" beside "miss").
 # Usage: scripts/bench_sweep.sh [GPUSIM] [REPEAT] [SWEEP.yaml ...]
 # (default: ./gpusim, 3, dcuda_fig11_14 and neon_fig6_fig7; MIN_S from
 # the environment, default 5)
+#        scripts/bench_sweep.sh --shown SPEEDUP GOAL
+# prints a speedup as the table shows it against a goal.
+
+# awk: the speedup r as shown against goal g ("at least"): the fewest
+# decimals from two (at most six) whose rounding is on r's side of g.
+SHOWN_AWK='function shown(r, g,   d, s) {
+	for (d = 2; d < 6; d++) {
+		s = sprintf("%." d "f", r)
+		if ((s + 0 >= g) == (r >= g))
+			return s
+	}
+	return sprintf("%.6f", r)
+}'
+if [ "${1:-}" = --shown ]; then
+	awk -v r="$2" -v g="$3" "$SHOWN_AWK"' BEGIN { print shown(r, g) }'
+	exit
+fi
 GPUSIM=${1:-./gpusim}
 REPEAT=${2:-3}
 MIN_S=${MIN_S:-5}
@@ -135,10 +154,10 @@ for sweep in "$@"; do
 	machine=$(awk '$3 > 0 { print 2 * $1 / $3 }' "$tmp/copies" | median)
 	line=$(awk -v a="$j1" -v b="$j2" -v g="$GOAL" -v lo="$lo" -v hi="$hi" \
 		-v c="$cpu" -v l0="$load0" -v l1="$load1" -v s="$serial" \
-		-v cp="$copies" -v m="$machine" 'BEGIN {
+		-v cp="$copies" -v m="$machine" "$SHOWN_AWK"' BEGIN {
 		r = a / b
-		printf "%7.3f %7.3f %5.1fx %6.2fx %-11s %5.2f %-9s %-7s %6.3f %5.2fx %5.2fx %.2fx",
-			a, b, g, r, sprintf("%.2f-%.2fx", lo, hi), c, l0 "-" l1,
+		printf "%7.3f %7.3f %5.1fx %6sx %-11s %5.2f %-9s %-7s %6.3f %5.2fx %5.2fx %.2fx",
+			a, b, g, shown(r, g), sprintf("%.2f-%.2fx", lo, hi), c, l0 "-" l1,
 			(r >= g ? "pass" : "miss"), s, a / (s + (a - s) / 2),
 			cp, m }')
 	printf '%-36s %s\n' "$(basename "$sweep" .yaml) (median of $pairs)" "$line"

@@ -69,5 +69,16 @@ check "the copies run -j1 without helper threads, three a pair" sh -c \
 	"[ \$(grep -c '^j=1 no_threads=1\$' '$tmp/log') -eq 3 ]"
 check "the pair's own sweeps keep their helper threads" sh -c \
 	"[ \$(grep -c 'no_threads=\$' '$tmp/log') -eq 3 ]"
+# the speedup is not rounded onto the goal from below or above
+check "a speedup just under the goal shows its side (1.796 at 1.8)" sh -c \
+	"[ \"\$(sh '$script' --shown 1.796 1.8)\" = 1.796 ]"
+check "a speedup within 0.0005 under the goal shows four decimals" sh -c \
+	"[ \"\$(sh '$script' --shown 1.79951 1.8)\" = 1.7995 ]"
+check "a speedup just over the goal may round onto it (1.8004 at 1.8)" \
+	sh -c "[ \"\$(sh '$script' --shown 1.8004 1.8)\" = 1.80 ]"
+check "a speedup clear of the goal keeps two decimals" sh -c \
+	"[ \"\$(sh '$script' --shown 1.646 1.8)\" = 1.65 ]"
+check "a speedup at the goal keeps two decimals" sh -c \
+	"[ \"\$(sh '$script' --shown 1.8 1.8)\" = 1.80 ]"
 echo "bench_sweep_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

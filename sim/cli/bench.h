@@ -107,6 +107,14 @@ bool gs_bench_rss(uint32_t tasks, uint32_t channels, gs_time_t duration,
  * 65,536 and 1,048,576 channels), appended to points. */
 bool gs_bench_rss_points(uint32_t tasks, GArray *points, GError **error);
 
+/* The decimals a goal's row prints its figure with: `least`, or more
+ * where `least` would round a figure past the goal onto it (a ratio of
+ * 1.3003 as "1.30x" beside "at most 1.3x" and "miss"), so that the
+ * figure as printed and the verdict agree; at most
+ * GS_BENCH_MAX_DECIMALS, where a figure that close stays rounded. */
+#define GS_BENCH_MAX_DECIMALS 6
+int gs_bench_figure_decimals(double figure, double goal, int least);
+
 /* Wall (and CPU) time of `gpusim reproduce` run as a child of this
  * executable in the current directory; fails if a target fails. */
 bool gs_bench_reproduce(struct gs_bench_point *p, GError **error);
