@@ -164,6 +164,7 @@ static void print_goals(const GArray *points)
 		const struct gs_bench_point *p =
 			&g_array_index(points, struct gs_bench_point, i);
 		g_autofree char *what = NULL;
+		bool kb;
 
 		if (p->goal <= 0)
 			continue;
@@ -183,12 +184,11 @@ static void print_goals(const GArray *points)
 		/* the memory goal is in KB, to the byte, the others are
 		 * ratios; either with more decimals where these would round
 		 * a figure past the goal onto it */
+		kb = !strcmp(p->scenario, "rss");
 		printf("%-46s %7.1f%s %9.*f%s  %s", what, p->goal,
-		       strcmp(p->scenario, "rss") ? "x" : "K",
-		       gs_bench_figure_decimals(
-			       p->ratio, p->goal,
-			       strcmp(p->scenario, "rss") ? 2 : 3),
-		       p->ratio, strcmp(p->scenario, "rss") ? "x" : "K",
+		       kb ? "K" : "x",
+		       gs_bench_figure_decimals(p->ratio, p->goal, kb ? 3 : 2),
+		       p->ratio, kb ? "K" : "x",
 		       p->ratio <= p->goal ? "pass" : "miss");
 		if (p->sim_cpu_s > 0) /* a `process` point: also on CPU */
 			printf(" (CPU %.3f/%.3f s: %.2fx)", p->cpu_s,
