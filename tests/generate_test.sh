@@ -1,7 +1,8 @@
 #!/bin/sh
 # gpusim generate: the same seed gives the same bytes (scenario and trace
 # CSVs), every generated file passes `gpusim validate` (a few seeds for
-# every policy and preset), and bad options exit 2.
+# every policy and preset), --classic draws none of the second stream's
+# inputs, and bad options exit 2.
 gpusim=$(realpath "${1:-./gpusim}")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -34,6 +35,19 @@ for p in $("$gpusim" list | sed -n '/^Policies/,/^GPU presets/p' |
 	done
 done
 [ $n -ge 54 ] && ok "$n generated files validate" || bad "only $n files"
+
+# --classic: only the first stream's draws, none of the second's keys;
+# without it, some of those keys in these seeds
+more='priority:|max_inflight:|rounds:|content:|sched:|preemption:|copy_engine:|on_kill:|interference:|power:|unified_memory:|on_demand:|poisson:|shuffled'
+mkdir "$tmp/c"
+for s in 1 2 3 4 5 6 7 8; do
+	"$gpusim" generate --classic --seed $s -o "$tmp/c/gen-$s.yaml" ||
+		bad "generate --classic --seed $s"
+done
+grep -Eq "$more" "$tmp"/c/*.yaml && bad "--classic wrote a second-stream key" ||
+	ok "--classic: no second-stream key in 8 seeds"
+grep -Eq "$more" "$tmp"/a/*.yaml && ok "second-stream keys drawn in 8 seeds" ||
+	bad "no second-stream key in 8 seeds"
 
 "$gpusim" generate --policy nosuch >/dev/null 2>&1
 [ $? -eq 2 ] && ok "unknown policy: exit 2" || bad "unknown policy"

@@ -366,6 +366,8 @@ bool gs_gen_draw(struct gs_gen_scenario *g, uint64_t seed,
 			g->tasks[i].weight = (uint32_t)pick(&r, 1, 8);
 	if (!strcmp(ops->name, "hdfq"))
 		draw_vms(&r, g);
+	if (!opt->classic)
+		gs_gen_draw_more(g);
 	/* long enough for the policy to be fair over it (at most 3 s, which
 	 * keeps a run under a second of wall time) */
 	grain = gs_gen_granularity(g);

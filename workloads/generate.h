@@ -94,7 +94,15 @@ struct gs_gen_task {
 	uint32_t demand_pct;
 	gs_time_t job_kernel, job_length;
 	uint32_t memory_mib;
+	/* drawn from the second stream (gs_gen_draw_more), 0 the default */
+	uint8_t priority;     /* index into gs_gen_priorities; 0 normal */
+	uint32_t max_inflight, ring_entries, rounds;
+	/* a throttle's command contents (GERM 4.7.3; drr reads them) */
+	uint32_t texture_bytes, swaps, vertices, cmd_bytes;
 };
+
+/* `priority:` values, 0 the default */
+extern const char *const gs_gen_priorities[4];
 
 struct gs_gen_vm {
 	char name[16];
@@ -103,6 +111,7 @@ struct gs_gen_vm {
 	bool hints;
 	gs_time_t trap, shadow_copy;
 	char scheduler[16];   /* empty: none */
+	bool notify_on_kill;  /* on_kill: notify (second stream) */
 };
 
 /* A policy parameter as written in YAML; durations kept as numbers so
@@ -112,6 +121,22 @@ struct gs_gen_param {
 	bool is_duration;
 	gs_time_t ns;         /* is_duration */
 	char text[24];        /* otherwise */
+};
+
+/* The scenario-wide part of the second stream's draws; 0 everywhere is
+ * the default (the preset's, no such block). */
+struct gs_gen_more {
+	uint8_t sched;        /* 0 the preset's, 1 round-robin, 2 timeslice */
+	uint8_t preemption;   /* 0 the preset's, 1 false, 2 true */
+	bool no_copy_engine;
+	/* node */
+	uint32_t interference_pct; /* 0: none */
+	bool power;
+	uint32_t um_page_kib; /* 0: no unified memory */
+	gs_time_t um_fault;
+	uint32_t on_demand_pct; /* with on_demand_set */
+	bool on_demand_set;
+	bool arrivals_poisson, arrivals_shuffled;
 };
 
 struct gs_gen_scenario {
@@ -133,6 +158,7 @@ struct gs_gen_scenario {
 	gs_time_t migration_clone;
 	uint64_t migration_bandwidth; /* bytes per second */
 	char policy[16];
+	struct gs_gen_more more;
 	struct gs_gen_param params[GS_GEN_MAX_PARAMS];
 	uint32_t n_params;
 	struct gs_gen_vm vms[GS_GEN_MAX_VMS];
@@ -144,12 +170,31 @@ struct gs_gen_scenario {
 struct gs_gen_options {
 	const char *policy;   /* NULL: any registered policy */
 	const char *preset;   /* NULL: kepler or volta */
+	/* Only the first stream's draws (`gpusim generate --classic`): the
+	 * scenarios of before the second stream, which the property tests'
+	 * regression seeds name. */
+	bool classic;
 };
 
 /* Fills g from the seed. Returns false (with a message) for an unknown
- * policy or preset in opt. */
+ * policy or preset in opt.
+ *
+ * Two random streams. The first ("generate") draws the scenario; the
+ * second ("generate-more", unless opt->classic) then adds what the first
+ * never draws, each now and then: a task's priority, max_inflight, own
+ * ring, round limit and command contents; the GPU's sched, preemption
+ * and copy engine against its preset; the policy's kill_after below the
+ * run's length; a VM's on_kill; a node's
+ * interference, power model, unified memory, on-demand share and
+ * Poisson or shuffled arrivals. Its own stream leaves every draw of the
+ * first as it was, so a seed's classic scenario is its scenario less
+ * these (and the run may be longer: it lasts at least ten times the
+ * granularity, which a timeslice GPU lengthens). */
 bool gs_gen_draw(struct gs_gen_scenario *g, uint64_t seed,
 		 const struct gs_gen_options *opt, GError **error);
+/* The second stream's draws into g, drawn by the first
+ * (workloads/generate_more.c). */
+void gs_gen_draw_more(struct gs_gen_scenario *g);
 
 /* A trace task's CSV, named relative to the YAML file's folder. */
 struct gs_gen_file {
@@ -163,6 +208,9 @@ void gs_gen_file_free(gpointer file);
 char *gs_gen_yaml(const struct gs_gen_scenario *g, const char *stem,
 		  GPtrArray *files);
 
+/* Whether the GPU takes channel groups by timeslice (volta's `sched`,
+ * unless the second stream set another). */
+bool gs_gen_sched_timeslice(const struct gs_gen_scenario *g);
 /* The longest a single command can hold an engine (the largest value its
  * distribution can reasonably give), over every task. */
 gs_time_t gs_gen_max_command(const struct gs_gen_scenario *g);

@@ -68,6 +68,7 @@ bool gs_gen_scale_time(struct gs_gen_scenario *g, uint32_t k)
 	g->arrivals_every *= k;
 	g->migration_clone *= k;
 	g->migration_bandwidth /= k;
+	g->more.um_fault *= k;
 	g->time_scale *= k;
 	for (i = 0; i < g->n_params; i++)
 		g->params[i].ns *= k;
@@ -132,6 +133,8 @@ bool gs_gen_runs_to_end(const struct gs_gen_task *t)
 {
 	uint32_t i;
 
+	if (t->rounds)
+		return false; /* it exits after them */
 	switch (t->behavior) {
 	case GS_GEN_THROTTLE:
 	case GS_GEN_APP:
@@ -250,7 +253,8 @@ gs_time_t gs_gen_max_command(const struct gs_gen_scenario *g)
 static uint64_t task_backlog(const struct gs_gen_scenario *g,
 			     const struct gs_gen_task *t)
 {
-	uint64_t n = 1, ring = g->ring_entries - 1;
+	uint64_t n = 1, ring = (t->ring_entries ? t->ring_entries :
+				g->ring_entries) - 1;
 	uint32_t i;
 
 	switch (t->behavior) {
@@ -289,6 +293,13 @@ static uint64_t task_backlog(const struct gs_gen_scenario *g,
 	return MAX(MIN(n, ring * t->channels), 1);
 }
 
+bool gs_gen_sched_timeslice(const struct gs_gen_scenario *g)
+{
+	if (g->more.sched)
+		return g->more.sched == 2;
+	return !strcmp(g->preset, "volta");
+}
+
 gs_time_t gs_gen_granularity(const struct gs_gen_scenario *g)
 {
 	gs_time_t grain = g->ctx_switch + g->preempt_save, backlog = 0;
@@ -301,7 +312,7 @@ gs_time_t gs_gen_granularity(const struct gs_gen_scenario *g)
 			      task_max_command(&g->tasks[i]));
 	}
 	grain += backlog;
-	if (!strcmp(g->preset, "volta"))
+	if (gs_gen_sched_timeslice(g))
 		grain += g->timeslice;
 	if (!strcmp(g->policy, "timeslice")) {
 		grain += gs_gen_param(g, "slice", 0);

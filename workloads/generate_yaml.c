@@ -122,6 +122,9 @@ static void put_vms(GString *s, const struct gs_gen_scenario *g,
 		put_key_ns(s, "trap", vm->trap, "\n");
 		g_string_append_printf(s, "%s  ", indent);
 		put_key_ns(s, "shadow_copy", vm->shadow_copy, "\n");
+		if (vm->notify_on_kill)
+			g_string_append_printf(s, "%s  on_kill: notify\n",
+					       indent);
 		if (vm->scheduler[0]) {
 			g_string_append_printf(s, "%s  scheduler: ", indent);
 			put_scheduler(s, vm->scheduler, g->time_scale);
@@ -214,10 +217,18 @@ static void put_behavior(GString *s, const struct gs_gen_task *t,
 		g_string_append(s, ", sleep: ");
 		put_dur(s, &t->sleep);
 		g_string_append_printf(s, ", blocking: %s, wait: %s, "
-				       "engine: %s, class: %u}\n",
+				       "engine: %s, class: %u",
 				       t->blocking ? "true" : "false",
 				       t->irq_wait ? "interrupt" : "spin",
 				       t->copy ? "copy" : "compute", t->klass);
+		if (t->texture_bytes || t->swaps || t->vertices ||
+		    t->cmd_bytes)
+			g_string_append_printf(s, ", content: {texture_bytes: "
+					       "%u, swaps: %u, vertices: %u, "
+					       "cmd_bytes: %u}", t->texture_bytes,
+					       t->swaps, t->vertices,
+					       t->cmd_bytes);
+		g_string_append(s, "}\n");
 		break;
 	case GS_GEN_APP:
 		g_string_append_printf(s, "    behavior:\n      app: {name: %s, "
@@ -252,6 +263,22 @@ static void put_behavior(GString *s, const struct gs_gen_task *t,
 	}
 }
 
+/* A task's keys from the second stream, those not at their default. */
+static void put_task_more(GString *s, const struct gs_gen_task *t)
+{
+	if (t->priority)
+		g_string_append_printf(s, "    priority: %s\n",
+				       gs_gen_priorities[t->priority]);
+	if (t->max_inflight)
+		g_string_append_printf(s, "    max_inflight: %u\n",
+				       t->max_inflight);
+	if (t->ring_entries)
+		g_string_append_printf(s, "    ring_entries: %u\n",
+				       t->ring_entries);
+	if (t->rounds)
+		g_string_append_printf(s, "    rounds: %u\n", t->rounds);
+}
+
 static void put_gpu(GString *s, const struct gs_gen_scenario *g,
 		    const char *indent)
 {
@@ -272,6 +299,32 @@ static void put_gpu(GString *s, const struct gs_gen_scenario *g,
 	GS_GEN_PUT(timeslice);
 	GS_GEN_PUT(preempt_save);
 #undef GS_GEN_PUT
+	if (g->more.sched)
+		g_string_append_printf(s, "%ssched: %s\n", indent,
+				       g->more.sched == 2 ? "timeslice" :
+				       "round-robin");
+	if (g->more.preemption)
+		g_string_append_printf(s, "%spreemption: %s\n", indent,
+				       g->more.preemption == 2 ? "true" :
+				       "false");
+	if (g->more.no_copy_engine)
+		g_string_append_printf(s, "%scopy_engine: false\n", indent);
+}
+
+/* The node's blocks other than gpu: from the second stream. */
+static void put_node_more(GString *s, const struct gs_gen_more *m)
+{
+	if (m->interference_pct)
+		g_string_append_printf(s, "  interference: %u%%\n",
+				       m->interference_pct);
+	if (m->power)
+		g_string_append(s, "  power: {idle_watts: 30, active_watts: "
+				"150, busy_watts: 250, wake_joules: 20}\n");
+	if (m->um_page_kib) {
+		g_string_append_printf(s, "  unified_memory: {page: %uKiB, ",
+				       m->um_page_kib);
+		put_key_ns(s, "fault", m->um_fault, "}\n");
+	}
 }
 
 char *gs_gen_yaml(const struct gs_gen_scenario *g, const char *stem,
@@ -289,8 +342,14 @@ char *gs_gen_yaml(const struct gs_gen_scenario *g, const char *stem,
 		g_string_append_printf(s, "node:\n  gpus: %u\n  migration: {",
 				       g->gpus);
 		put_key_ns(s, "clone", g->migration_clone, ", ");
-		g_string_append_printf(s, "bandwidth: %" PRIu64 "/s}\n"
-				       "  gpu:\n", g->migration_bandwidth);
+		g_string_append_printf(s, "bandwidth: %" PRIu64 "/s",
+				       g->migration_bandwidth);
+		if (g->more.on_demand_set)
+			g_string_append_printf(s, ", on_demand: %u%%",
+					       g->more.on_demand_pct);
+		g_string_append(s, "}\n");
+		put_node_more(s, &g->more);
+		g_string_append(s, "  gpu:\n");
 		put_gpu(s, g, "    ");
 	} else {
 		g_string_append(s, "gpu:\n");
@@ -307,8 +366,10 @@ char *gs_gen_yaml(const struct gs_gen_scenario *g, const char *stem,
 	put_params(s, g->params, g->n_params);
 	g_string_append(s, "\n");
 	if (g->arrivals_every) {
-		g_string_append(s, "arrivals: {");
-		put_key_ns(s, "every", g->arrivals_every, "}\n");
+		g_string_append(s, g->more.arrivals_shuffled ?
+				"arrivals: {order: shuffled, " : "arrivals: {");
+		put_key_ns(s, g->more.arrivals_poisson ? "poisson" : "every",
+			   g->arrivals_every, "}\n");
 	}
 	if (g->n_vms) {
 		g_string_append(s, "vms:\n");
@@ -330,6 +391,7 @@ char *gs_gen_yaml(const struct gs_gen_scenario *g, const char *stem,
 		if (t->vm >= 0)
 			g_string_append_printf(s, "    vm: %s\n",
 					       g->vms[t->vm].name);
+		put_task_more(s, t);
 		put_behavior(s, t, stem, files);
 	}
 	g_string_append(s, "output: {timeline: false}\n");

@@ -57,6 +57,7 @@ int gs_cmd_generate(int argc, char **argv)
 	g_autofree char *policy = NULL, *preset = NULL, *out = NULL;
 	g_autofree char *stem = NULL, *yaml = NULL;
 	gint64 seed = 1;
+	gboolean classic = FALSE;
 	struct gs_gen_options opt = { 0 };
 	struct gs_gen_scenario *g;
 	GOptionEntry entries[] = {
@@ -67,6 +68,15 @@ int gs_cmd_generate(int argc, char **argv)
 		  "use this policy (default: any registered one)", "P" },
 		{ "preset", 0, 0, G_OPTION_ARG_STRING, &preset,
 		  "use this GPU preset (default: kepler or volta)", "X" },
+		{ "classic", 0, 0, G_OPTION_ARG_NONE, &classic,
+		  "draw only what the generator drew before its second "
+		  "stream (priorities, max_inflight, per-task rings, round "
+		  "limits, command contents, sched, preemption and copy "
+		  "engine against the preset, a short kill_after, on_kill, "
+		  "node interference, power, unified memory, Poisson or "
+		  "shuffled arrivals): "
+		  "the scenarios the property tests' regression seeds name",
+		  NULL },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out,
 		  "write the scenario to FILE (trace CSVs beside it) instead "
 		  "of standard output", "FILE" },
@@ -93,6 +103,7 @@ int gs_cmd_generate(int argc, char **argv)
 	}
 	opt.policy = policy;
 	opt.preset = preset;
+	opt.classic = classic;
 	g = g_new0(struct gs_gen_scenario, 1);
 	if (!gs_gen_draw(g, (uint64_t)seed, &opt, &err)) {
 		fprintf(stderr, "gpusim: %s\n", err->message);

@@ -27,6 +27,8 @@ static void saturating(struct gs_gen_scenario *g, const struct pt_case *c,
 	g->n_vms = 0;
 	g->gpus = 0;
 	g->arrivals_every = 0;
+	/* the preset's own GPU: the oracles' theory is of its dispatcher */
+	memset(&g->more, 0, sizeof(g->more));
 	g->dispatch_batch = 1;
 	g->duration = 500000 * US;
 	g->n_tasks = 2 + (uint32_t)gs_rng_below(&r, 7);

@@ -75,6 +75,20 @@ static void clear_pair(struct gs_results *a, struct gs_results *b)
 	gs_results_clear(b);
 }
 
+/* Whether the same tasks (by name) were killed in a and b. */
+static bool same_kills(const struct gs_results *a, const struct gs_results *b)
+{
+	uint32_t i;
+
+	for (i = 0; i < a->n_tasks; i++) {
+		const struct gs_task_result *tb = pt_task(b, a->tasks[i].name);
+
+		if (!tb || tb->killed != a->tasks[i].killed)
+			return false;
+	}
+	return true;
+}
+
 /* Every task of a has the same share in b, within tol. */
 static void compare_shares(struct pt_case *c, const char *relation,
 			   const struct gs_results *a,
@@ -196,7 +210,8 @@ void pt_check_weight_scale(struct pt_case *c)
 	g_free(g);
 }
 
-/* A timeslice GPU (volta) with a ring of 2 entries, i.e. one free slot:
+/* A timeslice GPU (volta's sched) with a ring of 2 entries (the GPU's or
+ * a task's own), i.e. one free slot:
  * the reorder relation is checked on the same scenario with 3 entries,
  * in both orders. With one slot, a task that keeps one command queued
  * refills the ring only after the dispatcher took the last one; if the
@@ -214,8 +229,15 @@ void pt_check_weight_scale(struct pt_case *c)
  * 0.275 (docs/decisions.md, "Reorder on a one-slot ring"). */
 static void widen_single_slot_ring(struct gs_gen_scenario *g)
 {
-	if (!strcmp(g->preset, "volta") && g->ring_entries == 2)
+	uint32_t i;
+
+	if (!gs_gen_sched_timeslice(g))
+		return;
+	if (g->ring_entries == 2)
 		g->ring_entries = 3;
+	for (i = 0; i < g->n_tasks; i++)
+		if (g->tasks[i].ring_entries == 2)
+			g->tasks[i].ring_entries = 3;
 }
 
 /* Reversing the task list: each task's share unchanged within SHARE_TOL
@@ -267,7 +289,21 @@ static void widen_single_slot_ring(struct gs_gen_scenario *g)
  * GPU empties: the order. Seed 293: t3 0.34 vs 0.48 reversed; the same
  * scenario with busy_clock: true gives 0.367 in both orders, and with
  * the tick at 900 us (below t3's quantum, so it sends every visit
- * whatever it is charged) 0.477 and 0.478 (docs/decisions.md). */
+ * whatever it is charged) 0.477 and 0.478 (docs/decisions.md).
+ *
+ * Shares are compared only when the same tasks were killed in both
+ * orders. dfq and hdfq kill a task whose request runs past kill_after
+ * while the scheduler waits for it (a drain, a sample's end: NEON 3.1),
+ * and a task wanting the GPU alone is never drained; so with kill_after
+ * below most commands the tasks are killed one by one until the
+ * survivors no longer contend, and which ones survive is decided by
+ * which request the waits fall on: the order. Seed 102 (dfq, kepler,
+ * kill_after 300 us): eight of ten tasks killed in either order, t4
+ * surviving with 0.83 of the GPU in the list's order, t9 and t1 (0.51,
+ * 0.39) reversed. A kill moves the rest of the run, not one decision's
+ * granularity. The other relations (weights x 3, durations x 2, an idle
+ * task) change no request's timing and still compare, so they fail if
+ * the kills differ. */
 static bool drr_on_wall_clock(const struct gs_gen_scenario *g)
 {
 	return !strcmp(g->policy, "drr") && !gs_gen_param(g, "busy_clock", 1);
@@ -309,7 +345,8 @@ void pt_check_reorder(struct pt_case *c)
 	gs_gen_reverse_tasks(g);
 	if (!g->gpus && !drr_on_wall_clock(g) &&
 	    run_both(c, "reorder", g0, g, &a, &b)) {
-		compare_shares(c, "reorder", &a, &b, share_tol(g));
+		if (same_kills(&a, &b))
+			compare_shares(c, "reorder", &a, &b, share_tol(g));
 		clear_pair(&a, &b);
 	}
 	g_free(g);
@@ -368,7 +405,15 @@ static bool base_with_idle_channel(const struct gs_gen_scenario *base,
  * within SHARE_TOL (it shifts channel ids by none, since it comes last,
  * but it is one more task for a policy to pass over). SHARE_TOL is the
  * compared base's: under loga its granularity counts the twin's added
- * channel in the phases, as the idle-task run's does. */
+ * channel in the phases, as the idle-task run's does.
+ *
+ * Not on a node whose arrivals come in a shuffled order: the order is a
+ * permutation of all the task definitions drawn from the seed
+ * (workloads/config_node.c), so one more definition draws another
+ * permutation of the others, and the arrival order is part of a node's
+ * input (the reorder relation's reason). Seed 23 (round-robin, kepler):
+ * t15 0.005 against 0.224; the same files with `order: listed` give it
+ * the same share in both (seeds 18 and 26 failed the same way). */
 void pt_check_idle_task(struct pt_case *c)
 {
 	struct gs_gen_scenario *g0 = g_new(struct gs_gen_scenario, 1);
@@ -376,7 +421,8 @@ void pt_check_idle_task(struct pt_case *c)
 	struct gs_results a, b;
 
 	*g = c->base;
-	if (base_with_idle_channel(&c->base, g0) && gs_gen_add_idle_task(g) &&
+	if (!g->more.arrivals_shuffled &&
+	    base_with_idle_channel(&c->base, g0) && gs_gen_add_idle_task(g) &&
 	    run_both(c, "idle-task", g0, g, &a, &b)) {
 		compare_shares(c, "idle-task", &a, &b, share_tol(g0));
 		clear_pair(&a, &b);

@@ -1,0 +1,109 @@
+/* The generator's second stream (workloads/generate.h): what the first
+ * never draws, each now and then, so that the property tests run every
+ * relation over those inputs too. Its own random stream keeps every
+ * draw of the first as it was. */
+#include "workloads/generate.h"
+
+#include <string.h>
+
+#include "base/rng.h"
+
+#define US 1000ULL
+
+const char *const gs_gen_priorities[4] = { "normal", "kernel", "high",
+					   "low" };
+
+static uint64_t pick(struct gs_rng *r, uint64_t lo, uint64_t hi)
+{
+	return lo + gs_rng_below(r, hi - lo + 1);
+}
+
+static bool chance(struct gs_rng *r, uint32_t percent)
+{
+	return gs_rng_below(r, 100) < percent;
+}
+
+/* One task's: a priority other than normal, a cap on its commands on the
+ * hardware (drm_sched's credit_limit), a ring of its own smaller than the
+ * GPU's, a round limit, and a throttle's command contents (the figures
+ * drr estimates costs from, GERM 4.7.3, each of which may be 0). */
+static void more_task(struct gs_rng *r, const struct gs_gen_scenario *g,
+		      struct gs_gen_task *t)
+{
+	static const uint32_t sizes[] = { 0, 1, 300, 4096, 65536 };
+
+	if (chance(r, 20))
+		t->priority = (uint8_t)pick(r, 1, 3);
+	if (chance(r, 10))
+		t->max_inflight = (uint32_t)pick(r, 1, 3);
+	if (chance(r, 10) && g->ring_entries > 2)
+		t->ring_entries = (uint32_t)pick(r, 2, MIN(g->ring_entries - 1,
+							   4));
+	if (chance(r, 8) && t->behavior != GS_GEN_JOB)
+		t->rounds = (uint32_t)pick(r, 1, 200);
+	if (t->behavior != GS_GEN_THROTTLE || !chance(r, 30))
+		return;
+	t->texture_bytes = sizes[gs_rng_below(r, G_N_ELEMENTS(sizes))];
+	t->swaps = (uint32_t)gs_rng_below(r, 3);
+	t->vertices = sizes[gs_rng_below(r, G_N_ELEMENTS(sizes))];
+	t->cmd_bytes = sizes[gs_rng_below(r, G_N_ELEMENTS(sizes))];
+}
+
+/* A node's: interference past 125% of demand, DCUDA's power model,
+ * unified memory (DCUDA Fig. 8's page and fault, configs/paper/
+ * dcuda_fig8.yaml), the on-demand share of a migration, and arrivals
+ * drawn from a Poisson process or in a shuffled order. */
+static void more_node(struct gs_rng *r, struct gs_gen_scenario *g)
+{
+	struct gs_gen_more *m = &g->more;
+
+	if (chance(r, 30))
+		m->interference_pct = (uint32_t)pick(r, 10, 300);
+	m->power = chance(r, 30);
+	if (chance(r, 20)) {
+		m->um_page_kib = chance(r, 50) ? 64 : 4;
+		m->um_fault = pick(r, 5, 20) * US;
+	}
+	if ((m->on_demand_set = chance(r, 20)))
+		m->on_demand_pct = (uint32_t)pick(r, 0, 50);
+	if (g->arrivals_every) {
+		m->arrivals_poisson = chance(r, 30);
+		m->arrivals_shuffled = chance(r, 30);
+	}
+}
+
+/* The policy's kill_after (dfq, hdfq, loga, timeslice, drr: a request
+ * that runs this long while the scheduler waits for it, or shows no
+ * progress, gets its task killed, NEON 3.1) at 0.1-4 ms, as long as the
+ * longer commands: the first stream leaves it at 7.5 s or more, longer
+ * than any generated run, so no task was ever killed under the
+ * relations, nor a VM (`on_kill`). */
+static void more_kill(struct gs_rng *r, struct gs_gen_scenario *g)
+{
+	uint32_t i;
+
+	for (i = 0; i < g->n_params; i++)
+		if (!strcmp(g->params[i].key, "kill_after") && chance(r, 15))
+			g->params[i].ns = pick(r, 1, 40) * 100 * US;
+}
+
+void gs_gen_draw_more(struct gs_gen_scenario *g)
+{
+	struct gs_gen_more *m = &g->more;
+	struct gs_rng r;
+	uint32_t i;
+
+	gs_rng_seed(&r, g->seed, "generate-more");
+	if (chance(&r, 15))
+		m->sched = (uint8_t)pick(&r, 1, 2);
+	if (chance(&r, 15))
+		m->preemption = (uint8_t)pick(&r, 1, 2);
+	m->no_copy_engine = chance(&r, 10);
+	for (i = 0; i < g->n_tasks; i++)
+		more_task(&r, g, &g->tasks[i]);
+	for (i = 0; i < g->n_vms; i++)
+		g->vms[i].notify_on_kill = chance(&r, 40);
+	more_kill(&r, g);
+	if (g->gpus)
+		more_node(&r, g);
+}
