@@ -10,8 +10,8 @@
  *   PROPTEST_CLASSIC=1 build/proptest  scenarios without the generator's
  *                                      second stream (generate --classic)
  *
- * The regression cases are classic: they were found before the second
- * stream existed.
+ * The regression cases of pt_regressions[] are classic (found before the
+ * second stream existed), those of pt_regressions_more[] are not.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +126,14 @@ int main(int argc, char **argv)
 		run_case(&total, pt_regressions[i].seed,
 			 pt_regressions[i].policy, pt_regressions[i].preset,
 			 true);
+		cases++;
+	}
+	for (i = 0; i < pt_n_regressions_more; i++) {
+		const struct pt_regression *r = &pt_regressions_more[i];
+
+		if (!policy_selected(r->policy))
+			continue;
+		run_case(&total, r->seed, r->policy, r->preset, false);
 		cases++;
 	}
 	printf("proptest: %u cases (seeds %" G_GUINT64_FORMAT "..%"

@@ -15,7 +15,11 @@ struct pt_regression {
 	const char *found;    /* the defect, and what became of it */
 };
 
+/* Drawn --classic: found before the generator's second stream. */
 extern const struct pt_regression pt_regressions[];
 extern const size_t pt_n_regressions;
+/* Drawn with the second stream. */
+extern const struct pt_regression pt_regressions_more[];
+extern const size_t pt_n_regressions_more;
 
 #endif
