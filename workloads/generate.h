@@ -172,7 +172,7 @@ struct gs_gen_options {
 	const char *preset;   /* NULL: kepler or volta */
 	/* Only the first stream's draws (`gpusim generate --classic`): the
 	 * scenarios of before the second stream, which the property tests'
-	 * regression seeds name. */
+	 * older regression seeds name. */
 	bool classic;
 };
 

@@ -74,9 +74,8 @@ int gs_cmd_generate(int argc, char **argv)
 		  "limits, command contents, sched, preemption and copy "
 		  "engine against the preset, a short kill_after, on_kill, "
 		  "node interference, power, unified memory, Poisson or "
-		  "shuffled arrivals): "
-		  "the scenarios the property tests' regression seeds name",
-		  NULL },
+		  "shuffled arrivals): the scenarios the property tests' "
+		  "older regression seeds name", NULL },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out,
 		  "write the scenario to FILE (trace CSVs beside it) instead "
 		  "of standard output", "FILE" },
