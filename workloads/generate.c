@@ -10,21 +10,12 @@
 #include "gpu_model/gpu_config.h"
 #include "policies/policy.h"
 #include "base/rng.h"
+#include "workloads/generate_draw.h"
 #include "workloads/apps.h"
 #include "workloads/config_load.h"
 
-#define US 1000ULL
-#define MS 1000000ULL
-
-static uint64_t pick(struct gs_rng *r, uint64_t lo, uint64_t hi)
-{
-	return lo + gs_rng_below(r, hi - lo + 1);
-}
-
-static bool chance(struct gs_rng *r, uint32_t percent)
-{
-	return gs_rng_below(r, 100) < percent;
-}
+#define US GS_GEN_US
+#define MS GS_GEN_MS
 
 /* Whole microseconds spread evenly over the octaves of [lo_us, hi_us], so
  * short and long commands are equally likely. */
@@ -37,7 +28,7 @@ static gs_time_t log_us(struct gs_rng *r, uint64_t lo_us, uint64_t hi_us)
 		octaves++;
 	lo = lo_us << gs_rng_below(r, octaves + 1);
 	hi = lo * 2 > hi_us ? hi_us : lo * 2;
-	return pick(r, lo, hi) * US;
+	return gs_gen_pick(r, lo, hi) * US;
 }
 
 /* A constant (most of the time) or one of the distributions, around m. */
@@ -71,13 +62,13 @@ static void draw_throttle(struct gs_rng *r, struct gs_gen_task *t)
 {
 	t->kernel = draw_dur(r, log_us(r, 10, 2000));
 	t->sleep.dist = GS_GEN_CONST;
-	if (chance(r, 50))
+	if (gs_gen_chance(r, 50))
 		t->sleep = draw_dur(r, log_us(r, 10, 5000));
-	t->blocking = chance(r, 80);
-	t->irq_wait = chance(r, 20);
-	t->copy = chance(r, 10);
-	t->klass = chance(r, 20) ? (uint32_t)gs_rng_below(r, 8) : 0;
-	t->channels = chance(r, 10) ? 2 : 1;
+	t->blocking = gs_gen_chance(r, 80);
+	t->irq_wait = gs_gen_chance(r, 20);
+	t->copy = gs_gen_chance(r, 10);
+	t->klass = gs_gen_chance(r, 20) ? (uint32_t)gs_rng_below(r, 8) : 0;
+	t->channels = gs_gen_chance(r, 10) ? 2 : 1;
 }
 
 static void add_step(struct gs_gen_task *t, enum gs_gen_step_kind kind,
@@ -98,8 +89,8 @@ static void draw_script(struct gs_rng *r, struct gs_gen_task *t)
 	struct gs_gen_dur none = { 0 };
 	uint32_t outer, inner, i, n_launch;
 
-	t->channels = (uint32_t)pick(r, 1, 2);
-	if (chance(r, 20)) {
+	t->channels = (uint32_t)gs_gen_pick(r, 1, 2);
+	if (gs_gen_chance(r, 20)) {
 		for (i = 0; i < 2; i++) {
 			add_step(t, GS_GEN_LAUNCH,
 				 draw_dur(r, log_us(r, 10, 2000)));
@@ -114,21 +105,21 @@ static void draw_script(struct gs_rng *r, struct gs_gen_task *t)
 	add_step(t, GS_GEN_REPEAT, none);
 	inner = t->n_steps;
 	add_step(t, GS_GEN_REPEAT, none);
-	t->steps[inner].count = (uint32_t)pick(r, 1, 3);
-	n_launch = (uint32_t)pick(r, 1, 2);
+	t->steps[inner].count = (uint32_t)gs_gen_pick(r, 1, 3);
+	n_launch = (uint32_t)gs_gen_pick(r, 1, 2);
 	for (i = 0; i < n_launch; i++) {
 		struct gs_gen_step *s;
 
 		add_step(t, GS_GEN_LAUNCH, draw_dur(r, log_us(r, 10, 2000)));
 		s = &t->steps[t->n_steps - 1];
 		s->channel = (uint32_t)gs_rng_below(r, t->channels);
-		s->copy = chance(r, 15);
+		s->copy = gs_gen_chance(r, 15);
 	}
 	t->steps[inner].body = n_launch;
 	add_step(t, GS_GEN_WAIT, none);
-	if (chance(r, 50))
+	if (gs_gen_chance(r, 50))
 		add_step(t, GS_GEN_CPU, draw_dur(r, log_us(r, 5, 500)));
-	if (chance(r, 50))
+	if (gs_gen_chance(r, 50))
 		add_step(t, GS_GEN_SLEEP, draw_dur(r, log_us(r, 10, 5000)));
 	add_step(t, GS_GEN_ROUND, none);
 	t->steps[outer].count = 0; /* forever */
@@ -140,15 +131,15 @@ static void draw_trace(struct gs_rng *r, struct gs_gen_task *t)
 	gs_time_t time = 0;
 	uint32_t i;
 
-	t->channels = (uint32_t)pick(r, 1, 2);
-	t->n_rows = (uint32_t)pick(r, 1, 8);
+	t->channels = (uint32_t)gs_gen_pick(r, 1, 2);
+	t->n_rows = (uint32_t)gs_gen_pick(r, 1, 8);
 	for (i = 0; i < t->n_rows; i++) {
 		struct gs_gen_row *row = &t->rows[i];
 
-		time += chance(r, 30) ? 0 : log_us(r, 10, 2000);
+		time += gs_gen_chance(r, 30) ? 0 : log_us(r, 10, 2000);
 		row->time = time;
 		row->channel = (uint32_t)gs_rng_below(r, t->channels);
-		row->copy = chance(r, 15);
+		row->copy = gs_gen_chance(r, 15);
 		row->duration = log_us(r, 10, 1000);
 	}
 }
@@ -156,10 +147,10 @@ static void draw_trace(struct gs_rng *r, struct gs_gen_task *t)
 static void draw_job(struct gs_rng *r, struct gs_gen_task *t)
 {
 	t->app = -1;
-	t->demand_pct = (uint32_t)pick(r, 10, 90);
-	t->job_kernel = pick(r, 1, 20) * MS;
-	t->job_length = pick(r, 50, 800) * MS;
-	t->memory_mib = (uint32_t)pick(r, 100, 3000);
+	t->demand_pct = (uint32_t)gs_gen_pick(r, 10, 90);
+	t->job_kernel = gs_gen_pick(r, 1, 20) * MS;
+	t->job_length = gs_gen_pick(r, 50, 800) * MS;
+	t->memory_mib = (uint32_t)gs_gen_pick(r, 100, 3000);
 }
 
 static void draw_task(struct gs_rng *r, struct gs_gen_scenario *g,
@@ -183,7 +174,7 @@ static void draw_task(struct gs_rng *r, struct gs_gen_scenario *g,
 	} else if (roll < 70) {
 		t->behavior = GS_GEN_APP;
 		t->app = (int32_t)gs_rng_below(r, gs_n_apps);
-		t->sync_round = chance(r, 30);
+		t->sync_round = gs_gen_chance(r, 30);
 		t->channels = gs_apps[t->app].channels;
 	} else if (roll < 88) {
 		t->behavior = GS_GEN_SCRIPT;
@@ -192,7 +183,7 @@ static void draw_task(struct gs_rng *r, struct gs_gen_scenario *g,
 		t->behavior = GS_GEN_TRACE;
 		draw_trace(r, t);
 	}
-	if (chance(r, 20))
+	if (gs_gen_chance(r, 20))
 		t->start = (gs_time_t)gs_rng_below(r, g->duration / 4 / US) * US;
 }
 
@@ -215,9 +206,10 @@ static void draw_params(struct gs_rng *r, const struct gs_policy_ops *ops,
 			p->is_duration = true;
 			if (gs_parse_duration(d->def, 1000000000, &p->ns) < 0)
 				p->ns = MS;
-			if (chance(r, 35) && p->ns >= 4 * US)
-				p->ns = p->ns / 4 * pick(r, 1, 8) / 2 / US * US;
-		} else if (d->type == GS_PARAM_BOOL && chance(r, 25)) {
+			if (gs_gen_chance(r, 35) && p->ns >= 4 * US)
+				p->ns = p->ns / 4 * gs_gen_pick(r, 1, 8) / 2 /
+					US * US;
+		} else if (d->type == GS_PARAM_BOOL && gs_gen_chance(r, 25)) {
 			g_strlcpy(p->text, strcmp(d->def, "true") ? "true" :
 				  "false", sizeof(p->text));
 		}
@@ -251,28 +243,29 @@ static const struct gs_policy_ops *single_gpu_policy(struct gs_rng *r)
  * nested mode most top-level VMs run a scheduler of their own. */
 static void draw_vms(struct gs_rng *r, struct gs_gen_scenario *g)
 {
-	bool nested = chance(r, 40);
+	bool nested = gs_gen_chance(r, 40);
 	uint32_t i;
 
 	set_param(g->params, g->n_params, "nested", nested ? "true" : "false");
-	g->n_vms = (uint32_t)pick(r, 1, 4);
+	g->n_vms = (uint32_t)gs_gen_pick(r, 1, 4);
 	for (i = 0; i < g->n_vms; i++) {
 		struct gs_gen_vm *vm = &g->vms[i];
 
 		memset(vm, 0, sizeof(*vm));
 		snprintf(vm->name, sizeof(vm->name), "vm%u", i);
-		vm->weight = chance(r, 50) ? 1 : (uint32_t)pick(r, 1, 4);
-		vm->parent = i && chance(r, 30) ?
+		vm->weight = gs_gen_chance(r, 50) ? 1 :
+			(uint32_t)gs_gen_pick(r, 1, 4);
+		vm->parent = i && gs_gen_chance(r, 30) ?
 			(int32_t)gs_rng_below(r, i) : -1;
-		vm->hints = chance(r, 80);
+		vm->hints = gs_gen_chance(r, 80);
 		vm->trap = 8 * g->trap;
 		vm->shadow_copy = 2 * US;
-		if (nested && vm->parent < 0 && chance(r, 70))
+		if (nested && vm->parent < 0 && gs_gen_chance(r, 70))
 			g_strlcpy(vm->scheduler, single_gpu_policy(r)->name,
 				  sizeof(vm->scheduler));
 	}
 	for (i = 0; i < g->n_tasks; i++)
-		g->tasks[i].vm = chance(r, 25) ? -1 :
+		g->tasks[i].vm = gs_gen_chance(r, 25) ? -1 :
 			(int32_t)gs_rng_below(r, g->n_vms);
 }
 
@@ -286,23 +279,24 @@ static void draw_gpu(struct gs_rng *r, struct gs_gen_scenario *g)
 	gs_gpu_preset(g->preset, &cfg);
 	g->ring_entries = rings[gs_rng_below(r, G_N_ELEMENTS(rings))];
 	g->dispatch_batch = batches[gs_rng_below(r, G_N_ELEMENTS(batches))];
-	g->fetch = chance(r, 20) ? US : cfg.fetch;
-	g->ctx_switch = chance(r, 50) ? cfg.ctx_switch :
+	g->fetch = gs_gen_chance(r, 20) ? US : cfg.fetch;
+	g->ctx_switch = gs_gen_chance(r, 50) ? cfg.ctx_switch :
 		switches[gs_rng_below(r, G_N_ELEMENTS(switches))];
 	g->mmio_read = cfg.mmio_read;
 	g->ref_writeback = cfg.ref_writeback;
 	g->irq_latency = cfg.irq_latency;
-	g->timeslice = chance(r, 70) ? cfg.timeslice : log_us(r, 200, 4000);
+	g->timeslice = gs_gen_chance(r, 70) ? cfg.timeslice :
+		log_us(r, 200, 4000);
 	g->preempt_save = cfg.preempt_save;
 }
 
 static void draw_host(struct gs_rng *r, struct gs_gen_scenario *g)
 {
-	bool vary = chance(r, 30);
+	bool vary = gs_gen_chance(r, 30);
 
-	g->launch = vary ? pick(r, 1, 10) * US : 5 * US;
+	g->launch = vary ? gs_gen_pick(r, 1, 10) * US : 5 * US;
 	g->doorbell = US;
-	g->trap = vary ? pick(r, 5, 20) * US : 10 * US;
+	g->trap = vary ? gs_gen_pick(r, 5, 20) * US : 10 * US;
 	g->spin_poll = US;
 	g->wakeup = 10 * US;
 	g->policy_wakeup = 2 * US;
@@ -333,7 +327,7 @@ bool gs_gen_draw(struct gs_gen_scenario *g, uint64_t seed,
 			    opt->policy);
 		return false;
 	}
-	g_strlcpy(g->preset, chance(&r, 50) ? "kepler" : "volta",
+	g_strlcpy(g->preset, gs_gen_chance(&r, 50) ? "kepler" : "volta",
 		  sizeof(g->preset));
 	if (opt->preset) {
 		if (gs_gpu_preset(opt->preset, &cfg) < 0) {
@@ -350,20 +344,21 @@ bool gs_gen_draw(struct gs_gen_scenario *g, uint64_t seed,
 	draw_gpu(&r, g);
 	draw_host(&r, g);
 	if (ops->node_level) {
-		g->gpus = (uint32_t)pick(&r, 2, 4);
-		g->duration = pick(&r, 300, 1500) * MS;
-		g->arrivals_every = chance(&r, 50) ? pick(&r, 10, 100) * MS : 0;
+		g->gpus = (uint32_t)gs_gen_pick(&r, 2, 4);
+		g->duration = gs_gen_pick(&r, 300, 1500) * MS;
+		g->arrivals_every = gs_gen_chance(&r, 50) ?
+			gs_gen_pick(&r, 10, 100) * MS : 0;
 		g->migration_clone = 5 * MS;
 		g->migration_bandwidth = 12ULL << 30;
 	} else {
-		g->duration = pick(&r, 100, 400) * MS;
+		g->duration = gs_gen_pick(&r, 100, 400) * MS;
 	}
-	g->n_tasks = (uint32_t)pick(&r, 1, 20);
+	g->n_tasks = (uint32_t)gs_gen_pick(&r, 1, 20);
 	for (i = 0; i < g->n_tasks; i++)
 		draw_task(&r, g, i);
-	if (chance(&r, 50))
+	if (gs_gen_chance(&r, 50))
 		for (i = 0; i < g->n_tasks; i++)
-			g->tasks[i].weight = (uint32_t)pick(&r, 1, 8);
+			g->tasks[i].weight = (uint32_t)gs_gen_pick(&r, 1, 8);
 	if (!strcmp(ops->name, "hdfq"))
 		draw_vms(&r, g);
 	if (!opt->classic)

@@ -69,13 +69,8 @@ int gs_cmd_generate(int argc, char **argv)
 		{ "preset", 0, 0, G_OPTION_ARG_STRING, &preset,
 		  "use this GPU preset (default: kepler or volta)", "X" },
 		{ "classic", 0, 0, G_OPTION_ARG_NONE, &classic,
-		  "draw only what the generator drew before its second "
-		  "stream (priorities, max_inflight, per-task rings, round "
-		  "limits, command contents, sched, preemption and copy "
-		  "engine against the preset, a short kill_after, on_kill, "
-		  "node interference, power, unified memory, Poisson or "
-		  "shuffled arrivals): the scenarios the property tests' "
-		  "older regression seeds name", NULL },
+		  "draw only the generator's first stream: a seed's scenario "
+		  "as it was before the second (README, generate)", NULL },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out,
 		  "write the scenario to FILE (trace CSVs beside it) instead "
 		  "of standard output", "FILE" },
