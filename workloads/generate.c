@@ -17,53 +17,12 @@
 #define US GS_GEN_US
 #define MS GS_GEN_MS
 
-/* Whole microseconds spread evenly over the octaves of [lo_us, hi_us], so
- * short and long commands are equally likely. */
-static gs_time_t log_us(struct gs_rng *r, uint64_t lo_us, uint64_t hi_us)
-{
-	uint64_t lo = lo_us, hi;
-	uint32_t octaves = 0;
-
-	while ((lo_us << (octaves + 1)) <= hi_us)
-		octaves++;
-	lo = lo_us << gs_rng_below(r, octaves + 1);
-	hi = lo * 2 > hi_us ? hi_us : lo * 2;
-	return gs_gen_pick(r, lo, hi) * US;
-}
-
-/* A constant (most of the time) or one of the distributions, around m. */
-static struct gs_gen_dur draw_dur(struct gs_rng *r, gs_time_t m)
-{
-	struct gs_gen_dur d = { .dist = GS_GEN_CONST, .v = { m, 0, 0 } };
-	uint64_t roll = gs_rng_below(r, 10);
-
-	if (roll >= 6)
-		d.dist = (uint8_t)(roll - 5); /* uniform .. empirical */
-	switch (d.dist) {
-	case GS_GEN_UNIFORM:
-		d.v[0] = m / 2;
-		d.v[1] = m + m / 2;
-		break;
-	case GS_GEN_NORMAL:
-		d.v[1] = m / 4;
-		break;
-	case GS_GEN_EMPIRICAL:
-		d.v[0] = m / 2;
-		d.v[1] = m;
-		d.v[2] = 2 * m;
-		break;
-	default:
-		break;
-	}
-	return d;
-}
-
 static void draw_throttle(struct gs_rng *r, struct gs_gen_task *t)
 {
-	t->kernel = draw_dur(r, log_us(r, 10, 2000));
+	t->kernel = gs_gen_draw_dur(r, gs_gen_log_us(r, 10, 2000));
 	t->sleep.dist = GS_GEN_CONST;
 	if (gs_gen_chance(r, 50))
-		t->sleep = draw_dur(r, log_us(r, 10, 5000));
+		t->sleep = gs_gen_draw_dur(r, gs_gen_log_us(r, 10, 5000));
 	t->blocking = gs_gen_chance(r, 80);
 	t->irq_wait = gs_gen_chance(r, 20);
 	t->copy = gs_gen_chance(r, 10);
@@ -93,7 +52,8 @@ static void draw_script(struct gs_rng *r, struct gs_gen_task *t)
 	if (gs_gen_chance(r, 20)) {
 		for (i = 0; i < 2; i++) {
 			add_step(t, GS_GEN_LAUNCH,
-				 draw_dur(r, log_us(r, 10, 2000)));
+				 gs_gen_draw_dur(r,
+						 gs_gen_log_us(r, 10, 2000)));
 			t->steps[t->n_steps - 1].channel =
 				(uint32_t)gs_rng_below(r, t->channels);
 		}
@@ -110,7 +70,8 @@ static void draw_script(struct gs_rng *r, struct gs_gen_task *t)
 	for (i = 0; i < n_launch; i++) {
 		struct gs_gen_step *s;
 
-		add_step(t, GS_GEN_LAUNCH, draw_dur(r, log_us(r, 10, 2000)));
+		add_step(t, GS_GEN_LAUNCH,
+			 gs_gen_draw_dur(r, gs_gen_log_us(r, 10, 2000)));
 		s = &t->steps[t->n_steps - 1];
 		s->channel = (uint32_t)gs_rng_below(r, t->channels);
 		s->copy = gs_gen_chance(r, 15);
@@ -118,9 +79,11 @@ static void draw_script(struct gs_rng *r, struct gs_gen_task *t)
 	t->steps[inner].body = n_launch;
 	add_step(t, GS_GEN_WAIT, none);
 	if (gs_gen_chance(r, 50))
-		add_step(t, GS_GEN_CPU, draw_dur(r, log_us(r, 5, 500)));
+		add_step(t, GS_GEN_CPU,
+			 gs_gen_draw_dur(r, gs_gen_log_us(r, 5, 500)));
 	if (gs_gen_chance(r, 50))
-		add_step(t, GS_GEN_SLEEP, draw_dur(r, log_us(r, 10, 5000)));
+		add_step(t, GS_GEN_SLEEP,
+			 gs_gen_draw_dur(r, gs_gen_log_us(r, 10, 5000)));
 	add_step(t, GS_GEN_ROUND, none);
 	t->steps[outer].count = 0; /* forever */
 	t->steps[outer].body = t->n_steps - outer - 1;
@@ -136,11 +99,11 @@ static void draw_trace(struct gs_rng *r, struct gs_gen_task *t)
 	for (i = 0; i < t->n_rows; i++) {
 		struct gs_gen_row *row = &t->rows[i];
 
-		time += gs_gen_chance(r, 30) ? 0 : log_us(r, 10, 2000);
+		time += gs_gen_chance(r, 30) ? 0 : gs_gen_log_us(r, 10, 2000);
 		row->time = time;
 		row->channel = (uint32_t)gs_rng_below(r, t->channels);
 		row->copy = gs_gen_chance(r, 15);
-		row->duration = log_us(r, 10, 1000);
+		row->duration = gs_gen_log_us(r, 10, 1000);
 	}
 }
 
@@ -286,7 +249,7 @@ static void draw_gpu(struct gs_rng *r, struct gs_gen_scenario *g)
 	g->ref_writeback = cfg.ref_writeback;
 	g->irq_latency = cfg.irq_latency;
 	g->timeslice = gs_gen_chance(r, 70) ? cfg.timeslice :
-		log_us(r, 200, 4000);
+		gs_gen_log_us(r, 200, 4000);
 	g->preempt_save = cfg.preempt_save;
 }
 
@@ -309,11 +272,19 @@ bool gs_gen_draw(struct gs_gen_scenario *g, uint64_t seed,
 	const struct gs_policy_ops *ops;
 	struct gs_gpu_config cfg;
 	struct gs_rng r;
+	unsigned edition;
 	gs_time_t grain;
 	uint32_t i, n = 0;
 
 	if (!opt)
 		opt = &none;
+	edition = opt->edition ? opt->edition : GS_GEN_EDITIONS;
+	if (edition > GS_GEN_EDITIONS) {
+		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "unknown edition %u (1 to %u)", opt->edition,
+			    (unsigned)GS_GEN_EDITIONS);
+		return false;
+	}
 	memset(g, 0, sizeof(*g));
 	g->seed = seed;
 	g->time_scale = 1;
@@ -361,8 +332,12 @@ bool gs_gen_draw(struct gs_gen_scenario *g, uint64_t seed,
 			g->tasks[i].weight = (uint32_t)gs_gen_pick(&r, 1, 8);
 	if (!strcmp(ops->name, "hdfq"))
 		draw_vms(&r, g);
-	if (!opt->classic)
+	if (edition >= GS_GEN_EDITION_MORE)
 		gs_gen_draw_more(g);
+	if (edition >= GS_GEN_EDITION_BEHAVIOUR)
+		gs_gen_draw_behaviour(g);
+	if (edition >= GS_GEN_EDITION_COSTS)
+		gs_gen_draw_costs(g);
 	/* long enough for the policy to be fair over it (at most 3 s, which
 	 * keeps a run under a second of wall time) */
 	grain = gs_gen_granularity(g);

@@ -48,12 +48,18 @@ enum gs_gen_behavior {
 };
 
 enum gs_gen_step_kind {
-	GS_GEN_LAUNCH = 0,    /* dur, channel, copy */
-	GS_GEN_WAIT,          /* on every channel */
+	GS_GEN_LAUNCH = 0,    /* dur, channel, copy, irq, klass, content */
+	GS_GEN_WAIT,          /* on every channel, or on wait_channel */
 	GS_GEN_CPU,           /* dur */
 	GS_GEN_SLEEP,         /* dur */
 	GS_GEN_ROUND,
 	GS_GEN_REPEAT,        /* count (0: forever) of the next `body` steps */
+};
+
+/* What a launch says its command group holds (GERM 4.7.3; drr
+ * estimates a command's cost from it); all 0: nothing said. */
+struct gs_gen_content {
+	uint32_t texture_bytes, swaps, vertices, cmd_bytes;
 };
 
 struct gs_gen_step {
@@ -62,6 +68,12 @@ struct gs_gen_step {
 	uint32_t channel;
 	uint32_t count, body; /* repeat */
 	struct gs_gen_dur dur;
+	/* drawn from the third stream (gs_gen_draw_behaviour), 0 the
+	 * default: a launch's `irq`, class and contents; a wait's mode
+	 * (interrupt) and channel (wait_one: that channel only) */
+	bool irq, interrupt, wait_one;
+	uint8_t klass;
+	struct gs_gen_content content;
 };
 
 struct gs_gen_row {           /* one trace row */
@@ -97,8 +109,18 @@ struct gs_gen_task {
 	/* drawn from the second stream (gs_gen_draw_more), 0 the default */
 	uint8_t priority;     /* index into gs_gen_priorities; 0 normal */
 	uint32_t max_inflight, ring_entries, rounds;
-	/* a throttle's command contents (GERM 4.7.3; drr reads them) */
-	uint32_t texture_bytes, swaps, vertices, cmd_bytes;
+	struct gs_gen_content content; /* a throttle's */
+	/* drawn from the third stream (gs_gen_draw_behaviour), 0 the
+	 * default: replicas (`count`); an app's own request lengths
+	 * (request_set; its wait mode is irq_wait, as a throttle's, and so
+	 * is a trace's); a job's host work first, or a job named from
+	 * DCUDA's Table 1 (job_named: app indexes gs_jobs, whose figures
+	 * job_kernel, job_length, demand_pct, memory_mib and job_startup
+	 * then hold) */
+	uint32_t count;
+	bool request_set, job_named;
+	struct gs_gen_dur request[2];
+	gs_time_t job_startup;
 };
 
 /* `priority:` values, 0 the default */
@@ -167,34 +189,58 @@ struct gs_gen_scenario {
 	uint32_t n_tasks;
 };
 
+/* The generator's editions: which of its random streams a scenario is
+ * drawn from. Each stream only adds to the scenario of the edition
+ * before it, so a seed's scenario in one edition is its scenario in the
+ * next less what the next stream draws; the property tests' regression
+ * seeds name the edition they were found in. */
+enum gs_gen_edition {
+	GS_GEN_EDITION_LATEST = 0,
+	GS_GEN_EDITION_CLASSIC = 1, /* the first stream: `--classic` */
+	GS_GEN_EDITION_MORE = 2,    /* and the second (2026-12-07) */
+	GS_GEN_EDITION_BEHAVIOUR = 3, /* and the third (2026-12-08) */
+	GS_GEN_EDITION_COSTS = 4,   /* and the fourth (2026-12-08) */
+	GS_GEN_EDITIONS = 4,        /* the latest */
+};
+
 struct gs_gen_options {
 	const char *policy;   /* NULL: any registered policy */
 	const char *preset;   /* NULL: kepler or volta */
-	/* Only the first stream's draws (`gpusim generate --classic`): the
-	 * scenarios of before the second stream, which the property tests'
-	 * older regression seeds name. */
-	bool classic;
+	unsigned edition;     /* enum gs_gen_edition; 0 the latest */
 };
 
 /* Fills g from the seed. Returns false (with a message) for an unknown
- * policy or preset in opt.
+ * policy, preset or edition in opt.
  *
- * Two random streams. The first ("generate") draws the scenario; the
- * second ("generate-more", unless opt->classic) then adds what the first
- * never draws, each now and then: a task's priority, max_inflight, own
- * ring, round limit and command contents; the GPU's sched, preemption
- * and copy engine against its preset; the policy's kill_after below the
- * run's length; a VM's on_kill; a node's
+ * Four random streams, each drawn after the one before and only in the
+ * editions that have it. The first ("generate") draws the scenario. The
+ * second ("generate-more", editions 2 on) adds what the first never
+ * draws, each now and then: a task's priority, max_inflight, own ring,
+ * round limit and a throttle's command contents; the GPU's sched,
+ * preemption and copy engine against its preset; the policy's
+ * kill_after below the run's length; a VM's on_kill; a node's
  * interference, power model, unified memory, on-demand share and
- * Poisson or shuffled arrivals. Its own stream leaves every draw of the
- * first as it was, so a seed's classic scenario is its scenario less
+ * Poisson or shuffled arrivals. The third ("generate-behaviour",
+ * edition 3) adds the behaviours' own options: a task's replicas
+ * (`count`); a script launch's irq, class and contents and its waits'
+ * modes and channels; an app's wait mode and request lengths; a trace's
+ * wait mode; a job's startup, or a job named from DCUDA's Table 1. The
+ * fourth ("generate-costs", edition 4) moves the GPU's and the host's
+ * costs that the first leaves at their defaults: the interrupt latency,
+ * a register read, the reference write-back, a preemption's save, a
+ * wake-up and the policy thread's. A stream of its own leaves every draw of the ones before as it was, so
+ * a seed's scenario in one edition is its scenario in the next less
  * these (and the run may be longer: it lasts at least ten times the
- * granularity, which a timeslice GPU lengthens). */
+ * granularity, which a timeslice GPU or a longer command lengthens). */
 bool gs_gen_draw(struct gs_gen_scenario *g, uint64_t seed,
 		 const struct gs_gen_options *opt, GError **error);
 /* The second stream's draws into g, drawn by the first
  * (workloads/generate_more.c). */
 void gs_gen_draw_more(struct gs_gen_scenario *g);
+/* The third stream's draws into g (workloads/generate_behaviour.c). */
+void gs_gen_draw_behaviour(struct gs_gen_scenario *g);
+/* The fourth stream's draws into g (workloads/generate_costs.c). */
+void gs_gen_draw_costs(struct gs_gen_scenario *g);
 
 /* A trace task's CSV, named relative to the YAML file's folder. */
 struct gs_gen_file {
@@ -246,9 +292,11 @@ bool gs_gen_add_idle_task(struct gs_gen_scenario *g);
 bool gs_gen_runs_to_end(const struct gs_gen_task *t);
 /* The task whose channels open when gs_gen_add_idle_task's would (at the
  * latest start; the last such in the list, the one opening just before
- * it) and stay open as long (it runs to the end), or -1 if none does. */
+ * it) and stay open as long (it runs to the end), without replicas, or
+ * -1 if none does. */
 int32_t gs_gen_idle_channel_twin(const struct gs_gen_scenario *g);
-/* Keep only task i (on the host, its VM tree removed). */
+/* Keep only task i, one replica of it (on the host, its VM tree
+ * removed). */
 void gs_gen_keep_task(struct gs_gen_scenario *g, uint32_t i);
 
 #endif

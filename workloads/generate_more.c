@@ -21,8 +21,6 @@ const char *const gs_gen_priorities[4] = { "normal", "kernel", "high",
 static void more_task(struct gs_rng *r, const struct gs_gen_scenario *g,
 		      struct gs_gen_task *t)
 {
-	static const uint32_t sizes[] = { 0, 1, 300, 4096, 65536 };
-
 	if (gs_gen_chance(r, 20))
 		t->priority = (uint8_t)gs_gen_pick(r, 1, 3);
 	if (gs_gen_chance(r, 10))
@@ -32,12 +30,8 @@ static void more_task(struct gs_rng *r, const struct gs_gen_scenario *g,
 			r, 2, MIN(g->ring_entries - 1, 4));
 	if (gs_gen_chance(r, 8) && t->behavior != GS_GEN_JOB)
 		t->rounds = (uint32_t)gs_gen_pick(r, 1, 200);
-	if (t->behavior != GS_GEN_THROTTLE || !gs_gen_chance(r, 30))
-		return;
-	t->texture_bytes = sizes[gs_rng_below(r, G_N_ELEMENTS(sizes))];
-	t->swaps = (uint32_t)gs_rng_below(r, 3);
-	t->vertices = sizes[gs_rng_below(r, G_N_ELEMENTS(sizes))];
-	t->cmd_bytes = sizes[gs_rng_below(r, G_N_ELEMENTS(sizes))];
+	if (t->behavior == GS_GEN_THROTTLE && gs_gen_chance(r, 30))
+		t->content = gs_gen_draw_content(r);
 }
 
 /* A node's: interference past 125% of demand, DCUDA's power model,

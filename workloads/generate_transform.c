@@ -42,8 +42,12 @@ static bool scale_task(struct gs_gen_task *t, uint32_t k)
 	}
 	t->job_kernel *= k;
 	t->job_length *= k;
-	/* an app's times are NEON's Table 1, not ours to scale */
-	return t->behavior != GS_GEN_APP;
+	t->job_startup *= k;
+	scale_dur(&t->request[0], k);
+	scale_dur(&t->request[1], k);
+	/* an app's times are NEON's Table 1, a named job's DCUDA's: not
+	 * ours to scale */
+	return t->behavior != GS_GEN_APP && !t->job_named;
 }
 
 bool gs_gen_scale_time(struct gs_gen_scenario *g, uint32_t k)
@@ -159,8 +163,10 @@ int32_t gs_gen_idle_channel_twin(const struct gs_gen_scenario *g)
 
 	for (i = 0; i < g->n_tasks; i++)
 		last = MAX(last, g->tasks[i].start);
+	/* not a definition with replicas: its added channel would be one
+	 * per replica */
 	for (i = g->n_tasks; i-- > 0;)
-		if (g->tasks[i].start == last &&
+		if (g->tasks[i].start == last && g->tasks[i].count <= 1 &&
 		    gs_gen_runs_to_end(&g->tasks[i]))
 			return (int32_t)i;
 	return -1;
@@ -170,6 +176,7 @@ void gs_gen_keep_task(struct gs_gen_scenario *g, uint32_t i)
 {
 	g->tasks[0] = g->tasks[i];
 	g->tasks[0].vm = -1;
+	g->tasks[0].count = 0;
 	g->n_tasks = 1;
 	g->n_vms = 0;
 	g->arrivals_every = 0;
@@ -213,6 +220,18 @@ static gs_time_t dur_max(const struct gs_gen_dur *d)
 	}
 }
 
+static gs_time_t dur_mean(const struct gs_gen_dur *d)
+{
+	switch (d->dist) {
+	case GS_GEN_UNIFORM:
+		return (d->v[0] + d->v[1]) / 2;
+	case GS_GEN_EMPIRICAL:
+		return (d->v[0] + d->v[1] + d->v[2]) / 3;
+	default:
+		return d->v[0];
+	}
+}
+
 static gs_time_t task_max_command(const struct gs_gen_task *t)
 {
 	gs_time_t m = 0;
@@ -222,6 +241,9 @@ static gs_time_t task_max_command(const struct gs_gen_task *t)
 	case GS_GEN_THROTTLE:
 		return dur_max(&t->kernel);
 	case GS_GEN_APP:
+		if (t->request_set)
+			return MAX(dur_max(&t->request[0]),
+				   dur_max(&t->request[1]));
 		m = gs_apps[t->app].request[0];
 		return MAX(m, gs_apps[t->app].request[1]);
 	case GS_GEN_JOB:
@@ -264,7 +286,8 @@ static uint64_t task_backlog(const struct gs_gen_scenario *g,
 	case GS_GEN_APP:
 		if (t->sync_round)
 			n = gs_apps[t->app].round /
-			    MAX(gs_apps[t->app].request[0], 1);
+			    MAX(t->request_set ? dur_mean(&t->request[0]) :
+				gs_apps[t->app].request[0], 1);
 		break;
 	case GS_GEN_TRACE:
 		n = t->n_rows;

@@ -8,6 +8,7 @@
 
 #include "policies/policy.h"
 #include "workloads/apps.h"
+#include "workloads/dcuda_apps.h"
 #include "workloads/config_load.h"
 
 /* ns in the largest unit that divides it exactly. */
@@ -139,6 +140,30 @@ static void put_vms(GString *s, const struct gs_gen_scenario *g,
 	}
 }
 
+/* A launch's contents, after a comma, unless all 0. */
+static void put_content(GString *s, const struct gs_gen_content *c)
+{
+	if (!(c->texture_bytes || c->swaps || c->vertices || c->cmd_bytes))
+		return;
+	g_string_append_printf(s, ", content: {texture_bytes: %u, swaps: %u, "
+			       "vertices: %u, cmd_bytes: %u}",
+			       c->texture_bytes, c->swaps, c->vertices,
+			       c->cmd_bytes);
+}
+
+static void put_wait(GString *s, const struct gs_gen_step *st)
+{
+	const char *mode = st->interrupt ? "interrupt" : "spin";
+
+	if (st->wait_one)
+		g_string_append_printf(s, "wait: {channel: %u, mode: %s}\n",
+				       st->channel, mode);
+	else if (st->interrupt)
+		g_string_append(s, "wait: interrupt\n");
+	else
+		g_string_append(s, "wait\n");
+}
+
 /* Script steps from *i on, `n` of them (a repeat's body counts its own
  * nested steps), at the given indentation. */
 static void put_steps(GString *s, const struct gs_gen_task *t, uint32_t *i,
@@ -154,12 +179,19 @@ static void put_steps(GString *s, const struct gs_gen_task *t, uint32_t *i,
 		case GS_GEN_LAUNCH:
 			g_string_append(s, "launch: {kernel: ");
 			put_dur(s, &st->dur);
-			g_string_append_printf(s, ", channel: %u, engine: %s}\n",
+			g_string_append_printf(s, ", channel: %u, engine: %s",
 					       st->channel,
 					       st->copy ? "copy" : "compute");
+			if (st->irq)
+				g_string_append(s, ", irq: true");
+			if (st->klass)
+				g_string_append_printf(s, ", class: %u",
+						       st->klass);
+			put_content(s, &st->content);
+			g_string_append(s, "}\n");
 			break;
 		case GS_GEN_WAIT:
-			g_string_append(s, "wait\n");
+			put_wait(s, st);
 			break;
 		case GS_GEN_CPU:
 		case GS_GEN_SLEEP:
@@ -207,6 +239,46 @@ static char *trace_csv(const struct gs_gen_task *t)
 	return g_string_free(s, FALSE);
 }
 
+static void put_app(GString *s, const struct gs_gen_task *t)
+{
+	const struct gs_app_desc *app = &gs_apps[t->app];
+	uint32_t c;
+
+	g_string_append_printf(s, "    behavior:\n      app: {name: %s, "
+			       "sync: %s", app->name,
+			       t->sync_round ? "round" : "request");
+	if (t->irq_wait)
+		g_string_append(s, ", wait: interrupt");
+	if (t->request_set) {
+		g_string_append(s, ", request: ");
+		if (app->channels > 1)
+			g_string_append(s, "[");
+		for (c = 0; c < app->channels; c++) {
+			g_string_append(s, c ? ", " : "");
+			put_dur(s, &t->request[c]);
+		}
+		if (app->channels > 1)
+			g_string_append(s, "]");
+	}
+	g_string_append(s, "}\n");
+}
+
+/* A job named from DCUDA's Table 1 by its name alone, or written out. */
+static void put_job(GString *s, const struct gs_gen_task *t)
+{
+	g_string_append(s, "    behavior:\n      job: {");
+	if (t->job_named) {
+		g_string_append_printf(s, "app: %s}\n", gs_jobs[t->app].name);
+		return;
+	}
+	g_string_append_printf(s, "demand: %u%%, ", t->demand_pct);
+	put_key_ns(s, "kernel", t->job_kernel, ", ");
+	put_key_ns(s, "length", t->job_length, ", ");
+	if (t->job_startup)
+		put_key_ns(s, "startup", t->job_startup, ", ");
+	g_string_append_printf(s, "memory: %uMiB}\n", t->memory_mib);
+}
+
 static void put_behavior(GString *s, const struct gs_gen_task *t,
 			 const char *stem, GPtrArray *files)
 {
@@ -221,19 +293,11 @@ static void put_behavior(GString *s, const struct gs_gen_task *t,
 				       t->blocking ? "true" : "false",
 				       t->irq_wait ? "interrupt" : "spin",
 				       t->copy ? "copy" : "compute", t->klass);
-		if (t->texture_bytes || t->swaps || t->vertices ||
-		    t->cmd_bytes)
-			g_string_append_printf(s, ", content: {texture_bytes: "
-					       "%u, swaps: %u, vertices: %u, "
-					       "cmd_bytes: %u}", t->texture_bytes,
-					       t->swaps, t->vertices,
-					       t->cmd_bytes);
+		put_content(s, &t->content);
 		g_string_append(s, "}\n");
 		break;
 	case GS_GEN_APP:
-		g_string_append_printf(s, "    behavior:\n      app: {name: %s, "
-				       "sync: %s}\n", gs_apps[t->app].name,
-				       t->sync_round ? "round" : "request");
+		put_app(s, t);
 		break;
 	case GS_GEN_SCRIPT:
 	case GS_GEN_IDLE: {
@@ -249,23 +313,22 @@ static void put_behavior(GString *s, const struct gs_gen_task *t,
 		f->name = g_strdup_printf("%s-%s.csv", stem, t->name);
 		f->text = trace_csv(t);
 		g_string_append_printf(s, "    behavior:\n      trace: "
-				       "{file: %s}\n", f->name);
+				       "{file: %s%s}\n", f->name,
+				       t->irq_wait ? ", wait: interrupt" : "");
 		g_ptr_array_add(files, f);
 		break;
 	}
 	case GS_GEN_JOB:
-		g_string_append_printf(s, "    behavior:\n      job: {demand: "
-				       "%u%%, ", t->demand_pct);
-		put_key_ns(s, "kernel", t->job_kernel, ", ");
-		put_key_ns(s, "length", t->job_length, ", ");
-		g_string_append_printf(s, "memory: %uMiB}\n", t->memory_mib);
+		put_job(s, t);
 		break;
 	}
 }
 
-/* A task's keys from the second stream, those not at their default. */
+/* A task's keys from the later streams, those not at their default. */
 static void put_task_more(GString *s, const struct gs_gen_task *t)
 {
+	if (t->count)
+		g_string_append_printf(s, "    count: %u\n", t->count);
 	if (t->priority)
 		g_string_append_printf(s, "    priority: %s\n",
 				       gs_gen_priorities[t->priority]);

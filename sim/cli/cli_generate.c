@@ -58,6 +58,7 @@ int gs_cmd_generate(int argc, char **argv)
 	g_autofree char *stem = NULL, *yaml = NULL;
 	gint64 seed = 1;
 	gboolean classic = FALSE;
+	gint edition = -1; /* not given: the latest */
 	struct gs_gen_options opt = { 0 };
 	struct gs_gen_scenario *g;
 	GOptionEntry entries[] = {
@@ -68,9 +69,12 @@ int gs_cmd_generate(int argc, char **argv)
 		  "use this policy (default: any registered one)", "P" },
 		{ "preset", 0, 0, G_OPTION_ARG_STRING, &preset,
 		  "use this GPU preset (default: kepler or volta)", "X" },
+		{ "edition", 0, 0, G_OPTION_ARG_INT, &edition,
+		  "draw a seed's scenario as edition N of the generator did: "
+		  "1 its first stream only, 2 the first two, 3 the first "
+		  "three, 4 all four (the default; README, generate)", "N" },
 		{ "classic", 0, 0, G_OPTION_ARG_NONE, &classic,
-		  "draw only the generator's first stream: a seed's scenario "
-		  "as it was before the second (README, generate)", NULL },
+		  "the same as --edition 1", NULL },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out,
 		  "write the scenario to FILE (trace CSVs beside it) instead "
 		  "of standard output", "FILE" },
@@ -97,7 +101,14 @@ int gs_cmd_generate(int argc, char **argv)
 	}
 	opt.policy = policy;
 	opt.preset = preset;
-	opt.classic = classic;
+	if ((edition != -1 && (edition < 1 || edition > GS_GEN_EDITIONS)) ||
+	    (classic && edition > GS_GEN_EDITION_CLASSIC)) {
+		fprintf(stderr, "gpusim: --edition takes 1 to %d (--classic "
+				"is 1)\n", GS_GEN_EDITIONS);
+		return GS_EXIT_USAGE;
+	}
+	opt.edition = classic ? GS_GEN_EDITION_CLASSIC :
+		      edition == -1 ? GS_GEN_EDITION_LATEST : (unsigned)edition;
 	g = g_new0(struct gs_gen_scenario, 1);
 	if (!gs_gen_draw(g, (uint64_t)seed, &opt, &err)) {
 		fprintf(stderr, "gpusim: %s\n", err->message);

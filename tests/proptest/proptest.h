@@ -17,7 +17,7 @@ struct pt_case {
 	unsigned failures;
 	unsigned checks;
 	unsigned known;       /* failures of an open, listed defect */
-	bool classic;         /* drawn by the generator's first stream only */
+	unsigned edition;     /* the generator's (enum gs_gen_edition) */
 };
 
 /* Runs g (with --set overrides) in a scratch folder: load, simulate,

@@ -6,12 +6,15 @@
  *   PROPTEST_N=200 build/proptest          a long run
  *   PROPTEST_FROM=501 PROPTEST_N=1000 PROPTEST_POLICY=drr,drm-rr
  *                                          seeds 501..1000, two policies
- *   build/proptest SEED POLICY PRESET one case, as a failure names it
- *   PROPTEST_CLASSIC=1 build/proptest  scenarios without the generator's
- *                                      second stream (generate --classic)
+ *   build/proptest SEED POLICY PRESET [EDITION]
+ *                                      one case, as a failure names it
+ *   PROPTEST_EDITION=2 build/proptest  scenarios as the generator's
+ *                                      edition 2 drew them (generate
+ *                                      --edition 2; PROPTEST_CLASSIC=1 is
+ *                                      edition 1)
  *
- * The regression cases of pt_regressions[] are classic (found before the
- * second stream existed), those of pt_regressions_more[] are not.
+ * Each regression case is drawn by the edition it was found with
+ * (pt_regression_lists).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,10 +29,10 @@
 static const char *const presets[] = { "kepler", "volta" };
 
 static void run_case(struct pt_case *total, uint64_t seed,
-		     const char *policy, const char *preset, bool classic)
+		     const char *policy, const char *preset, unsigned edition)
 {
 	struct gs_gen_options opt = { .policy = policy, .preset = preset,
-				      .classic = classic };
+				      .edition = edition };
 	struct pt_case *c = g_new0(struct pt_case, 1);
 	GError *err = NULL;
 
@@ -40,7 +43,7 @@ static void run_case(struct pt_case *total, uint64_t seed,
 		g_free(c);
 		return;
 	}
-	c->classic = classic;
+	c->edition = edition ? edition : GS_GEN_EDITIONS;
 	pt_check_ranges(c);
 	pt_check_determinism(c);
 	pt_check_set_identity(c);
@@ -94,17 +97,22 @@ int main(int argc, char **argv)
 	const char *from = getenv("PROPTEST_FROM");
 	uint64_t n = env ? g_ascii_strtoull(env, NULL, 10) : 30, seed;
 	uint64_t first = from ? g_ascii_strtoull(from, NULL, 10) : 1;
+	const char *ed = getenv("PROPTEST_EDITION");
 	/* PROPTEST_CLASSIC=1: the generator's first stream only */
-	bool classic = getenv("PROPTEST_CLASSIC") &&
-		       strcmp(getenv("PROPTEST_CLASSIC"), "0");
+	unsigned edition = getenv("PROPTEST_CLASSIC") &&
+			   strcmp(getenv("PROPTEST_CLASSIC"), "0") ?
+		GS_GEN_EDITION_CLASSIC :
+		ed ? (unsigned)g_ascii_strtoull(ed, NULL, 10) : 0;
 	struct pt_case total = { .checks = 0 };
 	unsigned cases = 0;
-	size_t p, k, i;
+	size_t p, k, i, l;
 
 	g_log_set_handler(NULL, G_LOG_LEVEL_MESSAGE, drop_message, NULL);
-	if (argc == 4) {
+	if (argc == 4 || argc == 5) {
 		run_case(&total, g_ascii_strtoull(argv[1], NULL, 10), argv[2],
-			 argv[3], classic);
+			 argv[3], argc == 5 ?
+			 (unsigned)g_ascii_strtoull(argv[4], NULL, 10) :
+			 edition);
 		printf("proptest: %u checks, %u failed\n", total.checks,
 		       total.failures);
 		return total.failures ? 1 : 0;
@@ -117,25 +125,20 @@ int main(int argc, char **argv)
 					continue;
 				run_case(&total, seed,
 					 gs_policy_registry[p]->name,
-					 presets[k], classic);
+					 presets[k], edition);
 				cases++;
 			}
-	for (i = 0; i < pt_n_regressions; i++) {
-		if (!policy_selected(pt_regressions[i].policy))
-			continue;
-		run_case(&total, pt_regressions[i].seed,
-			 pt_regressions[i].policy, pt_regressions[i].preset,
-			 true);
-		cases++;
-	}
-	for (i = 0; i < pt_n_regressions_more; i++) {
-		const struct pt_regression *r = &pt_regressions_more[i];
+	for (l = 0; l < pt_n_regression_lists; l++)
+		for (i = 0; i < pt_regression_lists[l].n; i++) {
+			const struct pt_regression *r =
+				&pt_regression_lists[l].cases[i];
 
-		if (!policy_selected(r->policy))
-			continue;
-		run_case(&total, r->seed, r->policy, r->preset, false);
-		cases++;
-	}
+			if (!policy_selected(r->policy))
+				continue;
+			run_case(&total, r->seed, r->policy, r->preset,
+				 pt_regression_lists[l].edition);
+			cases++;
+		}
 	printf("proptest: %u cases (seeds %" G_GUINT64_FORMAT "..%"
 	       G_GUINT64_FORMAT " x %s x both presets, and the regression "
 	       "cases of those), %u checks, %u failed, %u known open "

@@ -1,7 +1,10 @@
 /* Seeds that once failed (tests/proptest/pt_regressions.h). */
 #include "tests/proptest/pt_regressions.h"
 
-const struct pt_regression pt_regressions[] = {
+#include "workloads/generate.h"
+
+/* Found with edition 1 (`--classic`), before the second stream. */
+static const struct pt_regression classic[] = {
 	{ 1, "timeslice", "kepler",
 	  "reorder: the token holder drained for ever, its channel's "
 	  "reference counter fallen back (copy done before compute): "
@@ -201,11 +204,8 @@ const struct pt_regression pt_regressions[] = {
 	{ 4750, "hdfq", "volta", "weight-scale: as seed 4750 on kepler" },
 };
 
-const size_t pt_n_regressions = G_N_ELEMENTS(pt_regressions);
-
-/* Cases of the generator's second stream (gs_gen_draw_more), run as
- * drawn now, not --classic. */
-const struct pt_regression pt_regressions_more[] = {
+/* Found with edition 2: the second stream (gs_gen_draw_more). */
+static const struct pt_regression more[] = {
 	{ 23, "round-robin", "kepler",
 	  "idle-task: t15 0.005 vs 0.224: arrivals in a shuffled order, a "
 	  "permutation of every task definition, so the idle task's "
@@ -223,4 +223,9 @@ const struct pt_regression pt_regressions_more[] = {
 	{ 801, "hdfq", "kepler", "reorder: t0 killed at other times" },
 };
 
-const size_t pt_n_regressions_more = G_N_ELEMENTS(pt_regressions_more);
+const struct pt_regression_list pt_regression_lists[] = {
+	{ GS_GEN_EDITION_CLASSIC, classic, G_N_ELEMENTS(classic) },
+	{ GS_GEN_EDITION_MORE, more, G_N_ELEMENTS(more) },
+};
+
+const size_t pt_n_regression_lists = G_N_ELEMENTS(pt_regression_lists);

@@ -15,11 +15,15 @@ struct pt_regression {
 	const char *found;    /* the defect, and what became of it */
 };
 
-/* Drawn --classic: found before the generator's second stream. */
-extern const struct pt_regression pt_regressions[];
-extern const size_t pt_n_regressions;
-/* Drawn with the second stream. */
-extern const struct pt_regression pt_regressions_more[];
-extern const size_t pt_n_regressions_more;
+/* The cases found with one edition of the generator (enum
+ * gs_gen_edition), drawn as that edition draws them. */
+struct pt_regression_list {
+	unsigned edition;
+	const struct pt_regression *cases;
+	size_t n;
+};
+
+extern const struct pt_regression_list pt_regression_lists[];
+extern const size_t pt_n_regression_lists;
 
 #endif

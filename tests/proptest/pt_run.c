@@ -135,9 +135,9 @@ void pt_fail(struct pt_case *c, const char *relation, const char *fmt, ...)
 
 	c->failures++;
 	printf("FAIL %s: seed %" PRIu64 " (gpusim generate --seed %" PRIu64
-	       " --policy %s --preset %s%s)\n  ", relation, c->base.seed,
-	       c->base.seed, c->base.policy, c->base.preset,
-	       c->classic ? " --classic" : "");
+	       " --policy %s --preset %s --edition %u)\n  ", relation,
+	       c->base.seed, c->base.seed, c->base.policy, c->base.preset,
+	       c->edition);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
@@ -149,9 +149,9 @@ void pt_known(struct pt_case *c, const char *relation, const char *fmt, ...)
 	va_list ap;
 
 	c->known++;
-	printf("KNOWN %s: seed %" PRIu64 " --policy %s --preset %s%s: ",
-	       relation, c->base.seed, c->base.policy, c->base.preset,
-	       c->classic ? " --classic" : "");
+	printf("KNOWN %s: seed %" PRIu64 " --policy %s --preset %s "
+	       "--edition %u: ", relation, c->base.seed, c->base.policy,
+	       c->base.preset, c->edition);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
