@@ -94,7 +94,7 @@
  *   to the hog's vtime every epoch, and never deny the hog. Pending work
  *   in channel RAM counts too; it costs one MMIO read per channel of a
  *   task that was not measured, once per decision. It does not count for
- *   a task never measured in any poll phase when the engine idled in
+ *   a channel never measured in any poll phase when the engine idled in
  *   this one: its work is for another engine (copies), which LoGA does
  *   not measure, and counted it would stop the system vtime for good.
  *
@@ -197,6 +197,7 @@ static void close_segment(struct loga *l, hal_u64 end)
 	}
 	lc->lt->poll_ns += end - l->seg_start;
 	lc->lt->segments++;
+	lc->measured = 1;
 }
 
 /* The channel the engine works for in this sample, or 0 (see the top). */
@@ -216,32 +217,32 @@ static struct loga_chan *sample_owner(struct hal_sched *s,
 }
 
 /* Whether one of the task's channels on the polled GPU has a command
- * running or waiting (channel RAM, one MMIO read per channel). */
-static int task_has_work(struct hal_sched *s, const struct loga_task *lt)
+ * running or waiting (channel RAM, one MMIO read per channel) that may be
+ * for the polled engine. Channel RAM does not say for which engine: the
+ * work of a channel never seen on the polled engine, left waiting while
+ * that engine worked for nobody, is for another one (a copy channel: LoGA
+ * polls compute). As active its task would hold the system vtime where it
+ * is for ever, its vtime never charged, and every measured task would be
+ * denied for good (seed 696: a copy-only task). Per channel, not per
+ * task: a task once measured on the polled engine whose work is then all
+ * copies held the system vtime the same way (seed 733 of the generator's
+ * edition 4, hdfq's nested mode over LoGA: a VM whose trace tasks had
+ * run kernels kept one copy throttle, and every other entity was denied
+ * for the last 2.6 s of a 3 s run). */
+static int may_wait_for_polled_engine(struct hal_sched *s,
+				      const struct loga *l,
+				      const struct loga_task *lt)
 {
 	struct plist *pos;
 
 	plist_for_each(pos, &lt->chans) {
 		struct loga_chan *lc = plist_entry(pos, struct loga_chan, ac.link);
 
-		if (lc->on_gpu && hal_read_chram(s, lc->ac.c) != HAL_CHRAM_IDLE)
+		if (lc->on_gpu && (lc->measured || !l->idle_seen) &&
+		    hal_read_chram(s, lc->ac.c) != HAL_CHRAM_IDLE)
 			return 1;
 	}
 	return 0;
-}
-
-/* Whether the task's work in channel RAM may be waiting for the polled
- * engine. Channel RAM does not say for which engine: work of a task never
- * seen on the polled engine, left waiting while that engine worked for
- * nobody, is for another one (a copy-only task: LoGA polls compute). As
- * active it would hold the system vtime where it is for ever, its vtime
- * never charged, and every measured task would be denied for good (seed
- * 696). */
-static int may_wait_for_polled_engine(struct hal_sched *s,
-				      const struct loga *l,
-				      const struct loga_task *lt)
-{
-	return (lt->measured || !l->idle_seen) && task_has_work(s, lt);
 }
 
 /* ---- the epoch ---------------------------------------------------------- */
@@ -307,7 +308,6 @@ static void decide(struct hal_sched *s, struct loga *l)
 		struct loga_task *lt = task_of(pos);
 
 		lt->vt.usage = epoch_usage(l, lt, total, sum_mean, epoch);
-		lt->measured |= lt->poll_ns != 0;
 		lt->vt.active = lt->poll_ns || task_waiting(s, lt) ||
 				may_wait_for_polled_engine(s, l, lt);
 		if (lt->poll_ns && t_poll && !lt->unreported)

@@ -29,6 +29,7 @@ struct loga_chan {
 	struct acct_chan ac; /* in loga_task.chans */
 	struct loga_task *lt;
 	hal_u8 on_gpu;     /* on the polled GPU: counts as occupied */
+	hal_u8 measured;   /* seen on the polled engine in some poll phase */
 };
 
 /* A scheduling entity: a task, or for hdfq a guest task or a VM without
@@ -43,7 +44,6 @@ struct loga_task {
 			      * nested mode: a VM's own scheduler reports
 			      * on its tasks) */
 	struct plist chans;  /* struct loga_chan, by ac.link */
-	hal_u8 measured;     /* seen on the polled engine in some poll phase */
 	hal_u64 poll_ns;     /* measured in the current poll phase */
 	hal_u32 segments;    /* segments closed in it */
 };

@@ -72,7 +72,7 @@ sed 's/^      throttle: .*//' "$tmp"/e2/*.yaml | grep -Eq "$third" &&
 sed 's/^      throttle: .*//' "$tmp"/a/*.yaml | grep -Eq "$third" &&
 	ok "third-stream keys drawn in 8 seeds" ||
 	bad "no third-stream key in 8 seeds"
-for e in 0 5 x; do
+for e in 0 6 x; do
 	"$gpusim" generate --edition $e >/dev/null 2>&1
 	[ $? -eq 2 ] && ok "--edition $e: exit 2" || bad "--edition $e"
 done

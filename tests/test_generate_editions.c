@@ -143,6 +143,23 @@ static void strip_costs(struct gs_gen_scenario *g,
 	g->policy_wakeup = before->policy_wakeup;
 }
 
+/* g with the machine of before (the fifth stream's draws undone). */
+static void strip_machine(struct gs_gen_scenario *g,
+			  const struct gs_gen_scenario *before)
+{
+	uint32_t i;
+
+	memset(&g->machine, 0, sizeof(g->machine));
+	for (i = 0; i < g->n_tasks; i++) {
+		g->tasks[i].pinned = false;
+		g->tasks[i].gpu = 0;
+	}
+	for (i = 0; i < g->n_vms; i++) {
+		g->vms[i].trap = before->vms[i].trap;
+		g->vms[i].shadow_copy = before->vms[i].shadow_copy;
+	}
+}
+
 /* Without its own stream's draws a seed's scenario in each edition is
  * its scenario in the edition before, byte for byte: a later stream
  * takes no draw of an earlier one. The run's length is taken from the
@@ -170,8 +187,10 @@ static void test_editions_nest(void **state)
 					strip_more(b, a);
 				else if (edition == GS_GEN_EDITION_BEHAVIOUR)
 					strip_behaviour(b, a);
-				else
+				else if (edition == GS_GEN_EDITION_COSTS)
 					strip_costs(b, a);
+				else
+					strip_machine(b, a);
 				ya = yaml_of(a);
 				yb = yaml_of(b);
 				if (strcmp(ya, yb))
@@ -205,18 +224,24 @@ struct seen4 {
 	unsigned wakeup, policy_wakeup;
 };
 
+struct seen5 {
+	unsigned memory, qos, pinned, vm_trap, vm_shadow_copy;
+};
+
 /* The inputs of the streams, in the order of the editions that add
  * them: whole arrays of unsigned. */
 struct seen {
 	struct seen2 s2;
 	struct seen3 s3;
 	struct seen4 s4;
+	struct seen5 s5;
 };
 
 #define N_SEEN2 (sizeof(struct seen2) / sizeof(unsigned))
 #define N_SEEN3 (sizeof(struct seen3) / sizeof(unsigned))
 #define N_SEEN4 (sizeof(struct seen4) / sizeof(unsigned))
-#define N_SEEN (N_SEEN2 + N_SEEN3 + N_SEEN4)
+#define N_SEEN5 (sizeof(struct seen5) / sizeof(unsigned))
+#define N_SEEN (N_SEEN2 + N_SEEN3 + N_SEEN4 + N_SEEN5)
 
 /* The edition that adds input i of struct seen. */
 static unsigned edition_of(size_t i)
@@ -225,7 +250,9 @@ static unsigned edition_of(size_t i)
 		return GS_GEN_EDITION_MORE;
 	if (i < N_SEEN2 + N_SEEN3)
 		return GS_GEN_EDITION_BEHAVIOUR;
-	return GS_GEN_EDITION_COSTS;
+	if (i < N_SEEN2 + N_SEEN3 + N_SEEN4)
+		return GS_GEN_EDITION_COSTS;
+	return GS_GEN_EDITION_MACHINE;
 }
 
 static void count_more(const struct gs_gen_scenario *g, struct seen2 *one)
@@ -302,6 +329,24 @@ static void count_costs(const struct gs_gen_scenario *g,
 	one->policy_wakeup = g->policy_wakeup != classic->policy_wakeup;
 }
 
+/* The machine's inputs; a VM's costs other than the classic ones. */
+static void count_machine(const struct gs_gen_scenario *g,
+			  const struct gs_gen_scenario *classic,
+			  struct seen5 *one)
+{
+	uint32_t i;
+
+	one->memory = g->machine.memory_gib != 0;
+	one->qos = g->machine.qos_pct != 0;
+	for (i = 0; i < g->n_tasks; i++)
+		one->pinned |= g->tasks[i].pinned;
+	for (i = 0; i < g->n_vms; i++) {
+		one->vm_trap |= g->vms[i].trap != classic->vms[i].trap;
+		one->vm_shadow_copy |= g->vms[i].shadow_copy !=
+				       classic->vms[i].shadow_copy;
+	}
+}
+
 static void count(const struct gs_gen_scenario *g,
 		  const struct gs_gen_scenario *classic, struct seen *s)
 {
@@ -313,6 +358,7 @@ static void count(const struct gs_gen_scenario *g,
 	count_more(g, &one.s2);
 	count_behaviour(g, &one.s3);
 	count_costs(g, classic, &one.s4);
+	count_machine(g, classic, &one.s5);
 	for (i = 0; i < N_SEEN; i++)
 		sum[i] += o[i];
 }
@@ -454,6 +500,7 @@ static void check_loaded_behaviour(const struct gs_gen_task *t,
 	struct marks got = loaded_marks(&tc->program);
 
 	assert_int_equal(tc->count, MAX(t->count, 1));
+	assert_int_equal(tc->gpu, t->pinned ? t->gpu : GS_GPU_AUTO);
 	if (t->behavior == GS_GEN_JOB) {
 		assert_int_equal(got.cpu, want.cpu);
 	} else {
@@ -505,6 +552,10 @@ static void check_loaded(const struct gs_gen_scenario *g,
 	assert_int_equal(sc->gpu.preempt_save, g->preempt_save);
 	assert_int_equal(sc->host.wakeup, g->wakeup);
 	assert_int_equal(sc->host.policy_wakeup, g->policy_wakeup);
+	assert_int_equal(sc->gpu_memory, g->machine.memory_gib ?
+			 (uint64_t)g->machine.memory_gib << 30 : 12ULL << 30);
+	assert_int_equal(sc->qos_degradation_pm, g->machine.qos_pct ?
+			 g->machine.qos_pct * 10 : 200);
 	/* the loader flattens the tree depth-first, the generator lists
 	 * parents first: by name */
 	for (i = 0; i < sc->n_vms; i++) {
@@ -515,6 +566,8 @@ static void check_loaded(const struct gs_gen_scenario *g,
 			j++;
 		assert_true(j < g->n_vms);
 		assert_int_equal(vm->kill_notify, g->vms[j].notify_on_kill);
+		assert_int_equal(vm->trap, g->vms[j].trap);
+		assert_int_equal(vm->shadow_copy, g->vms[j].shadow_copy);
 	}
 	assert_int_equal(sc->gpu.interference_pm,
 			 g->more.interference_pct * 10);

@@ -1,6 +1,7 @@
-/* loga: work in channel RAM of a task the poll has never measured, left
- * waiting while the polled (compute) engine idled, is for another engine
- * (a copy-only task), and does not make the task active. Active, its
+/* loga: work in channel RAM of a channel the poll has never measured,
+ * left waiting while the polled (compute) engine idled, is for another
+ * engine (a copy-only task, or a task's copy channel), and does not make
+ * the task active. Active, its
  * vtime never charged, it held the system vtime for good and every
  * measured task was denied for ever (seed 696 on kepler: shares 0.20 vs
  * 0.65 with one idle task more, whose channel lengthened the phases). */
@@ -64,12 +65,49 @@ static void test_measured_before_pending_stays_active(void **state)
 	mock_hal_free(m);
 }
 
+/* Measured is per channel: b's first channel was measured, then only
+ * its second, never measured (its copies), shows work while the engine
+ * idles. b is idle: pulled up to a's vtime, and a is not denied. Per
+ * task, b stayed active with nothing charged and held the system vtime
+ * (seed 733 of the generator's edition 4, hdfq over LoGA: a VM entity
+ * whose compute tasks had exited and whose copy throttle was left kept
+ * every other entity denied for the last 2.6 s of the run). */
+static void test_measured_channel_not_the_pending_one(void **state)
+{
+	struct mock_hal *m = loga_new(NULL);
+	struct hal_task *a, *b;
+	struct hal_chan *ca, *cb, *copies;
+	uint64_t t;
+
+	(void)state;
+	two_tasks(m, &a, &b, &ca, &cb);
+	copies = mock_chan_add(m, b);
+	end_poll(m);
+	wake(m);
+	t = mock_now(m);
+	sample(m, t, cb, 1);            /* b measured on its first channel */
+	sample(m, t + 1 * MS, ca, 1);
+	end_poll(m);
+	assert_true(mock_vtime(m, b) < mock_vtime(m, a));
+	wake(m);
+	mock_set_chram(m, copies, HAL_CHRAM_PENDING);
+	t = mock_now(m);
+	sample(m, t, ca, 1);
+	sample(m, t + 1 * MS, NULL, 0);
+	end_poll(m);
+	assert_int_equal(mock_vtime(m, b), mock_vtime(m, a));
+	assert_false(mock_trap_armed(m, ca));
+	assert_int_not_equal(mock_submit(m, ca), GS_SUBMIT_HOLD);
+	mock_hal_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(
 			test_unmeasured_pending_with_engine_idle_is_idle),
 		cmocka_unit_test(test_measured_before_pending_stays_active),
+		cmocka_unit_test(test_measured_channel_not_the_pending_one),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

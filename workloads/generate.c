@@ -338,6 +338,8 @@ bool gs_gen_draw(struct gs_gen_scenario *g, uint64_t seed,
 		gs_gen_draw_behaviour(g);
 	if (edition >= GS_GEN_EDITION_COSTS)
 		gs_gen_draw_costs(g);
+	if (edition >= GS_GEN_EDITION_MACHINE)
+		gs_gen_draw_machine(g);
 	/* long enough for the policy to be fair over it (at most 3 s, which
 	 * keeps a run under a second of wall time) */
 	grain = gs_gen_granularity(g);

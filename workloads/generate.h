@@ -121,6 +121,10 @@ struct gs_gen_task {
 	bool request_set, job_named;
 	struct gs_gen_dur request[2];
 	gs_time_t job_startup;
+	/* drawn from the fifth stream (gs_gen_draw_machine): on a node, a
+	 * GPU of its own (`gpu`) instead of the policy's placement */
+	bool pinned;
+	uint32_t gpu;
 };
 
 /* `priority:` values, 0 the default */
@@ -161,6 +165,12 @@ struct gs_gen_more {
 	bool arrivals_poisson, arrivals_shuffled;
 };
 
+/* The node's draws of the fifth stream, 0 the default. */
+struct gs_gen_machine {
+	uint32_t memory_gib;  /* node.memory: each GPU's */
+	uint32_t qos_pct;     /* node.qos_degradation */
+};
+
 struct gs_gen_scenario {
 	uint64_t seed;        /* the generator's seed, also the scenario's */
 	gs_time_t duration;
@@ -181,6 +191,7 @@ struct gs_gen_scenario {
 	uint64_t migration_bandwidth; /* bytes per second */
 	char policy[16];
 	struct gs_gen_more more;
+	struct gs_gen_machine machine;
 	struct gs_gen_param params[GS_GEN_MAX_PARAMS];
 	uint32_t n_params;
 	struct gs_gen_vm vms[GS_GEN_MAX_VMS];
@@ -200,7 +211,8 @@ enum gs_gen_edition {
 	GS_GEN_EDITION_MORE = 2,    /* and the second (2026-12-07) */
 	GS_GEN_EDITION_BEHAVIOUR = 3, /* and the third (2026-12-08) */
 	GS_GEN_EDITION_COSTS = 4,   /* and the fourth (2026-12-08) */
-	GS_GEN_EDITIONS = 4,        /* the latest */
+	GS_GEN_EDITION_MACHINE = 5, /* and the fifth (2026-12-08) */
+	GS_GEN_EDITIONS = 5,        /* the latest */
 };
 
 struct gs_gen_options {
@@ -212,7 +224,7 @@ struct gs_gen_options {
 /* Fills g from the seed. Returns false (with a message) for an unknown
  * policy, preset or edition in opt.
  *
- * Four random streams, each drawn after the one before and only in the
+ * Five random streams, each drawn after the one before and only in the
  * editions that have it. The first ("generate") draws the scenario. The
  * second ("generate-more", editions 2 on) adds what the first never
  * draws, each now and then: a task's priority, max_inflight, own ring,
@@ -228,10 +240,14 @@ struct gs_gen_options {
  * fourth ("generate-costs", edition 4) moves the GPU's and the host's
  * costs that the first leaves at their defaults: the interrupt latency,
  * a register read, the reference write-back, a preemption's save, a
- * wake-up and the policy thread's. A stream of its own leaves every draw of the ones before as it was, so
- * a seed's scenario in one edition is its scenario in the next less
- * these (and the run may be longer: it lasts at least ten times the
- * granularity, which a timeslice GPU or a longer command lengthens). */
+ * wake-up and the policy thread's. The fifth ("generate-machine",
+ * edition 5) the machine's: a node's GPU memory, below the default, and
+ * QoS bound, tasks pinned to a GPU of the node, a VM's trap and
+ * shadow-copy costs. A stream of its own leaves every draw of the ones
+ * before as it was, so a seed's scenario in one edition is its scenario
+ * in the next less these (and the run may be longer: it lasts at least
+ * ten times the granularity, which a timeslice GPU or a longer command
+ * lengthens). */
 bool gs_gen_draw(struct gs_gen_scenario *g, uint64_t seed,
 		 const struct gs_gen_options *opt, GError **error);
 /* The second stream's draws into g, drawn by the first
@@ -241,6 +257,8 @@ void gs_gen_draw_more(struct gs_gen_scenario *g);
 void gs_gen_draw_behaviour(struct gs_gen_scenario *g);
 /* The fourth stream's draws into g (workloads/generate_costs.c). */
 void gs_gen_draw_costs(struct gs_gen_scenario *g);
+/* The fifth stream's draws into g (workloads/generate_machine.c). */
+void gs_gen_draw_machine(struct gs_gen_scenario *g);
 
 /* A trace task's CSV, named relative to the YAML file's folder. */
 struct gs_gen_file {

@@ -329,6 +329,8 @@ static void put_task_more(GString *s, const struct gs_gen_task *t)
 {
 	if (t->count)
 		g_string_append_printf(s, "    count: %u\n", t->count);
+	if (t->pinned)
+		g_string_append_printf(s, "    gpu: %u\n", t->gpu);
 	if (t->priority)
 		g_string_append_printf(s, "    priority: %s\n",
 				       gs_gen_priorities[t->priority]);
@@ -375,8 +377,15 @@ static void put_gpu(GString *s, const struct gs_gen_scenario *g,
 }
 
 /* The node's blocks other than gpu: from the second stream. */
-static void put_node_more(GString *s, const struct gs_gen_more *m)
+static void put_node_more(GString *s, const struct gs_gen_more *m,
+			  const struct gs_gen_machine *machine)
 {
+	if (machine->memory_gib)
+		g_string_append_printf(s, "  memory: %uGiB\n",
+				       machine->memory_gib);
+	if (machine->qos_pct)
+		g_string_append_printf(s, "  qos_degradation: %u%%\n",
+				       machine->qos_pct);
 	if (m->interference_pct)
 		g_string_append_printf(s, "  interference: %u%%\n",
 				       m->interference_pct);
@@ -411,7 +420,7 @@ char *gs_gen_yaml(const struct gs_gen_scenario *g, const char *stem,
 			g_string_append_printf(s, ", on_demand: %u%%",
 					       g->more.on_demand_pct);
 		g_string_append(s, "}\n");
-		put_node_more(s, &g->more);
+		put_node_more(s, &g->more, &g->machine);
 		g_string_append(s, "  gpu:\n");
 		put_gpu(s, g, "    ");
 	} else {

@@ -71,8 +71,8 @@ int gs_cmd_generate(int argc, char **argv)
 		  "use this GPU preset (default: kepler or volta)", "X" },
 		{ "edition", 0, 0, G_OPTION_ARG_INT, &edition,
 		  "draw a seed's scenario as edition N of the generator did: "
-		  "1 its first stream only, 2 the first two, 3 the first "
-		  "three, 4 all four (the default; README, generate)", "N" },
+		  "1 its first stream only, 2 the first two, and so on to 5, "
+		  "all five (the default; README, generate)", "N" },
 		{ "classic", 0, 0, G_OPTION_ARG_NONE, &classic,
 		  "the same as --edition 1", NULL },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out,

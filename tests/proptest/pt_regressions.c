@@ -223,9 +223,22 @@ static const struct pt_regression more[] = {
 	{ 801, "hdfq", "kepler", "reorder: t0 killed at other times" },
 };
 
+/* Found with edition 4: the third and fourth streams
+ * (gs_gen_draw_behaviour, gs_gen_draw_costs). */
+static const struct pt_regression costs[] = {
+	{ 733, "hdfq", "kepler",
+	  "idle-task: t6 0.131 vs 0.818: hdfq's nested mode over LoGA, a VM "
+	  "whose trace tasks had run kernels and whose copy throttle was "
+	  "left counted as active (LoGA's `measured` was per task) with "
+	  "nothing charged, held the system vtime, and every other entity "
+	  "was denied for the rest of the run; measured is now per channel "
+	  "(policies/loga.c)" },
+};
+
 const struct pt_regression_list pt_regression_lists[] = {
 	{ GS_GEN_EDITION_CLASSIC, classic, G_N_ELEMENTS(classic) },
 	{ GS_GEN_EDITION_MORE, more, G_N_ELEMENTS(more) },
+	{ GS_GEN_EDITION_COSTS, costs, G_N_ELEMENTS(costs) },
 };
 
 const size_t pt_n_regression_lists = G_N_ELEMENTS(pt_regression_lists);
