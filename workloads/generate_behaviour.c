@@ -47,8 +47,9 @@ static uint32_t split_wait(struct gs_rng *r, struct gs_gen_task *t,
 /* A script's: interrupts raised by every launch on some of its channels
  * (config_script.c refuses an interrupt wait on a channel that any launch
  * leaves without one, as such a wait would never end); a class and
- * contents on some launches; its waits on one channel each, and asleep
- * until the interrupt where every channel they cover raises one. */
+ * contents on some launches; now and then a wait split into one wait
+ * per channel; and a wait asleep until the interrupt where every channel
+ * it covers raises one. */
 static void behaviour_script(struct gs_rng *r, struct gs_gen_task *t)
 {
 	uint32_t irq = 0, all = (1u << t->channels) - 1, c, i;

@@ -140,9 +140,10 @@ int main(int argc, char **argv)
 			cases++;
 		}
 	printf("proptest: %u cases (seeds %" G_GUINT64_FORMAT "..%"
-	       G_GUINT64_FORMAT " x %s x both presets, and the regression "
-	       "cases of those), %u checks, %u failed, %u known open "
-	       "defects\n", cases, MAX(first, 1), n,
+	       G_GUINT64_FORMAT " of edition %u x %s x both presets, and the "
+	       "regression cases of those), %u checks, %u failed, %u known "
+	       "open defects\n", cases, MAX(first, 1), n,
+	       edition ? edition : (unsigned)GS_GEN_EDITIONS,
 	       getenv("PROPTEST_POLICY") ? getenv("PROPTEST_POLICY") :
 	       "every policy", total.checks, total.failures, total.known);
 	return total.failures ? 1 : 0;
