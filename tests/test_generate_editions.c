@@ -483,10 +483,12 @@ static void check_requests(const struct gs_gen_task *t,
 		return;
 	for (i = 0; i < p->n_steps; i++) {
 		const struct gs_step *st = &p->steps[i];
-		const struct gs_gen_dur *d = &t->request[st->channel];
+		const struct gs_gen_dur *d;
 
 		if (st->op != GS_OP_LAUNCH)
-			continue;
+			continue; /* a wait's channel may be GS_ALL_CHANNELS */
+		assert_in_range(st->channel, 0, 1);
+		d = &t->request[st->channel];
 		assert_int_equal(st->dur.kind, d->dist);
 		if (d->dist != GS_GEN_EMPIRICAL)
 			assert_int_equal(st->dur.a, d->v[0]);
